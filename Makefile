@@ -1,0 +1,57 @@
+# Muster: `make run` serves the app, `make test` runs the whole suite. Both set up first.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+MANAGE := $(BIN)/python manage.py
+
+.PHONY: run test setup install system-deps lint format bench clean
+
+run: setup
+	$(MANAGE) runserver 127.0.0.1:8000
+
+test: setup system-deps
+	$(BIN)/pytest
+
+setup: install
+	$(MANAGE) migrate --noinput
+	$(MANAGE) muster load-lists
+
+install: $(STAMP)
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+# Chromium for the browser tests, poppler-utils for PDF pages as PNG: Debian packages,
+# installed when missing and running as root (never `playwright install`).
+system-deps:
+	@missing=""; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v pdftoppm >/dev/null 2>&1 || missing="$$missing poppler-utils"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else \
+	    echo "note: missing$$missing (not root): the tests that need them are skipped"; \
+	  fi; \
+	fi
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+bench: setup
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles test-artifacts

@@ -1,0 +1,37 @@
+"""JSON API: thin shells over the same core function as the CLI and the pages."""
+
+from django.http import Http404, HttpRequest, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_POST
+
+import rules
+from armybuilder.api.body import BadBody, read_json_body
+from armybuilder.catalog import selectors, services
+
+
+@csrf_exempt  # stateless: reads no cookies, changes nothing
+@require_POST
+def check(request: HttpRequest) -> JsonResponse:
+    try:
+        _, report = services.check_document(read_json_body(request))
+    except BadBody as exc:
+        return exc.response()
+    except rules.MalformedDocument as exc:
+        return JsonResponse(exc.to_json(), status=400)
+    return JsonResponse(report.to_json())
+
+
+@require_GET
+def rulesets(request: HttpRequest) -> JsonResponse:
+    return JsonResponse({"rulesets": [r.summary_json() for r in rules.all_rulesets()]})
+
+
+@require_GET
+def ruleset(request: HttpRequest, slug: str) -> JsonResponse:
+    try:
+        found = rules.get_ruleset(slug)
+    except KeyError:
+        raise Http404("no such rule set") from None
+    data = found.vocabulary()
+    data["army_lists"] = [selectors.list_json(al) for al in selectors.lists_for(slug)]
+    return JsonResponse(data)

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ArmiesConfig(AppConfig):
+    name = "armybuilder.armies"
+    label = "armies"

@@ -1,0 +1,30 @@
+"""Friendly error pages: JSON under /api/, HTML elsewhere; never a stack trace."""
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
+
+
+def _respond(request: HttpRequest, status: int, title: str, message: str) -> HttpResponse:
+    if request.path.startswith("/api/"):
+        return JsonResponse({"error": message, "path": ""}, status=status)
+    try:
+        body = render_to_string(
+            "error.html", {"status": status, "title": title, "message": message}, request
+        )
+    except Exception:  # a broken template must not hide the error page itself
+        body = f"<h1>{status} {title}</h1><p>{message}</p>"
+    return HttpResponse(body, status=status)
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return _respond(request, 400, "Bad request", "The request could not be understood.")
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return _respond(request, 404, "Not found", "There is nothing at this address.")
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    return _respond(
+        request, 500, "Something went wrong", "The error has been logged. Please try again."
+    )

@@ -1,0 +1,14 @@
+"""Muster URLs: one include per app."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("armybuilder.catalog.urls")),
+    path("api/v1/", include("armybuilder.api.urls")),
+    path("admin/", admin.site.urls),
+]
+
+handler400 = "armybuilder.errors.bad_request"
+handler404 = "armybuilder.errors.not_found"
+handler500 = "armybuilder.errors.server_error"

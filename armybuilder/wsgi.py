@@ -1,0 +1,9 @@
+"""WSGI entry point for Muster."""
+
+import os
+
+from django.core.wsgi import get_wsgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
+
+application = get_wsgi_application()

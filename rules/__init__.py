@@ -1,0 +1,28 @@
+"""Muster's rules engine: plain Python, no Django.
+
+The public surface: ``parse_document`` (strict parser of ``muster.army/1``),
+``check`` (the check report), ``check_document`` (both in one call, the core that the
+CLI, the API and the web pages share) and the registry of rule sets.
+"""
+
+from rules.base import Army, Cost, Issue, Report, RuleSet
+from rules.document import FORMAT, ListLookup, parse_document
+from rules.engine import check, check_document
+from rules.errors import MalformedDocument
+from rules.registry import all_rulesets, get_ruleset
+
+__all__ = [
+    "FORMAT",
+    "Army",
+    "Cost",
+    "Issue",
+    "ListLookup",
+    "MalformedDocument",
+    "Report",
+    "RuleSet",
+    "all_rulesets",
+    "check",
+    "check_document",
+    "get_ruleset",
+    "parse_document",
+]

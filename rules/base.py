@@ -1,0 +1,277 @@
+"""The one small interface every rule set implements, and the values it deals in."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, ClassVar, Literal
+
+from rules.fields import Field
+
+Severity = Literal["error", "warning"]
+Unit = dict[str, Any]
+General = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Issue:
+    """A problem with an army: ``unit``/``general`` index the item concerned, else None."""
+
+    severity: Severity
+    code: str
+    message: str
+    rule: str
+    unit: int | None = None
+    general: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+            "unit": self.unit,
+            "rule": self.rule,
+        }
+        if self.general is not None:
+            data["general"] = self.general
+        return data
+
+
+def error(code: str, message: str, rule: str, **where: int | None) -> Issue:
+    return Issue("error", code, message, rule, **where)
+
+
+def warning(code: str, message: str, rule: str, **where: int | None) -> Issue:
+    return Issue("warning", code, message, rule, **where)
+
+
+@dataclass(frozen=True)
+class Cost:
+    """Exact cost of one item with the human-readable steps that produced it."""
+
+    exact: Fraction
+    breakdown: tuple[str, ...]
+
+    @property
+    def points(self) -> int:
+        """The single rounding: up, once, at the end of the item (Into the Dark R1)."""
+        return math.ceil(self.exact)
+
+
+@dataclass(frozen=True)
+class CheckDoc:
+    """Documentation of one check code, for the rule-set page and the API."""
+
+    code: str
+    severity: str
+    scope: Literal["unit", "general", "army", "army_list"]
+    text: str
+
+    def to_json(self) -> dict[str, str]:
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "scope": self.scope,
+            "text": self.text,
+        }
+
+
+@dataclass(frozen=True)
+class Ruling:
+    code: str
+    text: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"code": self.code, "text": self.text}
+
+
+@dataclass(frozen=True)
+class Army:
+    """A parsed, normalised ``muster.army/1`` document (every default filled in)."""
+
+    name: str
+    ruleset: str
+    army_list: str | None
+    points_limit: int | None
+    options: Mapping[str, Any]
+    generals: tuple[General, ...]
+    units: tuple[Unit, ...]
+    notes: str
+    list_data: Mapping[str, Any] | None = field(default=None, compare=False)
+
+    def to_document(self) -> dict[str, Any]:
+        """The normalised document: what is stored, exported and shared."""
+        return {
+            "format": "muster.army/1",
+            "name": self.name,
+            "ruleset": self.ruleset,
+            "army_list": self.army_list,
+            "points_limit": self.points_limit,
+            "options": dict(self.options),
+            "generals": [dict(g) for g in self.generals],
+            "units": [dict(u) for u in self.units],
+            "notes": self.notes,
+        }
+
+
+@dataclass(frozen=True)
+class ItemReport:
+    index: int
+    name: str
+    points: int | None
+    breakdown: tuple[str, ...] = ()
+    stats: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self, *, with_stats: bool = True) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "index": self.index,
+            "name": self.name,
+            "points": self.points,
+            "breakdown": list(self.breakdown),
+        }
+        if with_stats:
+            data["stats"] = dict(self.stats)
+        return data
+
+
+@dataclass(frozen=True)
+class Report:
+    """The check report of ``army-format.md`` section 2."""
+
+    ruleset: str
+    total_points: int | None
+    points_limit: int | None
+    units: tuple[ItemReport, ...]
+    generals: tuple[ItemReport, ...]
+    issues: tuple[Issue, ...]
+    composition: Mapping[str, Any] | None = None
+
+    @property
+    def valid(self) -> bool:
+        return not any(i.severity == "error" for i in self.issues)
+
+    @property
+    def errors(self) -> tuple[Issue, ...]:
+        return tuple(i for i in self.issues if i.severity == "error")
+
+    @property
+    def warnings(self) -> tuple[Issue, ...]:
+        return tuple(i for i in self.issues if i.severity == "warning")
+
+    def issues_for_unit(self, index: int) -> tuple[Issue, ...]:
+        return tuple(i for i in self.issues if i.unit == index)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.ruleset,
+            "valid": self.valid,
+            "total_points": self.total_points,
+            "points_limit": self.points_limit,
+            "units": [u.to_json() for u in self.units],
+            "generals": [g.to_json(with_stats=False) for g in self.generals],
+            "issues": [i.to_json() for i in self.issues],
+            "composition": dict(self.composition) if self.composition is not None else None,
+        }
+
+
+class RuleSet:
+    """One rule set: vocabulary as data plus cost, stat line and checks.
+
+    Subclasses set the class attributes and override the hooks they need. Nothing
+    here knows about Django; the web layer hands in army-list data as plain dicts.
+    """
+
+    slug: ClassVar[str]
+    title: ClassVar[str]
+    source: ClassVar[str]
+    summary: ClassVar[str] = ""
+    order: ClassVar[int] = 100
+    uses_points: ClassVar[bool] = False
+    points_rule: ClassVar[str] = "Choosing Your Army"
+    has_generals: ClassVar[bool] = False
+    options: ClassVar[tuple[Field, ...]] = ()
+    unit_fields: ClassVar[tuple[Field, ...]] = ()
+    general_fields: ClassVar[tuple[Field, ...]] = ()
+    rulings: ClassVar[tuple[Ruling, ...]] = ()
+    checks: ClassVar[tuple[CheckDoc, ...]] = ()
+    not_offered: ClassVar[tuple[str, ...]] = ()
+
+    # -- parsing ---------------------------------------------------------------
+    def normalise_unit(self, unit: Unit, options: Mapping[str, Any], path: str) -> Unit:
+        """Hook after field parsing (cross-field normalisation); may raise MalformedDocument."""
+        return unit
+
+    def normalise_general(self, general: General, options: Mapping[str, Any], path: str) -> General:
+        return general
+
+    # -- costing ---------------------------------------------------------------
+    def cost_unit(self, unit: Unit, army: Army) -> Cost | None:
+        """Exact cost with breakdown; None in rule sets without points."""
+        return None
+
+    def cost_general(self, general: General, army: Army) -> Cost | None:
+        return None
+
+    # -- roster ------------------------------------------------------------------
+    def stats(self, unit: Unit, army: Army) -> dict[str, Any]:
+        """The roster stat line of one unit, as strings a player reads."""
+        return {}
+
+    # -- checks ------------------------------------------------------------------
+    def check_unit(self, unit: Unit, index: int, army: Army) -> Iterable[Issue]:
+        return ()
+
+    def check_general(self, general: General, index: int, army: Army) -> Iterable[Issue]:
+        return ()
+
+    def check_army(self, army: Army) -> Iterable[Issue]:
+        """Army-wide checks, including the army-list checks when ``army.list_data`` is set."""
+        return ()
+
+    def composition(self, army: Army) -> dict[str, Any] | None:
+        return None
+
+    # -- army lists ----------------------------------------------------------------
+    def validate_army_list(self, data: Any) -> list[str]:
+        """Messages for everything wrong with an army list's constraint data (empty: fine)."""
+        if not isinstance(data, dict):
+            return ["constraint data must be a JSON object"]
+        return []
+
+    # -- description -----------------------------------------------------------------
+    def unit_field(self, name: str) -> Field:
+        for f in self.unit_fields:
+            if f.name == name:
+                return f
+        raise KeyError(name)
+
+    def option_field(self, name: str) -> Field:
+        for f in self.options:
+            if f.name == name:
+                return f
+        raise KeyError(name)
+
+    def default_options(self) -> dict[str, Any]:
+        return {f.name: f.default for f in self.options}
+
+    def summary_json(self) -> dict[str, Any]:
+        return {
+            "slug": self.slug,
+            "title": self.title,
+            "source": self.source,
+            "summary": self.summary,
+            "points": self.uses_points,
+            "generals": self.has_generals,
+            "options": [f.to_json() for f in self.options],
+        }
+
+    def vocabulary(self) -> dict[str, Any]:
+        data = self.summary_json()
+        data["unit_fields"] = [f.to_json() for f in self.unit_fields]
+        data["general_fields"] = [f.to_json() for f in self.general_fields]
+        data["rulings"] = [r.to_json() for r in self.rulings]
+        data["checks"] = [c.to_json() for c in self.checks]
+        data["not_offered"] = list(self.not_offered)
+        return data

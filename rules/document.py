@@ -1,0 +1,131 @@
+"""The strict parser of the ``muster.army/1`` document (army-format.md section 1)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rules.base import Army
+from rules.errors import MalformedDocument
+from rules.fields import Field, describe, parse_object, parse_value
+from rules.registry import get_ruleset, slugs
+
+FORMAT = "muster.army/1"
+MAX_UNITS = 500
+MAX_GENERALS = 50
+
+# ruleset slug -> {list slug: constraint data}; the web layer reads these from the database.
+ListLookup = Callable[[str], Mapping[str, Mapping[str, Any]]]
+
+_TOP_KEYS = (
+    "format",
+    "name",
+    "ruleset",
+    "army_list",
+    "points_limit",
+    "options",
+    "generals",
+    "units",
+    "notes",
+)
+_NAME = Field("name", "Army name", "string", required=True, minimum=1, maximum=120)
+_NOTES = Field("notes", "Notes", "text", default="", maximum=5000)
+_POINTS_LIMIT = Field(
+    "points_limit", "Points limit", "integer", nullable=True, minimum=1, maximum=100000
+)
+
+
+def no_lists(ruleset: str) -> Mapping[str, Mapping[str, Any]]:
+    return {}
+
+
+def parse_document(raw: Any, lists: ListLookup = no_lists) -> Army:
+    """Parse and normalise a document, or raise MalformedDocument naming the path."""
+    if not isinstance(raw, Mapping):
+        raise MalformedDocument("", f"the document must be a JSON object, not {describe(raw)}")
+    for key in raw:
+        if key not in _TOP_KEYS:
+            raise MalformedDocument(
+                str(key), f"{key}: unknown key; allowed keys: {', '.join(_TOP_KEYS)}"
+            )
+    for key in ("format", "name", "ruleset", "units"):
+        if key not in raw:
+            raise MalformedDocument(key, f"{key}: is required")
+    if raw["format"] != FORMAT:
+        raise MalformedDocument(
+            "format", f"format: {describe(raw['format'])} is not supported; use {FORMAT!r}"
+        )
+    name = parse_value(_NAME, raw["name"], "name")
+    slug = raw["ruleset"]
+    known = slugs()
+    if not isinstance(slug, str) or slug not in known:
+        raise MalformedDocument(
+            "ruleset", f"ruleset: {describe(slug)} is not one of {', '.join(known)}"
+        )
+    ruleset = get_ruleset(slug)
+
+    army_list = raw.get("army_list")
+    list_data = None
+    if army_list is not None:
+        available = lists(slug)
+        if not isinstance(army_list, str) or army_list not in available:
+            names = ", ".join(sorted(available)) or "none yet"
+            raise MalformedDocument(
+                "army_list",
+                f"army_list: {describe(army_list)} is not an army list of {slug}; "
+                f"known lists: {names}",
+            )
+        list_data = available[army_list]
+
+    points_limit = parse_value(_POINTS_LIMIT, raw.get("points_limit"), "points_limit")
+    if points_limit is not None and not ruleset.uses_points:
+        raise MalformedDocument(
+            "points_limit", f"points_limit: {slug} has no points, so it must be null"
+        )
+
+    options = parse_object(ruleset.options, raw.get("options", {}), "options")
+
+    generals_raw = raw.get("generals", [])
+    if not isinstance(generals_raw, list):
+        raise MalformedDocument(
+            "generals", f"generals: must be a list, not {describe(generals_raw)}"
+        )
+    if generals_raw and not ruleset.has_generals:
+        raise MalformedDocument(
+            "generals", f"generals: {slug} has no generals; leave the list empty"
+        )
+    if len(generals_raw) > MAX_GENERALS:
+        raise MalformedDocument("generals", f"generals: at most {MAX_GENERALS} generals")
+    generals = []
+    for i, g in enumerate(generals_raw):
+        path = f"generals[{i}]"
+        parsed = parse_object(ruleset.general_fields, g, path, what="a general (an object)")
+        generals.append(ruleset.normalise_general(parsed, options, path))
+
+    units_raw = raw["units"]
+    if not isinstance(units_raw, list):
+        raise MalformedDocument("units", f"units: must be a list, not {describe(units_raw)}")
+    if len(units_raw) > MAX_UNITS:
+        raise MalformedDocument(
+            "units", f"units: {len(units_raw)} units; an army has at most {MAX_UNITS}"
+        )
+    units = []
+    for i, u in enumerate(units_raw):
+        path = f"units[{i}]"
+        parsed = parse_object(ruleset.unit_fields, u, path, what="a unit (an object)")
+        units.append(ruleset.normalise_unit(parsed, options, path))
+
+    notes = parse_value(_NOTES, raw.get("notes", ""), "notes")
+    if notes is None:
+        notes = ""
+    return Army(
+        name=name,
+        ruleset=slug,
+        army_list=army_list,
+        points_limit=points_limit,
+        options=options,
+        generals=tuple(generals),
+        units=tuple(units),
+        notes=notes,
+        list_data=list_data,
+    )

@@ -1,0 +1,72 @@
+"""The check: one core function behind the CLI, the API and every page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.base import Army, Issue, ItemReport, Report, error
+from rules.document import ListLookup, no_lists, parse_document
+from rules.registry import get_ruleset
+
+
+def check(army: Army) -> Report:
+    """Cost, stat lines and every unit, general and army check of a parsed army."""
+    ruleset = get_ruleset(army.ruleset)
+    issues: list[Issue] = []
+    unit_reports = []
+    for i, unit in enumerate(army.units):
+        cost = ruleset.cost_unit(unit, army)
+        unit_reports.append(
+            ItemReport(
+                index=i,
+                name=unit["name"],
+                points=cost.points if cost else None,
+                breakdown=cost.breakdown if cost else (),
+                stats=ruleset.stats(unit, army),
+            )
+        )
+        issues.extend(ruleset.check_unit(unit, i, army))
+    general_reports = []
+    for i, general in enumerate(army.generals):
+        cost = ruleset.cost_general(general, army)
+        general_reports.append(
+            ItemReport(
+                index=i,
+                name=general["name"],
+                points=cost.points if cost else None,
+                breakdown=cost.breakdown if cost else (),
+            )
+        )
+        issues.extend(ruleset.check_general(general, i, army))
+
+    total = None
+    if ruleset.uses_points:
+        total = sum(r.points or 0 for r in unit_reports) + sum(
+            r.points or 0 for r in general_reports
+        )
+        if army.points_limit is not None and total > army.points_limit:
+            issues.append(
+                error(
+                    "over-points-limit",
+                    f"Army costs {total} points; the limit is {army.points_limit}.",
+                    ruleset.points_rule,
+                )
+            )
+    issues.extend(ruleset.check_army(army))
+    # errors first, then warnings; army-wide before unit issues, each in document order
+    issues.sort(key=lambda i: (i.severity != "error",))
+    return Report(
+        ruleset=army.ruleset,
+        total_points=total,
+        points_limit=army.points_limit if ruleset.uses_points else None,
+        units=tuple(unit_reports),
+        generals=tuple(general_reports),
+        issues=tuple(issues),
+        composition=ruleset.composition(army),
+    )
+
+
+def check_document(raw: Any, lists: ListLookup = no_lists) -> tuple[Army, Report]:
+    """Parse (raising MalformedDocument) and check a raw document."""
+    army = parse_document(raw, lists)
+    return army, check(army)

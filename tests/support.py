@@ -1,0 +1,44 @@
+"""Helpers the tests share: where shared/ is, example documents, army lists from fixtures."""
+
+import copy
+import json
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+EXAMPLES = SHARED / "examples"
+FIXTURES = ROOT / "fixtures"
+
+
+def example(name: str) -> dict[str, Any]:
+    return json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
+
+
+def expected() -> dict[str, Any]:
+    return json.loads((EXAMPLES / "expected.json").read_text(encoding="utf-8"))
+
+
+@cache
+def _fixture_lists() -> dict[str, dict[str, Mapping[str, Any]]]:
+    found: dict[str, dict[str, Mapping[str, Any]]] = {}
+    for path in sorted(FIXTURES.glob("*.json")):
+        for record in json.loads(path.read_text(encoding="utf-8")):
+            fields = record["fields"]
+            found.setdefault(fields["ruleset"], {})[fields["slug"]] = fields["data"]
+    return found
+
+
+def fixture_lists(ruleset: str) -> dict[str, Mapping[str, Any]]:
+    """The engine's ListLookup over fixtures/, for tests that need no database."""
+    return copy.deepcopy(_fixture_lists().get(ruleset, {}))
+
+
+def army(ruleset: str, units: list[dict[str, Any]], **top: Any) -> dict[str, Any]:
+    """A minimal muster.army/1 document."""
+    doc: dict[str, Any] = {"format": "muster.army/1", "name": "Test army", "ruleset": ruleset}
+    doc.update(top)
+    doc["units"] = units
+    return doc
