@@ -100,6 +100,8 @@ class Army:
     units: tuple[Unit, ...]
     notes: str
     list_data: Mapping[str, Any] | None = field(default=None, compare=False)
+    # every army list of this rule set, {slug: data}: for allies drawn from other lists
+    ruleset_lists: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, compare=False)
 
     def to_document(self) -> dict[str, Any]:
         """The normalised document: what is stored, exported and shared."""
@@ -205,6 +207,11 @@ class RuleSet:
 
     def normalise_general(self, general: General, options: Mapping[str, Any], path: str) -> General:
         return general
+
+    def normalise_army(self, army: Army) -> Army:
+        """Hook after the whole document is parsed (e.g. references to other army lists);
+        may raise MalformedDocument. Returns the army, possibly replaced."""
+        return army
 
     # -- costing ---------------------------------------------------------------
     def cost_unit(self, unit: Unit, army: Army) -> Cost | None:

@@ -66,8 +66,8 @@ def parse_document(raw: Any, lists: ListLookup = no_lists) -> Army:
 
     army_list = raw.get("army_list")
     list_data = None
+    available = lists(slug)
     if army_list is not None:
-        available = lists(slug)
         if not isinstance(army_list, str) or army_list not in available:
             names = ", ".join(sorted(available)) or "none yet"
             raise MalformedDocument(
@@ -118,7 +118,7 @@ def parse_document(raw: Any, lists: ListLookup = no_lists) -> Army:
     notes = parse_value(_NOTES, raw.get("notes", ""), "notes")
     if notes is None:
         notes = ""
-    return Army(
+    army = Army(
         name=name,
         ruleset=slug,
         army_list=army_list,
@@ -128,4 +128,6 @@ def parse_document(raw: Any, lists: ListLookup = no_lists) -> Army:
         units=tuple(units),
         notes=notes,
         list_data=list_data,
+        ruleset_lists=available,
     )
+    return ruleset.normalise_army(army)

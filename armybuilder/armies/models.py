@@ -1,0 +1,55 @@
+"""Saved armies: the muster.army/1 document is the source of truth."""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+def new_share_token() -> str:
+    """At least 128 bits from secrets: 24 bytes, 32 URL-safe characters."""
+    return secrets.token_urlsafe(24)
+
+
+class Army(models.Model):
+    """An army owned by a user, or a visitor's draft tied to a session (owner null)."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="armies",
+    )
+    session_key = models.CharField(
+        max_length=40, blank=True, default="", db_index=True, help_text="Draft of a visitor."
+    )
+    document = models.JSONField(help_text="The normalised muster.army/1 document.")
+    share_token = models.CharField(
+        max_length=64, unique=True, null=True, blank=True, default=new_share_token
+    )
+    version = models.PositiveIntegerField(default=1)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(owner__isnull=False) | ~Q(session_key=""),
+                name="army_has_owner_or_session",
+            ),
+            models.CheckConstraint(condition=Q(version__gte=1), name="army_version_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        return str(self.document.get("name", ""))
+
+    @property
+    def ruleset(self) -> str:
+        return str(self.document.get("ruleset", ""))
