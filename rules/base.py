@@ -199,6 +199,7 @@ class RuleSet:
     rulings: ClassVar[tuple[Ruling, ...]] = ()
     checks: ClassVar[tuple[CheckDoc, ...]] = ()
     not_offered: ClassVar[tuple[str, ...]] = ()
+    can_roll: ClassVar[bool] = False  # force-matrix rule sets: "Roll a force"
 
     # -- parsing ---------------------------------------------------------------
     def normalise_unit(self, unit: Unit, options: Mapping[str, Any], path: str) -> Unit:
@@ -239,6 +240,15 @@ class RuleSet:
 
     def composition(self, army: Army) -> dict[str, Any] | None:
         return None
+
+    def roll_force(
+        self, list_slug: str | None, list_data: Mapping[str, Any] | None, seed: int
+    ) -> dict[str, Any]:
+        """A legal army document rolled on the force matrix (only when ``can_roll``).
+
+        Seeded, so the same seed gives the same army.
+        """
+        raise NotImplementedError(f"{self.slug} has no force matrix to roll on")
 
     # -- army lists ----------------------------------------------------------------
     def validate_army_list(self, data: Any) -> list[str]:
