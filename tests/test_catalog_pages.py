@@ -1,0 +1,34 @@
+"""The home page and the rule-set pages: server-rendered, no login needed."""
+
+import pytest
+
+import rules
+
+pytestmark = pytest.mark.django_db
+
+
+def test_home_lists_every_ruleset_with_a_link(client):
+    html = client.get("/").content.decode()
+    for ruleset in rules.all_rulesets():
+        assert ruleset.title in html
+        assert f'href="/rulesets/{ruleset.slug}/"' in html
+
+
+def test_ruleset_page_shows_vocabulary_rulings_and_checks(client):
+    html = client.get("/rulesets/into-the-dark/").content.decode()
+    assert "Unit fields" in html
+    assert "encased" in html
+    assert "R1" in html and "rounded up once" in html
+    assert "champion-not-open" in html
+    assert "Wedge" in html  # why it is not offered
+
+
+def test_unknown_ruleset_page_is_a_friendly_404(client):
+    response = client.get("/rulesets/chess/")
+    assert response.status_code == 404
+    assert b"Not found" in response.content
+    assert b"Traceback" not in response.content
+
+
+def test_unknown_army_list_page_is_404(client):
+    assert client.get("/rulesets/into-the-dark/lists/atlantis/").status_code == 404
