@@ -498,22 +498,23 @@ class IntoTheDark(RuleSet):
         listed = [opt for opt in options if opt]
         minimum = [entry.get("min", 0) for entry in entries]
         maximum = [entry.get("max", len(army.units)) for entry in entries]
+        per_entry = False
         for e, entry in enumerate(entries):
             could = sum(1 for opt in listed if e in opt)
             must = sum(1 for opt in listed if opt == [e])
             label = entry.get("name", entry.get("key", f"entry {e + 1}"))
             if could < minimum[e]:
+                per_entry = True
                 yield error("army-list-min",
                             f"The list needs at least {minimum[e]} {label}; the army has {could}.",
                             LIST_RULE)  # fmt: skip
             elif must > maximum[e]:
+                per_entry = True
                 yield error("army-list-max",
                             f"The list allows at most {maximum[e]} {label}; the army has {must}.",
                             LIST_RULE)  # fmt: skip
-        if all(could >= need for could, need in zip(
-            (sum(1 for opt in listed if e in opt) for e in range(len(entries))), minimum,
-            strict=True,
-        )) and not fits(listed, minimum, maximum):  # fmt: skip
+        # Each entry fits on its own; units that fit several entries may still not share out.
+        if not per_entry and not fits(listed, minimum, maximum):
             if not fits(listed, [0] * len(entries), maximum):
                 yield error("army-list-max",
                             "Too many units for the list's entries taken together: no way to "
