@@ -114,3 +114,20 @@ def test_assignment_solver_agrees_with_brute_force(data):
     minimum = [data.draw(st.integers(0, 3)) for _ in range(slots)]
     maximum = [lo + data.draw(st.integers(0, 3)) for lo in minimum]
     assert fits(options, minimum, maximum) == brute_force(options, minimum, maximum)
+
+
+def test_entries_that_fit_alone_but_not_together_are_reported_once():
+    two_entries = {
+        "entries": [
+            {"name": "bodyguard", "min": 1, "max": 1, "match": {"armour": ["mailed"]}},
+            {"name": "champions of the host", "min": 1, "max": 1, "match": {"armour": ["mailed"]}},
+        ]
+    }
+    doc = army("into-the-dark", [HUSCARLS], army_list="two")
+    report = rules.check_document(doc, lambda slug: {"two": two_entries})[1]
+    assert [(i.code, i.message) for i in report.issues] == [
+        (
+            "army-list-min",
+            "The units cannot fill every entry's minimum at once: some serve two entries.",
+        )
+    ]
