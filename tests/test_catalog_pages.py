@@ -32,3 +32,9 @@ def test_unknown_ruleset_page_is_a_friendly_404(client):
 
 def test_unknown_army_list_page_is_404(client):
     assert client.get("/rulesets/into-the-dark/lists/atlantis/").status_code == 404
+
+
+def test_ruleset_page_writes_defaults_as_json(client):
+    html = client.get("/rulesets/into-the-dark/").content.decode()
+    assert "<code>false</code>" in html
+    assert "False" not in html
