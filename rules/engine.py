@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.base import Army, Issue, ItemReport, Report, error
+from rules.base import Army, Cost, Issue, ItemReport, Report, error
 from rules.document import ListLookup, no_lists, parse_document
 from rules.registry import get_ruleset
 
@@ -15,28 +15,13 @@ def check(army: Army) -> Report:
     issues: list[Issue] = []
     unit_reports = []
     for i, unit in enumerate(army.units):
-        cost = ruleset.cost_unit(unit, army)
         unit_reports.append(
-            ItemReport(
-                index=i,
-                name=unit["name"],
-                points=cost.points if cost else None,
-                breakdown=cost.breakdown if cost else (),
-                stats=ruleset.stats(unit, army),
-            )
+            _item(i, unit, ruleset.cost_unit(unit, army), ruleset.stats(unit, army))
         )
         issues.extend(ruleset.check_unit(unit, i, army))
     general_reports = []
     for i, general in enumerate(army.generals):
-        cost = ruleset.cost_general(general, army)
-        general_reports.append(
-            ItemReport(
-                index=i,
-                name=general["name"],
-                points=cost.points if cost else None,
-                breakdown=cost.breakdown if cost else (),
-            )
-        )
+        general_reports.append(_item(i, general, ruleset.cost_general(general, army), {}))
         issues.extend(ruleset.check_general(general, i, army))
 
     total = None
@@ -63,6 +48,16 @@ def check(army: Army) -> Report:
         generals=tuple(general_reports),
         issues=tuple(issues),
         composition=ruleset.composition(army),
+    )
+
+
+def _item(index: int, item: dict[str, Any], cost: Cost | None, stats: dict[str, Any]) -> ItemReport:
+    return ItemReport(
+        index=index,
+        name=item["name"],
+        points=cost.points if cost else None,
+        breakdown=cost.breakdown if cost else (),
+        stats=stats,
     )
 
 
