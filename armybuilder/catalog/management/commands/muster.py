@@ -5,6 +5,7 @@ to stderr and never as a traceback.
 """
 
 import json
+import secrets
 import sys
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 import rules
-from armybuilder.catalog import services
+from armybuilder.catalog import selectors, services
 
 EXIT_VALID, EXIT_INVALID, EXIT_MALFORMED = 0, 1, 2
 
@@ -45,6 +46,20 @@ class Command(BaseCommand):
         check = sub.add_parser("check", help="Print the check report of an army document.")
         check.add_argument("file", help="army document (muster.army/1 JSON), or - for stdin")
         sub.add_parser("load-lists", help="Load the army lists in fixtures/ (idempotent).")
+        roll = sub.add_parser("roll", help="Roll a force on a rule set's force matrix.")
+        roll.add_argument("ruleset", help="rule set slug, e.g. feudal-2017")
+        roll.add_argument(
+            "--list", dest="list_slug", help="army list slug (default: the default list)"
+        )
+        roll.add_argument("--seed", type=int, help="seed for the dice (default: a random one)")
+        pdf = sub.add_parser("pdf", help="Write an army's roster or quick-reference sheet PDF.")
+        pdf.add_argument("file", help="army document (muster.army/1 JSON), or - for stdin")
+        pdf.add_argument("--sheet", choices=("roster", "qrs"), required=True)
+        pdf.add_argument("--output", required=True, help="where to write the PDF")
+        pdf.add_argument("--paper", choices=("a4", "letter"), default="a4")
+        pdf.add_argument(
+            "--include", action="append", default=[], help="optional QRS section, e.g. siege"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         handler = getattr(self, "do_" + options["subcommand"].replace("-", "_"))
@@ -69,4 +84,51 @@ class Command(BaseCommand):
     def do_load_lists(self, **_: Any) -> int:
         count = services.load_lists()
         self.stdout.write(f"Loaded {count} army lists.")
+        return EXIT_VALID
+
+    def do_roll(self, ruleset: str, list_slug: str | None, seed: int | None, **_: Any) -> int:
+        """Print a legal army document rolled on the force matrix (seeded: reproducible)."""
+        try:
+            found = rules.get_ruleset(ruleset)
+        except KeyError:
+            known = ", ".join(r.slug for r in rules.all_rulesets() if r.can_roll)
+            raise Malformed(
+                f"{ruleset!r} is not a rule set with a force matrix; try one of: {known}"
+            ) from None
+        if not found.can_roll:
+            raise Malformed(f"{ruleset} has no force matrix to roll on")
+        slug = list_slug or getattr(found, "default_list", None)
+        data = None
+        if slug is not None:
+            army_list = selectors.get_list(ruleset, slug)
+            if army_list is not None:
+                data = army_list.data
+            elif list_slug is not None:
+                names = ", ".join(sorted(selectors.list_lookup(ruleset))) or "none yet"
+                raise Malformed(
+                    f"{list_slug!r} is not an army list of {ruleset}; known lists: {names}"
+                )
+            else:
+                slug = None  # default list not loaded: the engine's built-in copy
+        if seed is None:
+            seed = secrets.randbelow(1_000_000)
+        document = found.roll_force(slug, data, seed)
+        self.stdout.write(json.dumps(document, indent=2, ensure_ascii=False))
+        return EXIT_VALID
+
+    def do_pdf(
+        self, file: str, sheet: str, output: str, paper: str, include: list[str], **_: Any
+    ) -> int:
+        """Write the roster or QRS of an army document (the same PDF as the web and API)."""
+        from armybuilder.printing import services as printing
+
+        try:
+            printed = printing.army_sheet_pdf(read_document(file), sheet, paper, extras=include)
+        except printing.PrintError as exc:
+            raise Malformed(exc.message) from exc
+        try:
+            Path(output).write_bytes(printed.pdf)
+        except OSError as exc:
+            raise Malformed(f"cannot write {output}: {exc}") from exc
+        self.stdout.write(f"Wrote {output} ({printing.SHEETS[sheet].lower()}, {paper}).")
         return EXIT_VALID

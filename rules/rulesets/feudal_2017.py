@@ -1,0 +1,747 @@
+"""Feudal Wargame Rules (13 September 2017): six units, one row of a d6 force matrix.
+
+Digest: ../shared/spec/rulesets/feudal-2017.md. Source: seeds/003 (Game conventions 0.x,
+Shoot 1.x, Move 2.x, Mêlée 3.x, Rallies 4.x, 6-Hit variant, Optional rules, Feudal Force
+Matrix and regional variations). No points; every distance follows from the base width.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
+from typing import Any
+
+from rules.base import Army, CheckDoc, Issue, RuleSet, Ruling, Unit, error
+from rules.errors import MalformedDocument
+from rules.feudal_matrix import (
+    COLUMN_LABELS,
+    COLUMNS,
+    FORCE_SIZE,
+    MATRIX,
+    ForceList,
+    force_list,
+    matching_rows,
+    mismatch_message,
+    row_units,
+)
+from rules.fields import Field, bool_field, choice_field, exact_number, name_field
+
+UNIT_TYPES = (
+    ("knights", "Knights"),
+    ("serjeants", "Serjeants"),
+    ("freemen", "Freemen"),
+    ("bowmen", "Bowmen"),
+    ("brigans", "Brigans"),
+    ("brigans_bows", "Brigans with bows or crossbows"),
+    ("mounted_brigans", "Mounted brigans"),
+    ("cavalry", "Cavalry"),
+)
+TYPE_NAME = dict(UNIT_TYPES)
+# the types an army list's columns and replacements name; brigans with bows and mounted
+# brigans are brigans armed otherwise ("Alternative Troop Types") and count as brigans
+MATRIX_TYPES = ("knights", "serjeants", "freemen", "bowmen", "brigans", "cavalry")
+COUNTS_AS = {"brigans_bows": "brigans", "mounted_brigans": "brigans"}
+
+# movement class (2.1): 1 serjeants/freemen/bowmen, 2 brigans, 3 knights (and cavalry)
+MOVE_CLASS = {
+    "serjeants": 1,
+    "freemen": 1,
+    "bowmen": 1,
+    "brigans": 2,
+    "brigans_bows": 2,
+    "mounted_brigans": 2,
+    "knights": 3,
+    "cavalry": 3,
+}
+MELEE_BASE = {
+    "knights": 2,
+    "serjeants": 0,
+    "freemen": 0,
+    "bowmen": -2,
+    "brigans": -2,
+    "brigans_bows": -2,
+    "mounted_brigans": -2,
+    "cavalry": 0,
+}
+# type -> (missile, range in BW, phase, modifier); 1.1, 1.2a, Alternative Troop Types
+SHOOTING = {
+    "bowmen": ("bows", 2, 1, 0),
+    "brigans": ("javelins", 1, 2, -2),
+    "brigans_bows": ("bows", 2, 1, -2),
+    "mounted_brigans": ("javelins", 1, 2, -2),
+    "cavalry": ("javelins", 1, 2, -2),
+}
+DICED_MOVE = {1: 3, 2: 6, 3: 9}
+DICED_RANGE = {"bows": 12, "javelins": 6}
+TURNS = {
+    1: "once, at the start of the move",
+    2: "twice: at the start and at the end of the move",
+    3: "once, at the start or at the end of the move",
+}
+HITS = {None: 15, "determined": 18, "unenthusiastic": 12}
+SIX_HITS = {None: 6, "determined": 7, "unenthusiastic": 5}
+MODIFIER_CAP = 2
+BALANCE_TYPE = {"mounted_serjeants": "knights", "unwilling_levy": "freemen"}
+WOODS_TYPES = ("freemen", "bowmen")
+PERSONALITY_NOTE = {
+    "knight_errant": "knight errant: +1 hit in mêlée",
+    "constable": "constable: may rally even if it moved",
+    "horse_marshal": "horse marshal: an extra turn at the end of its move",
+    "bow_marshal": "bow marshal: bows reach a further BW",
+    "brabanter": "brabanter: may re-roll its hit dice (the new roll stands)",
+    "priest": "priest: once, rallies Dx bonus hits, then leaves",
+}
+
+DEFAULT_LIST_SLUG = "feudal"
+# The built-in copy of the `feudal` list (fixtures/feudal-2017.json holds the same data),
+# used when a document names no list and the database has none.
+DEFAULT_LIST: Mapping[str, Any] = {
+    "columns": {"core": "knights", "t1": "bowmen", "t2": "brigans", "t3": "freemen"},
+    "replacements": [],
+    "schiltrons": False,
+    "extra_terrain": "",
+    "notes": [
+        "Knights may dismount before a game, becoming a serjeants unit; they may not "
+        "remount, and still count as knights in the force matrix.",
+        "One bowmen unit may shoot at Dx+1 as mercenary crossbows. Balance it by making "
+        "one knights unit mêlée Dx+1 as mounted serjeants, or one freemen unit mêlée Dx-1 "
+        "as unwilling levy.",
+    ],
+}
+LIST_KEYS = ("columns", "replacements", "schiltrons", "extra_terrain", "notes")
+
+MATRIX_RULE = "Feudal Force Matrix"
+PERSONALITY_RULE = "Personalities"
+ADVANTAGE_RULE = "Advantages and Disadvantages"
+
+
+def inches(value: Fraction | int) -> str:
+    """Inches for the roster: at most two decimals (half up), no trailing zeros."""
+    hundredths = math.floor(Fraction(value) * 100 + Fraction(1, 2))
+    whole, part = divmod(abs(hundredths), 100)
+    sign = "-" if hundredths < 0 else ""
+    text = f"{sign}{whole}" if part == 0 else f"{sign}{whole}.{part:02d}".rstrip("0")
+    return f'{text}"'
+
+
+def dice(die: str, modifier: int) -> str:
+    return die if modifier == 0 else f"{die}{modifier:+d}"
+
+
+def attack_dice(modifier: int) -> str:
+    """6-hit variant: Dx+2 three dice, Dx two, Dx-2 one; a bit inferior hits on 4+."""
+    if modifier >= 2:
+        count, target = 3, 3
+    elif modifier == 1:
+        count, target = 3, 4
+    elif modifier == 0:
+        count, target = 2, 3
+    elif modifier == -1:
+        count, target = 2, 4
+    else:
+        count, target = 1, 3 if modifier == -2 else 4
+    return f"{count} attack {'die' if count == 1 else 'dice'}, hit on {target}+"
+
+
+def matrix_type(unit: Unit) -> str:
+    """The type a unit counts as in the force matrix (dismounted knights are knights)."""
+    if unit["dismounted"]:
+        return "knights"
+    return COUNTS_AS.get(unit["type"], unit["type"])
+
+
+def melee_modifier(unit: Unit) -> int:
+    modifier = MELEE_BASE[unit["type"]]
+    if unit["balance"] is not None:
+        modifier -= 1  # mounted serjeants Dx+1 (knights +2), unwilling levy Dx-1
+    if unit["advantage"] == "melee_plus":
+        modifier += 1
+    if unit["disadvantage"] == "melee_minus":
+        modifier -= 1
+    return modifier
+
+
+def shooting_modifier(unit: Unit) -> int | None:
+    """None for units that do not shoot."""
+    if unit["type"] not in SHOOTING:
+        return None
+    modifier = SHOOTING[unit["type"]][3]
+    if unit["mercenary_crossbows"]:
+        modifier += 1
+    if unit["advantage"] == "shoot_plus":
+        modifier += 1
+    if unit["disadvantage"] == "shoot_minus":
+        modifier -= 1
+    return modifier
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+class Feudal2017(RuleSet):
+    slug = "feudal-2017"
+    title = "Feudal Wargame Rules (2017)"
+    source = "Feudal Wargame Rules, 13 September 2017"
+    summary = (
+        "No points: a force is six units, one row of the d6 force matrix (core, type 1, "
+        "type 2, type 3), with the unit types and replacements of its army list. Every "
+        "distance is a multiple of the base width (BW) and base depth (BD = BW/2)."
+    )
+    order = 50
+    uses_points = False
+    points_rule = MATRIX_RULE
+    can_roll = True
+    default_list = DEFAULT_LIST_SLUG
+    options = (
+        choice_field(
+            "dice",
+            "Dice (Dx)",
+            [("d6", "d6 (1-6)"), ("d5", "d5 average dice (2, 3, 3, 4, 4, 5)")],
+            help="The die used for every game roll; the rules call it Dx.",
+        ),
+        Field(
+            "base_width_in",
+            "Base width BW (inches)",
+            "number",
+            default=5.0,
+            minimum=2.0,
+            maximum=8.0,
+            help="Base depth BD is half of it; every distance is computed from BW "
+            '(12 cm is 4.72").',
+        ),
+        bool_field(
+            "diced_movement",
+            "Diced movement",
+            help='Class 1/2/3 move 3"/6"/9", fast +Dx", road +3"; bows 12", javelins 6".',
+        ),
+        bool_field(
+            "six_hit_variant",
+            "6-hit units",
+            help="Units take 6 hits and roll 3/2/1 attack dice for Dx+2/Dx/Dx-2.",
+        ),
+        bool_field(
+            "trained_units",
+            "Trained units",
+            help="All rolls are made with a d6; units marked trained roll Dx.",
+        ),
+        choice_field(
+            "missile_supply",
+            "Missile supply",
+            [
+                ("three_shots", "Three shots"),
+                ("natural_5", "Out on a natural 5"),
+                ("four_shots", "Four shots (well supplied)"),
+            ],
+        ),  # fmt: skip
+        bool_field("tired_units", "Tired units", help="-1 to all rolls past ten hits."),
+    )
+    unit_fields = (
+        name_field(),
+        choice_field("type", "Type", UNIT_TYPES),
+        bool_field(
+            "dismounted",
+            "Dismounted knights",
+            help="Serjeants only: knights that dismounted before the game. They fight as "
+            "serjeants and still count as knights in the force matrix.",
+        ),
+        bool_field("mercenary_crossbows", "Mercenary crossbows", help="Bowmen only: shoot Dx+1."),
+        choice_field(
+            "balance",
+            "Balance for crossbows",
+            [
+                ("mounted_serjeants", "Mounted serjeants (knights mêlée Dx+1)"),
+                ("unwilling_levy", "Unwilling levy (freemen mêlée Dx-1)"),
+            ],
+            nullable=True,
+        ),  # fmt: skip
+        choice_field(
+            "advantage",
+            "Advantage",
+            [
+                ("determined", "Determined (18 hits)"),
+                ("melee_plus", "Mêlée +1"),
+                ("shoot_plus", "Shoot +1"),
+                ("extra_missiles", "Extra missiles (4 shots)"),
+                ("impetuous", "Impetuous"),
+                ("woods", "May enter woods (freemen, bowmen)"),
+            ],
+            nullable=True,
+        ),  # fmt: skip
+        choice_field(
+            "disadvantage",
+            "Disadvantage",
+            [
+                ("unenthusiastic", "Unenthusiastic (12 hits)"),
+                ("melee_minus", "Mêlée -1"),
+                ("shoot_minus", "Shoot -1"),
+                ("runs_out_5_6", "Runs out of missiles on a 5-6"),
+            ],
+            nullable=True,
+        ),  # fmt: skip
+        bool_field("trained", "Trained", help="Only with the trained-units option: rolls Dx."),
+        choice_field(
+            "personality",
+            "Personality",
+            [
+                ("knight_errant", "Knight errant"),
+                ("constable", "Constable"),
+                ("horse_marshal", "Horse marshal"),
+                ("bow_marshal", "Bow marshal"),
+                ("brabanter", "Brabanter"),
+                ("priest", "Priest"),
+            ],
+            nullable=True,
+        ),  # fmt: skip
+        bool_field(
+            "banner",
+            "Banner",
+            help="An upgrade to the unit's personality; counts as another personality.",
+        ),
+    )
+    rulings = (
+        Ruling("R1", 'The Norse Irish list prints "T4 Cavalry": read as T3, the fourth '
+                     "column of the matrix."),
+        Ruling("R2", "Advantages and disadvantages are always available; the source permits "
+                     'both "to balance", so an advantage needs a disadvantage elsewhere in '
+                     "the army (a disadvantage on its own is allowed)."),
+        Ruling("R3", "Dismounted knights are entered as serjeants marked dismounted: they "
+                     "fight as serjeants and count as knights in the force matrix."),
+        Ruling("R4", "Brigans with bows and mounted brigans are brigans armed otherwise: "
+                     "they count as brigans in the force matrix."),
+        Ruling("R5", "Mercenary crossbows with their balance, and dismounting, are allowed "
+                     "with every army list, not only the standard one."),
+        Ruling("R6", "6-hit variant: units a bit inferior (Dx+1, Dx-1) hit on 4+ with the "
+                     "dice of the next better grade; determined units take 7 hits, "
+                     "unenthusiastic 5, as the source's approximations."),
+    )  # fmt: skip
+    not_offered = (
+        "Savings rolls, initiative, force morale and alternative rallying: played at the "
+        "table, nothing to build (they appear on the quick-reference sheet).",
+        "Strategos: named as an initiative option only.",
+    )
+    checks = (
+        CheckDoc("matrix-mismatch", "error", "army",
+                 "The units fit no row of the force matrix under the list's columns and "
+                 "replacements; the message says what the nearest row would need."),
+        CheckDoc("army-size", "error", "army", "Not six units."),
+        CheckDoc("crossbow-balance", "error", "army",
+                 "Mercenary crossbows without exactly one balancing unit, a balance without "
+                 "crossbows, more than one of either, crossbows on a unit that is not bowmen, "
+                 "or a balance on the wrong type (mounted serjeants on knights, unwilling levy "
+                 "on freemen)."),
+        CheckDoc("too-many-personalities", "error", "army",
+                 "Personalities plus banners above one for every three units."),
+        CheckDoc("banner-unit", "error", "unit",
+                 "A banner not with knights or serjeants, or with no personality to carry it."),
+        CheckDoc("horse-marshal-unit", "error", "unit", "A horse marshal not with knights."),
+        CheckDoc("bow-marshal-unit", "error", "unit", "A bow marshal not with bowmen."),
+        CheckDoc("advantage-limit", "error", "army",
+                 "More than one unit with an advantage or more than one with a disadvantage; "
+                 "or the woods advantage on a unit other than freemen or bowmen."),
+        CheckDoc("advantage-unbalanced", "error", "army",
+                 "An advantage without a disadvantage to balance it (R2)."),
+        CheckDoc("one-modification-per-unit", "error", "unit",
+                 "A unit with both an advantage and a disadvantage, or either together with "
+                 "mercenary crossbows or a balance."),
+        CheckDoc("modifier-cap", "error", "unit",
+                 "A mêlée or shooting modifier above +2 or below -2 (knights with mêlée +1)."),
+        CheckDoc("trained-disabled", "error", "unit",
+                 "A unit marked trained while the trained-units option is off."),
+    )  # fmt: skip
+
+    # -- parsing -------------------------------------------------------------------
+    def normalise_unit(self, unit: Unit, options: Mapping[str, Any], path: str) -> Unit:
+        if unit["dismounted"] and unit["type"] != "serjeants":
+            raise MalformedDocument(
+                f"{path}.dismounted",
+                f"{path}.dismounted: dismounted knights fight as serjeants, so a dismounted "
+                f"unit has type serjeants, not {unit['type']} (it still counts as knights in "
+                "the force matrix)",
+            )
+        return unit
+
+    def normalise_army(self, army: Army) -> Army:
+        if army.list_data is not None:
+            problems = self.validate_army_list(army.list_data)
+            if problems:
+                raise MalformedDocument(
+                    "army_list",
+                    f"army_list: the list {army.army_list!r} is malformed: {'; '.join(problems)}",
+                )
+        return army
+
+    # -- the army list in force ----------------------------------------------------------
+    def list_in_force(self, army: Army) -> Mapping[str, Any]:
+        """The army's list, or the default `feudal` list (database copy, else built in)."""
+        if army.list_data is not None:
+            return army.list_data
+        stored = army.ruleset_lists.get(DEFAULT_LIST_SLUG)
+        if stored is not None and not self.validate_army_list(stored):
+            return stored
+        return DEFAULT_LIST
+
+    def force(self, army: Army) -> ForceList:
+        return force_list(self.list_in_force(army))
+
+    # -- stat line -------------------------------------------------------------------
+    def die(self, unit: Unit, army: Army) -> str:
+        options = army.options
+        if options["trained_units"] and not unit["trained"]:
+            return "d6"
+        return options["dice"]
+
+    def stats(self, unit: Unit, army: Army) -> dict[str, Any]:
+        options = army.options
+        bw = exact_number(options["base_width_in"])
+        bd = bw / 2
+        kind = unit["type"]
+        move_class = MOVE_CLASS[kind]
+        die = self.die(unit, army)
+        diced = options["diced_movement"]
+        six_hit = options["six_hit_variant"]
+
+        if diced:
+            move, fast, road = inches(DICED_MOVE[move_class]), f'+{die}"', "+" + inches(3)
+        else:
+            fast_bonus = bw if move_class == 3 or kind == "mounted_brigans" else bd
+            move = inches(bd if move_class == 1 else bw)
+            fast, road = "+" + inches(fast_bonus), "+" + inches(bd)
+        turns = TURNS[move_class]
+        if unit["personality"] == "horse_marshal":
+            turns += "; a further turn at the end (horse marshal)"
+        melee = melee_modifier(unit)
+        stats: dict[str, Any] = {
+            "class": str(move_class),
+            "move": move,
+            "fast": fast,
+            "road": road,
+            "turns": turns,
+            "melee": attack_dice(melee) if six_hit else dice(die, melee),
+        }
+        shooting = shooting_modifier(unit)
+        if shooting is not None:
+            missile, reach, phase, _ = SHOOTING[kind]
+            distance = DICED_RANGE[missile] if diced else reach * bw
+            if unit["personality"] == "bow_marshal":
+                distance += bw
+            roll = attack_dice(shooting) if six_hit else dice(die, shooting)
+            stats["shooting"] = f"{missile} {inches(distance)} in phase {phase}, {roll}"
+            stats["shots"] = self.shots(unit, army)
+        toughness = None
+        if unit["advantage"] == "determined":
+            toughness = "determined"
+        elif unit["disadvantage"] == "unenthusiastic":
+            toughness = "unenthusiastic"
+        if six_hit:
+            stats["hits"] = f"{SIX_HITS[toughness]} (removed above {SIX_HITS[toughness]})"
+        else:
+            stats["hits"] = f"{HITS[toughness]} (removed at {HITS[toughness]})"
+        if kind == "serjeants":
+            schiltron = self.list_in_force(army).get("schiltrons") and not unit["dismounted"]
+            stats["defence"] = (
+                "schiltron: halves mêlée hits, not shooting hits"
+                if schiltron
+                else "armoured: halves mêlée and shooting hits"
+            )
+        notes = self.notes(unit, army)
+        if notes:
+            stats["notes"] = "; ".join(notes)
+        return stats
+
+    def shots(self, unit: Unit, army: Army) -> str:
+        supply = army.options["missile_supply"]
+        if unit["disadvantage"] == "runs_out_5_6":
+            return "until a natural 5 or 6"
+        if unit["advantage"] == "extra_missiles" or supply == "four_shots":
+            return "4"
+        if supply == "natural_5":
+            return "until a natural 5"
+        return "3"
+
+    def notes(self, unit: Unit, army: Army) -> list[str]:
+        kind = unit["type"]
+        notes = []
+        if unit["dismounted"]:
+            notes.append("dismounted knights: may not remount")
+        if unit["mercenary_crossbows"]:
+            notes.append("mercenary crossbows")
+        if unit["balance"] == "mounted_serjeants":
+            notes.append("mounted serjeants (balances the crossbows)")
+        elif unit["balance"] == "unwilling_levy":
+            notes.append("unwilling levy (balances the crossbows)")
+        if unit["personality"]:
+            notes.append(PERSONALITY_NOTE[unit["personality"]])
+        if unit["banner"]:
+            notes.append("banner: may rally despite an attacked marker")
+        if kind in ("brigans", "brigans_bows") or unit["advantage"] == "woods":
+            notes.append("may enter woods")
+        if kind == "mounted_brigans":
+            notes.append("cannot enter woods")
+        if kind in ("brigans", "mounted_brigans", "brigans_bows"):
+            notes.append("charges only a flank or rear, and only if it did not shoot")
+        if kind == "bowmen":
+            notes.append("charges only when out of missiles")
+        if unit["advantage"] == "impetuous":
+            notes.append('impetuous: may charge up to 3" farther, taking a hit per inch or part')
+        if army.options["trained_units"] and unit["trained"]:
+            notes.append(f"trained: rolls {army.options['dice']}")
+        if army.options["tired_units"]:
+            notes.append("tired past ten hits: -1 to all rolls")
+        return notes
+
+    # -- checks ------------------------------------------------------------------------
+    def check_unit(self, unit: Unit, index: int, army: Army) -> Iterable[Issue]:
+        name = unit["name"]
+        kind = unit["type"]
+        at = {"unit": index}
+        type_name = TYPE_NAME[kind].lower()
+        if unit["mercenary_crossbows"] and kind != "bowmen":
+            yield error("crossbow-balance",
+                        f"{name}: only bowmen may be mercenary crossbows, not {type_name}.",
+                        MATRIX_RULE, **at)  # fmt: skip
+        balance = unit["balance"]
+        if balance is not None and (kind != BALANCE_TYPE[balance] or unit["dismounted"]):
+            what = "mounted serjeants" if balance == "mounted_serjeants" else "unwilling levy"
+            yield error("crossbow-balance",
+                        f"{name}: {what} must be a {BALANCE_TYPE[balance]} unit, not "
+                        f"{'dismounted knights' if unit['dismounted'] else type_name}.",
+                        MATRIX_RULE, **at)  # fmt: skip
+        if unit["banner"] and (kind not in ("knights", "serjeants") or not unit["personality"]):
+            reason = (
+                f"a banner must stay with knights or serjeants, not {type_name}"
+                if kind not in ("knights", "serjeants")
+                else "a banner is an upgrade to a personality; give the unit one"
+            )
+            yield error("banner-unit", f"{name}: {reason}.", PERSONALITY_RULE, **at)
+        if unit["personality"] == "horse_marshal" and kind != "knights":
+            yield error("horse-marshal-unit",
+                        f"{name}: a horse marshal manoeuvres knights; he cannot lead {type_name}.",
+                        PERSONALITY_RULE, **at)  # fmt: skip
+        if unit["personality"] == "bow_marshal" and kind != "bowmen":
+            yield error("bow-marshal-unit",
+                        f"{name}: a bow marshal leads bowmen, not {type_name}.",
+                        PERSONALITY_RULE, **at)  # fmt: skip
+        mods = [
+            label
+            for label, present in (
+                ("an advantage", unit["advantage"] is not None),
+                ("a disadvantage", unit["disadvantage"] is not None),
+                ("mercenary crossbows", unit["mercenary_crossbows"]),
+                ("a crossbow balance", balance is not None),
+            )
+            if present
+        ]
+        if len(mods) > 1 and (unit["advantage"] or unit["disadvantage"]):
+            yield error("one-modification-per-unit",
+                        f"{name}: has {' and '.join(mods)}; a unit takes one modification at "
+                        "most.", ADVANTAGE_RULE, **at)  # fmt: skip
+        melee = melee_modifier(unit)
+        if abs(melee) > MODIFIER_CAP:
+            yield error("modifier-cap",
+                        f"{name}: mêlée Dx{melee:+d}; no unit is better than +2 or worse than -2.",
+                        ADVANTAGE_RULE, **at)  # fmt: skip
+        shooting = shooting_modifier(unit)
+        if shooting is not None and abs(shooting) > MODIFIER_CAP:
+            yield error("modifier-cap",
+                        f"{name}: shoots Dx{shooting:+d}; no unit is better than +2 or worse "
+                        "than -2.", ADVANTAGE_RULE, **at)  # fmt: skip
+        if unit["trained"] and not army.options["trained_units"]:
+            yield error("trained-disabled",
+                        f"{name}: marked trained, but the trained-units option is off; switch "
+                        "it on or untick trained.", "Trained Units", **at)  # fmt: skip
+
+    def check_army(self, army: Army) -> Iterable[Issue]:
+        units = army.units
+        if len(units) != FORCE_SIZE:
+            yield error("army-size",
+                        f"The army has {_plural(len(units), 'unit')}; a Feudal force is six "
+                        "(one row of the force matrix).", MATRIX_RULE)  # fmt: skip
+        force = self.force(army)
+        types = [matrix_type(u) for u in units]
+        if units and not matching_rows(types, force):
+            yield error("matrix-mismatch", mismatch_message(types, force), MATRIX_RULE)
+        yield from self._check_crossbows(army)
+        allowed = len(units) // 3
+        personalities = sum(1 for u in units if u["personality"]) + sum(
+            1 for u in units if u["banner"]
+        )
+        if personalities > allowed:
+            yield error("too-many-personalities",
+                        f"{personalities} personalities (banners count as one); "
+                        f"{_plural(len(units), 'unit')} allow {allowed}, one for every three.",
+                        PERSONALITY_RULE)  # fmt: skip
+        yield from self._check_advantages(army)
+
+    def _check_crossbows(self, army: Army) -> Iterable[Issue]:
+        crossbows = [u["name"] for u in army.units if u["mercenary_crossbows"]]
+        balances = [u["name"] for u in army.units if u["balance"] is not None]
+        problem = None
+        if len(crossbows) > 1:
+            problem = (
+                f"{len(crossbows)} mercenary crossbow units ({', '.join(crossbows)}); at most one"
+            )
+        elif len(balances) > 1:
+            problem = f"{len(balances)} balancing units ({', '.join(balances)}); exactly one"
+        elif crossbows and not balances:
+            problem = (
+                f"{crossbows[0]} shoot as mercenary crossbows with nothing to balance them: make "
+                "one knights unit mounted serjeants or one freemen unit unwilling levy"
+            )
+        elif balances and not crossbows:
+            problem = f"{balances[0]} balance mercenary crossbows the army does not have"
+        if problem:
+            yield error("crossbow-balance", f"{problem}.", MATRIX_RULE)
+
+    def _check_advantages(self, army: Army) -> Iterable[Issue]:
+        advantaged = [u["name"] for u in army.units if u["advantage"] is not None]
+        disadvantaged = [u["name"] for u in army.units if u["disadvantage"] is not None]
+        if len(advantaged) > 1:
+            yield error("advantage-limit",
+                        f"{len(advantaged)} units with an advantage ({', '.join(advantaged)}); "
+                        "an army may improve one.", ADVANTAGE_RULE)  # fmt: skip
+        if len(disadvantaged) > 1:
+            yield error("advantage-limit",
+                        f"{len(disadvantaged)} units with a disadvantage "
+                        f"({', '.join(disadvantaged)}); an army downgrades one.",
+                        ADVANTAGE_RULE)  # fmt: skip
+        for i, unit in enumerate(army.units):
+            if unit["advantage"] == "woods" and unit["type"] not in WOODS_TYPES:
+                yield error("advantage-limit",
+                            f"{unit['name']}: only freemen or bowmen take the woods advantage, "
+                            f"not {TYPE_NAME[unit['type']].lower()}.", ADVANTAGE_RULE, unit=i)  # fmt: skip
+        if advantaged and not disadvantaged:
+            yield error("advantage-unbalanced",
+                        f"{advantaged[0]} has an advantage with no disadvantage to balance it: "
+                        "downgrade another unit.", ADVANTAGE_RULE)  # fmt: skip
+
+    def composition(self, army: Army) -> dict[str, Any]:
+        force = self.force(army)
+        return {
+            "matrix_rows": matching_rows([matrix_type(u) for u in army.units], force),
+            "columns": force.column_types(),
+        }
+
+    # -- rolling a force ---------------------------------------------------------------
+    def roll_force(
+        self, list_slug: str | None, list_data: Mapping[str, Any] | None, seed: int
+    ) -> dict[str, Any]:
+        """Roll the d6 on the force matrix and field that row of the list, seeded.
+
+        With no list data the built-in default list is used and the document names no
+        list (which means the default). Returns a normalised ``muster.army/1`` document.
+        """
+        from rules.document import parse_document  # here: rules.document imports the registry
+
+        data = DEFAULT_LIST if list_data is None else list_data
+        problems = self.validate_army_list(data)
+        if problems:
+            raise MalformedDocument("army_list", f"army_list: {'; '.join(problems)}")
+        rng = random.Random(seed)
+        roll = rng.randint(1, 6)
+        force = force_list(data)
+        slots = row_units(force, roll)
+        totals = Counter(kind for _, kind in slots)
+        seen: Counter[str] = Counter()
+        units = []
+        for _, kind in slots:
+            seen[kind] += 1
+            name = TYPE_NAME[kind]
+            units.append({"name": f"{name} {seen[kind]}" if totals[kind] > 1 else name,
+                          "type": kind})  # fmt: skip
+        title = (list_slug or DEFAULT_LIST_SLUG).replace("-", " ").title()
+        make_up = ", ".join(
+            f"{COLUMN_LABELS[c]}: {n} {force.columns[c]}"
+            for c, n in zip(COLUMNS, MATRIX[roll], strict=True)
+            if n
+        )
+        notes = [f"Rolled {roll} on the force matrix (seed {seed}): {make_up}."]
+        if data.get("extra_terrain"):
+            notes.append(data["extra_terrain"])
+        document = {
+            "format": "muster.army/1",
+            "name": f"{title} force (matrix roll {roll})",
+            "ruleset": self.slug,
+            "army_list": list_slug if list_data is not None else None,
+            "units": units,
+            "notes": " ".join(notes),
+        }
+        lists = {list_slug: data} if list_slug is not None and list_data is not None else {}
+        army = parse_document(document, lambda _slug: lists)
+        return army.to_document()
+
+    # -- army lists --------------------------------------------------------------------
+    def validate_army_list(self, data: Any) -> list[str]:
+        problems = super().validate_army_list(data)
+        if problems:
+            return problems
+        allowed_types = ", ".join(MATRIX_TYPES)
+        unknown = sorted(set(data) - set(LIST_KEYS))
+        if unknown:
+            problems.append(f"unknown keys {', '.join(unknown)}; allowed: {', '.join(LIST_KEYS)}")
+        columns = data.get("columns")
+        if not isinstance(columns, dict):
+            return [*problems, "columns must be an object: core, t1, t2, t3 -> unit type"]
+        extra = sorted(set(columns) - set(COLUMNS))
+        if extra:
+            problems.append(f"columns: unknown columns {', '.join(extra)}; use core, t1, t2, t3")
+        column_types = []
+        for column in COLUMNS:
+            kind = columns.get(column)
+            if column not in columns:
+                problems.append(f"columns.{column}: missing; give its unit type ({allowed_types})")
+            elif kind not in MATRIX_TYPES:
+                problems.append(
+                    f"columns.{column}: {kind!r} is not a unit type; allowed types: {allowed_types}"
+                )
+            else:
+                column_types.append(kind)
+        if len(set(column_types)) != len(column_types):
+            problems.append("columns: each column must name a different unit type")
+        replacements = data.get("replacements", [])
+        if not isinstance(replacements, list):
+            problems.append("replacements must be a list of {from, to, max}")
+            replacements = []
+        seen = set()
+        for n, rep in enumerate(replacements):
+            where = f"replacements[{n}]"
+            if not isinstance(rep, dict):
+                problems.append(f"{where}: must be an object with from, to and max")
+                continue
+            extra = sorted(set(rep) - {"from", "to", "max"})
+            if extra:
+                problems.append(f"{where}: unknown keys {', '.join(extra)}; use from, to, max")
+            source, to = rep.get("from"), rep.get("to")
+            if source not in column_types:
+                problems.append(
+                    f"{where}.from: {source!r} is not one of the list's column types "
+                    f"({', '.join(column_types) or 'none'})"
+                )
+            if to not in MATRIX_TYPES:
+                problems.append(
+                    f"{where}.to: {to!r} is not a unit type; allowed types: {allowed_types}"
+                )
+            elif to == source:
+                problems.append(f"{where}: a type cannot replace itself")
+            limit = rep.get("max")
+            if limit is not None and (
+                not isinstance(limit, int) or isinstance(limit, bool) or limit < 1
+            ):
+                problems.append(f"{where}.max: a whole number of at least 1, or null for any")
+            if (source, to) in seen:
+                problems.append(f"{where}: {source} -> {to} is listed twice")
+            seen.add((source, to))
+        if not isinstance(data.get("schiltrons", False), bool):
+            problems.append("schiltrons must be true or false")
+        if not isinstance(data.get("extra_terrain", ""), str):
+            problems.append("extra_terrain must be text")
+        notes = data.get("notes", [])
+        if not isinstance(notes, list) or not all(isinstance(x, str) for x in notes):
+            problems.append("notes must be a list of sentences (text)")
+        return problems
+
+
+RULESET = Feudal2017()
