@@ -121,10 +121,11 @@ def test_base_width_outside_2_to_8_inches_is_refused_naming_the_option(width):
 
 
 def test_a_dismounted_unit_must_be_entered_as_serjeants():
-    units = with_changes(u1={"dismounted": True})
-    with pytest.raises(MalformedDocument, match="type serjeants, not knights") as caught:
-        report_for(units)
-    assert caught.value.path == "units[1].dismounted"
+    report = report_for(with_changes(u1={"dismounted": True}))
+    issue = next(i for i in report.issues if i.code == "dismounted-not-serjeants")
+    assert issue.unit == 1
+    assert "enter this unit as serjeants, not knights" in issue.message
+    assert not report.valid
 
 
 def test_a_points_limit_is_refused_because_feudal_has_no_points():
@@ -482,6 +483,7 @@ def test_every_documented_check_code_is_one_the_tests_trigger():
         "matrix-mismatch", "army-size", "crossbow-balance", "too-many-personalities",
         "banner-unit", "horse-marshal-unit", "bow-marshal-unit", "advantage-limit",
         "advantage-unbalanced", "one-modification-per-unit", "modifier-cap", "trained-disabled",
+        "dismounted-not-serjeants",
     }  # fmt: skip
 
 

@@ -351,19 +351,12 @@ class Feudal2017(RuleSet):
                  "A mêlée or shooting modifier above +2 or below -2 (knights with mêlée +1)."),
         CheckDoc("trained-disabled", "error", "unit",
                  "A unit marked trained while the trained-units option is off."),
+        CheckDoc("dismounted-not-serjeants", "error", "unit",
+                 "Dismounted on a unit that is not entered as serjeants: dismounted knights "
+                 "fight as serjeants (and still count as knights in the matrix)."),
     )  # fmt: skip
 
     # -- parsing -------------------------------------------------------------------
-    def normalise_unit(self, unit: Unit, options: Mapping[str, Any], path: str) -> Unit:
-        if unit["dismounted"] and unit["type"] != "serjeants":
-            raise MalformedDocument(
-                f"{path}.dismounted",
-                f"{path}.dismounted: dismounted knights fight as serjeants, so a dismounted "
-                f"unit has type serjeants, not {unit['type']} (it still counts as knights in "
-                "the force matrix)",
-            )
-        return unit
-
     def normalise_army(self, army: Army) -> Army:
         if army.list_data is not None:
             problems = self.validate_army_list(army.list_data)
@@ -499,6 +492,11 @@ class Feudal2017(RuleSet):
         kind = unit["type"]
         at = {"unit": index}
         type_name = TYPE_NAME[kind].lower()
+        if unit["dismounted"] and kind != "serjeants":
+            yield error("dismounted-not-serjeants",
+                        f"{name}: dismounted knights fight as serjeants, so enter this unit as "
+                        f"serjeants, not {type_name} (it still counts as knights in the matrix).",
+                        MATRIX_RULE, **at)  # fmt: skip
         if unit["mercenary_crossbows"] and kind != "bowmen":
             yield error("crossbow-balance",
                         f"{name}: only bowmen may be mercenary crossbows, not {type_name}.",
