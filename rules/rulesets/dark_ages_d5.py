@@ -1,0 +1,573 @@
+"""Dark Age Wargame Rules, d5 revision: six-unit army lists, upgrades paid by downgrades.
+
+Digest: ../shared/spec/rulesets/dark-ages-d5.md. Source: seeds/001 (Units, Dice, Movement,
+Shooting, Melee, Optional rules, Ideas for Unit Types, Army Lists, Variations for All
+Armies, Allied Forces).
+
+No points. The "d5" is the UK average die, faces 2, 3, 3, 4, 4, 5; the ``dice`` option
+switches to a d6. Army lists use the format of ``rules.dark_ages_lists`` (with fixed
+units: the source's italics). A unit's ``ally`` holds the slug of another list of this
+rule set when the unit belongs to an allied contingent drawn from that list's required
+units; ``normalise_army`` refuses slugs that name no list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from rules.base import Army, CheckDoc, Issue, RuleSet, Ruling, Unit, error, warning
+from rules.dark_ages_lists import ListSpec, VariantRule, fit, list_issues, validate
+from rules.errors import MalformedDocument
+from rules.fields import Field, bool_field, choice_field, name_field
+
+ARMY_SIZE = 6
+AVERAGE_DIE = "d5 (average die: 2, 3, 3, 4, 4, 5)"
+# the movement die count and bonus of each type
+MOVE = {"infantry": (1, 2), "warriors": (2, 2), "raiders": (2, 2), "skirmishers": (2, 2),
+        "cavalry": (3, 2)}  # fmt: skip
+TYPE_LABEL = {
+    "infantry": "Infantry",
+    "warriors": "Warriors (warband)",
+    "raiders": "Raiders (warband)",
+    "cavalry": "Cavalry",
+    "skirmishers": "Skirmishers",
+}
+ATTACK = {"infantry": 0, "warriors": 1, "raiders": 0, "cavalry": 0}
+MISSILE_ATTACK = {("cavalry", "javelin"): -1, ("skirmishers", "javelin"): -1,
+                  ("skirmishers", "bow"): -2}  # fmt: skip
+SHOOT = {"bow": (-2, 12), "javelin": (-1, 6)}
+MISSILES: dict[str, tuple[str | None, ...]] = {
+    "infantry": (None,),
+    "warriors": (None,),
+    "raiders": (None,),
+    "cavalry": (None, "javelin"),
+    "skirmishers": ("bow", "javelin"),
+}
+CHANGE_ATTACK = {"household": 1, "levy": -1}
+CHANGE_HITS = {"determined": 18, "reluctant": 12}
+UPGRADES = ("household", "determined")
+DOWNGRADES = ("levy", "reluctant")
+ATTACK_CAP = 2
+TURNS = {
+    "infantry": "1, at the start or the end of its move",
+    "warriors": "1, at the start or the end of its move",
+    "raiders": "1, at the start or the end of its move",
+    "skirmishers": "2, one at the start and one at the end of its move",
+    "cavalry": "2, one at the start and one at the end of its move",
+}
+
+
+class Variant:
+    """An idea for a unit type: the type(s) it has, its missile and how it fights."""
+
+    def __init__(
+        self,
+        label: str,
+        types: tuple[str, ...],
+        missiles: tuple[str | None, ...],
+        attack: int | None,
+        *,
+        shoot: int | None = None,
+        hits: int = 15,
+    ) -> None:
+        self.label = label
+        self.types = types
+        self.missiles = missiles
+        self.attack = attack  # None: as its type
+        self.shoot = shoot  # None: as its missile
+        self.hits = hits
+
+
+VARIANTS = {
+    "roman_militia": Variant("Roman militia", ("infantry",), (None,), -1),
+    "roman_cavalry": Variant("Roman cavalry", ("cavalry",), ("javelin",), 0, shoot=0),
+    "arthurs_cavalry": Variant("Arthur's cavalry", ("cavalry",), ("javelin",), 1, shoot=0),
+    "roundtable_knights": Variant("Round-table knights", ("cavalry",), ("javelin",), 2, shoot=0),
+    "mounted_servants": Variant("Mounted servants", ("cavalry",), ("javelin",), -2),
+    "irish_nobles": Variant("Irish nobles", ("skirmishers",), ("javelin",), 0),
+    "scots_nobles": Variant("Scots nobles", ("warriors",), (None,), 1, hits=18),
+    "viking_veterans": Variant("Viking veterans", ("infantry", "warriors"), (None,), None),
+}
+ARTHURIAN = ("arthurs_cavalry", "roundtable_knights")
+
+PERSONALITY_NOTES = {
+    "hero": "hero: +1 in shooting and melee",
+    "leader": "leader: one extra turn at any time in its move",
+    "priest": "priest: rallies 2-4 hits (half a d5, rounded up, +1)",
+}
+
+LIST_RULE = "Army Lists"
+CHANGE_RULE = "Variations for All Armies"
+ALLY_RULE = "Allied Forces"
+
+
+def _plural(count: int, word: str) -> str:
+    if count == 1:
+        return f"{count} {word}"
+    return f"{count} {word[:-1]}ies" if word.endswith("ty") else f"{count} {word}s"
+
+
+class DarkAgesD5(RuleSet):
+    slug = "dark-ages-d5"
+    title = "Dark Age Wargame Rules (d5)"
+    source = 'Dark Age Wargame Rules — later revision with d5 "average dice"'
+    summary = (
+        "No points: six-unit army lists of required units plus choices. One unit may be "
+        "upgraded (Household +1 attack, or Determined 18 hits) if another is downgraded "
+        '(Levy -1 attack, or Reluctant 12 hits). Dice are the d5 "average die" with faces '
+        "2, 3, 3, 4, 4, 5 (or a d6 for wilder results). Warband are Warriors or Raiders; "
+        "1-3 allied units may come from another list's required units."
+    )
+    order = 70
+    uses_points = False
+    options = (
+        choice_field("dice", "Dice",
+                     [("d5", "d5: the average die, faces 2, 3, 3, 4, 4, 5"),
+                      ("d6", "d6: wilder results")],
+                     help="Every roll (movement, shooting, melee, rallies) uses this die."),
+        bool_field("personalities", "Personalities", default=True,
+                   help="One hero, leader, priest or banner per three units."),
+        choice_field("missile_supply", "Missile supply",
+                     [("three_shots", "Three shots"),
+                      ("roll", "Roll: a natural 5 is the last shot")]),
+        bool_field("rally_variation", "Rally variation",
+                   help="A unit with 5 or more hits cannot rally below 5."),
+    )  # fmt: skip
+    unit_fields = (
+        name_field(),
+        choice_field("type", "Type",
+                     [("infantry", "Infantry (shieldwall)"),
+                      ("warriors", "Warriors (warband, +1 attack)"),
+                      ("raiders", "Raiders (warband, enter woods and marsh)"),
+                      ("cavalry", "Cavalry"), ("skirmishers", "Skirmishers")]),
+        choice_field("missile", "Missile",
+                     [("javelin", "Javelin (6\", -1)"), ("bow", "Bow (12\", -2)")],
+                     nullable=True,
+                     help="Skirmishers need one; cavalry may carry javelins; others none."),
+        choice_field("change", "Upgrade or downgrade",
+                     [("household", "Household (upgrade: +1 attack)"),
+                      ("determined", "Determined (upgrade: 18 hits)"),
+                      ("levy", "Levy (downgrade: -1 attack)"),
+                      ("reluctant", "Reluctant (downgrade: 12 hits)")], nullable=True,
+                     help="One upgrade per army, paid for by one downgrade; one change per unit."),
+        choice_field("variant", "Unit type idea",
+                     [(key, v.label) for key, v in VARIANTS.items()], nullable=True,
+                     help="Fixes the unit's type and attack."),
+        Field("ally", "Allied from list", "string", nullable=True, maximum=80,
+              help="The slug of the army list this allied unit comes from (one of its "
+                   "required units); empty for the army's own units."),
+        choice_field("personality", "Personality",
+                     [("hero", "Hero (+1 shooting and melee)"),
+                      ("leader", "Leader (one extra turn)"),
+                      ("priest", "Priest (rallies 2-4 hits)")], nullable=True),
+        bool_field("banner", "Banner",
+                   help="An upgrade to a hero or leader: rallies 1-3 hits. Counts as a "
+                        "personality."),
+    )  # fmt: skip
+    rulings = (
+        Ruling("R1", "The d5 is the UK \"average die\": faces 2, 3, 3, 4, 4, 5 (no 1 or 6). "
+                     "With the d6 option every d5 in the rules (movement, shooting, melee, "
+                     "rallies) becomes a d6; the stat lines print the die chosen."),
+        Ruling("R2", "Missile supply: \"a natural 5\" ends the missiles with either die (on "
+                     "the d5 and on the d6 alike a 1-in-6 chance)."),
+        Ruling("R3", "Warband are Warriors (d5+1, terrain as infantry) or Raiders (d5, may "
+                     "enter woods and marsh like skirmishers), as the source's Unit "
+                     "Definitions say."),
+        Ruling("R4", "Cavalry fight at d5, or d5-1 with javelins (\"Cavalry, javelins ... "
+                     "attack at d5-1\"); a cavalry unit may carry javelins or nothing."),
+        Ruling("R5", "\"Arthur's Cavalry. As above, but are d5+1\": they shoot like Roman "
+                     "cavalry (javelins at d5) and fight at d5+1; round-table knights fight at "
+                     "d5+2 and count as Arthur's cavalry for the mounted servants' upgrade."),
+        Ruling("R6", "Mounted servants fight at d5-2; their javelins shoot at the usual d5-1."),
+        Ruling("R7", "Household and Levy change the melee attack only; a hero's +1 applies "
+                     "to shooting and melee. The ±2 cap counts the unit's own attack modifier "
+                     "(type or unit-type idea) plus its change, not a hero, who moves between "
+                     "units."),
+        Ruling("R8", "Scots nobles are Determined by definition (18 hits): a further "
+                     "Determined change gains nothing (warned); Reluctant makes them 12 hits."),
+        Ruling("R9", "One upgrade per army, counting allied units too; mounted servants may "
+                     "take a second upgrade only when Arthur's cavalry (or round-table knights) "
+                     "are in play, and every upgrade needs its own downgrade (a downgrade "
+                     "without an upgrade is refused too)."),
+        Ruling("R10", "\"Units in italics may not be changed\": the italics did not survive, so "
+                      "Muster's lists mark such units `fixed`; a change on a unit that can only "
+                      "fill a fixed place is refused."),
+        Ruling("R11", "The source's lists did not survive. Muster's starter lists are six-unit "
+                      "lists compiled from the source's unit descriptions and battle reports."),
+        Ruling("R12", "Allies: one allied contingent, from one other list, of 1-3 of that "
+                      "list's required units (within their numbers). Allied units take the "
+                      "places of the army list's choices first, then of its required units. "
+                      "Only a 3-unit contingent may have a personality, and only one: any "
+                      "other personality on an allied unit would be the host's, on a unit of "
+                      "another list. Allies without their personality do not move on a "
+                      "natural 2 for movement."),
+        Ruling("R13", "The personality limit is floor(units / 3), counting allied units and "
+                      "the allies' personality; a banner counts as one."),
+    )  # fmt: skip
+    not_offered = (
+        "Force morale, initiative, fall back and declared movement: rules of play with "
+        "nothing to choose when building an army (they appear on the quick-reference sheet).",
+    )
+    checks = (
+        CheckDoc("skirmishers-need-missile", "error", "unit",
+                 "Skirmishers without a bow or javelins."),
+        CheckDoc("missile-not-allowed", "error", "unit",
+                 "A missile the type cannot carry: only skirmishers and cavalry carry missiles, "
+                 "cavalry only javelins."),
+        CheckDoc("variant-type-mismatch", "error", "unit",
+                 "A unit-type idea with a type or missile it does not allow (e.g. Scots nobles "
+                 "that are not warriors)."),
+        CheckDoc("attack-modifier-cap", "error", "unit",
+                 "An attack modifier above +2 or below -2 after the unit's change (e.g. "
+                 "round-table knights made Household)."),
+        CheckDoc("change-has-no-effect", "warning", "unit",
+                 "A Determined change on Scots nobles, who are Determined already."),
+        CheckDoc("banner-needs-hero-or-leader", "error", "unit",
+                 "A banner on a unit without a hero or leader."),
+        CheckDoc("personalities-disabled", "error", "unit",
+                 "A personality or banner while personalities are off."),
+        CheckDoc("army-size", "warning", "army", "Not six units."),
+        CheckDoc("too-many-personalities", "error", "army",
+                 "Heroes, leaders, priests and banners together exceed one per three units."),
+        CheckDoc("upgrade-limit", "error", "army",
+                 "More than one upgraded unit, except a second upgrade on mounted servants "
+                 "when Arthur's cavalry is in play."),
+        CheckDoc("downgrade-required", "error", "army",
+                 "Upgrades and downgrades are not equal in number."),
+        CheckDoc("fixed-unit-changed", "error", "army_list",
+                 "A change on a unit the army list marks as fixed (the source's italics)."),
+        CheckDoc("ally-count", "error", "army",
+                 "An allied contingent of more than 3 units, or allies from more than one list."),
+        CheckDoc("ally-not-required", "error", "unit",
+                 "An allied unit that is not one of the required units of its own list."),
+        CheckDoc("ally-personality", "error", "unit",
+                 "A personality on an allied contingent of fewer than 3 units, or a second "
+                 "personality on allied units (a host personality on another list's unit)."),
+        CheckDoc("missing-required-unit", "error", "army_list",
+                 "Fewer of a required unit than the list requires."),
+        CheckDoc("choice-not-allowed", "error", "army_list",
+                 "A unit that is neither a required unit nor a choice of the list."),
+        CheckDoc("too-many-of-choice", "error", "army_list",
+                 "More of a choice than its maximum, or more choices than the list picks."),
+    )  # fmt: skip
+
+    # -- parsing ---------------------------------------------------------------------------
+    def normalise_unit(self, unit: Unit, options: Mapping[str, Any], path: str) -> Unit:
+        if unit["ally"] == "":
+            return {**unit, "ally": None}  # an emptied form field: the army's own unit
+        return unit
+
+    def normalise_army(self, army: Army) -> Army:
+        known = sorted(army.ruleset_lists)
+        for i, unit in enumerate(army.units):
+            ally = unit["ally"]
+            if ally is None:
+                continue
+            path = f"units[{i}].ally"
+            if ally not in army.ruleset_lists:
+                names = ", ".join(known) or "none yet"
+                raise MalformedDocument(
+                    path, f"{path}: {ally!r} is not an army list of {self.slug}; known lists: "
+                    f"{names}"
+                )  # fmt: skip
+            if ally == army.army_list:
+                raise MalformedDocument(
+                    path, f"{path}: {ally!r} is the army's own list; allies come from another "
+                    "list (leave ally empty for the army's own units)"
+                )  # fmt: skip
+        return army
+
+    # -- stat line ----------------------------------------------------------------------------
+    @staticmethod
+    def own_attack(unit: Unit, type_: str | None = None) -> int:
+        """The unit's attack modifier from its type or unit-type idea, before its change."""
+        type_ = type_ or unit["type"]
+        variant = VARIANTS.get(unit["variant"] or "")
+        if variant is not None and variant.attack is not None:
+            return variant.attack
+        missile_mod = MISSILE_ATTACK.get((type_, unit["missile"]))
+        if missile_mod is not None:
+            return missile_mod
+        return ATTACK.get(type_, 0)
+
+    def attack_modifiers(self, unit: Unit) -> list[int]:
+        """Attack modifier with the change, per line (Viking veterans have two)."""
+        change = CHANGE_ATTACK.get(unit["change"] or "", 0)
+        if unit["variant"] == "viking_veterans":
+            return [self.own_attack(unit, t) + change for t in ("infantry", "warriors")]
+        return [self.own_attack(unit) + change]
+
+    @staticmethod
+    def hits(unit: Unit) -> int:
+        """15; Determined 18 (Scots nobles by definition); Reluctant 12."""
+        if unit["change"] in CHANGE_HITS:
+            return CHANGE_HITS[unit["change"]]
+        variant = VARIANTS.get(unit["variant"] or "")
+        return variant.hits if variant is not None else 15
+
+    def stats(self, unit: Unit, army: Army) -> dict[str, Any]:
+        d = army.options["dice"]
+        hero = 1 if unit["personality"] == "hero" else 0
+        hero_note = " (hero +1)" if hero else ""
+        variant = VARIANTS.get(unit["variant"] or "")
+        mods = self.attack_modifiers(unit)
+        if unit["variant"] == "viking_veterans":
+            label = "Viking veterans: infantry or warriors, chosen after deployment"
+            move = f"{_move('infantry', d)} as infantry / {_move('warriors', d)} as warriors"
+            attack = (
+                f"{_die(d, mods[0] + hero)} as infantry / {_die(d, mods[1] + hero)} as warriors"
+                f"{hero_note}"
+            )
+            turns = TURNS["infantry"]
+        else:
+            label = TYPE_LABEL[unit["type"]]
+            if variant is not None:
+                label = f"{variant.label} ({label.lower()})"
+            move = _move(unit["type"], d)
+            attack = _die(d, mods[0] + hero) + hero_note
+            turns = TURNS[unit["type"]]
+        if unit["change"]:
+            label += f", {unit['change'].capitalize()}"
+        if unit["ally"]:
+            label += f", allied ({unit['ally']})"
+        if unit["personality"] == "leader":
+            turns += "; +1 at any time (leader)"
+        hits = self.hits(unit)
+        stats: dict[str, Any] = {
+            "type": label,
+            "die": AVERAGE_DIE if d == "d5" else "d6",
+            "move": move,
+            "attack": attack,
+            "shoot": self.shoot_line(unit, army, hero),
+            "hits": str(hits) + {18: " (Determined)", 12: " (Reluctant)"}.get(hits, ""),
+            "turns": turns,
+        }
+        notes = ['road +3" moving entirely along it, neither charging nor turning']
+        if unit["type"] == "infantry" or unit["variant"] == "viking_veterans":
+            notes.append("shieldwall: halves shooting hits from front and flank, halves melee hits")
+        if unit["type"] in ("skirmishers", "raiders"):
+            notes.append("may enter woods and marsh")
+        else:
+            notes.append("may not enter woods or marsh")
+        notes.append("defensive benefits stack to at most 1/4 hits; rear attacks double hits")
+        if unit["personality"]:
+            notes.append(PERSONALITY_NOTES[unit["personality"]].replace("d5", d))
+        if unit["banner"]:
+            notes.append(
+                f"banner: rallies 1-3 hits (half a {d}, rounded up) if not in melee, "
+                "not moved or shot"
+            )
+        if army.options["rally_variation"] and (unit["personality"] == "priest" or unit["banner"]):
+            notes.append("rally variation: a unit with 5+ hits cannot rally below 5")
+        if unit["ally"] and not any(
+            u["ally"] == unit["ally"] and u["personality"] for u in army.units
+        ):
+            notes.append(f"allied: does not move on a natural 2 for movement ({d})")
+        stats["notes"] = "; ".join(notes)
+        return stats
+
+    def shoot_line(self, unit: Unit, army: Army, hero: int) -> str:
+        missile = unit["missile"]
+        if missile not in SHOOT or unit["type"] not in ("skirmishers", "cavalry"):
+            return "–"
+        d = army.options["dice"]
+        modifier, reach = SHOOT[missile]
+        variant = VARIANTS.get(unit["variant"] or "")
+        if variant is not None and variant.shoot is not None:
+            modifier = variant.shoot
+        supply = (
+            "3 shots"
+            if army.options["missile_supply"] == "three_shots"
+            else "a natural 5 is the last shot"
+        )
+        when = (
+            "not after moving (turning is not moving)"
+            if missile == "bow"
+            else "or a moving shot before or after its move"
+        )
+        hero_note = " (hero +1)" if hero else ""
+        return f'{missile} {_die(d, modifier + hero)}{hero_note} at {reach}", {supply}; {when}'
+
+    # -- unit checks ------------------------------------------------------------------------
+    def check_unit(self, unit: Unit, index: int, army: Army) -> Iterable[Issue]:
+        name, at = unit["name"], {"unit": index}
+        type_, missile = unit["type"], unit["missile"]
+        if type_ == "skirmishers" and missile is None:
+            yield error("skirmishers-need-missile",
+                        f"{name}: skirmishers carry bows or javelins; choose one.", "Units", **at)  # fmt: skip
+        elif missile not in MISSILES[type_]:
+            allowed = "javelins or nothing" if type_ == "cavalry" else "no missiles"
+            yield error("missile-not-allowed",
+                        f"{name}: {type_} carry {allowed}, not a {missile}.", "Units", **at)  # fmt: skip
+        variant = VARIANTS.get(unit["variant"] or "")
+        if variant is not None:
+            if type_ not in variant.types:
+                yield error("variant-type-mismatch",
+                            f"{name}: {variant.label} are {' or '.join(variant.types)}, not "
+                            f"{type_}.", "Ideas for Unit Types", **at)  # fmt: skip
+            elif missile not in variant.missiles:
+                carry = "javelins" if "javelin" in variant.missiles else "no missiles"
+                yield error("variant-type-mismatch",
+                            f"{name}: {variant.label} carry {carry}, not a {missile}.",
+                            "Ideas for Unit Types", **at)  # fmt: skip
+        change = unit["change"]
+        mods = self.attack_modifiers(unit)
+        worst = max(mods, key=abs)
+        if abs(worst) > ATTACK_CAP:
+            own = worst - CHANGE_ATTACK.get(change or "", 0)
+            yield error("attack-modifier-cap",
+                        f"{name}: attack {_signed(own)} made {change or 'changed'} would be "
+                        f"{_signed(worst)}; units cannot be upgraded past +2 or downgraded "
+                        "past -2.", CHANGE_RULE, **at)  # fmt: skip
+        if change == "determined" and unit["variant"] == "scots_nobles":
+            yield warning("change-has-no-effect",
+                          f"{name}: Scots nobles are Determined already (18 hits); the upgrade "
+                          "gains nothing.", CHANGE_RULE, **at)  # fmt: skip
+        if (unit["personality"] or unit["banner"]) and not army.options["personalities"]:
+            yield error("personalities-disabled",
+                        f"{name}: personalities are switched off; remove the "
+                        f"{unit['personality'] or 'banner'} or switch them on.",
+                        "Personalities", **at)  # fmt: skip
+        if unit["banner"] and unit["personality"] not in ("hero", "leader"):
+            yield error("banner-needs-hero-or-leader",
+                        f"{name}: a banner is an upgrade to a hero or leader; this unit has "
+                        f"{'a priest' if unit['personality'] else 'neither'}.",
+                        "Personalities", **at)  # fmt: skip
+
+    # -- army checks --------------------------------------------------------------------------
+    def check_army(self, army: Army) -> Iterable[Issue]:
+        units = army.units
+        n = len(units)
+        if n != ARMY_SIZE:
+            yield warning("army-size",
+                          f"The army has {_plural(n, 'unit')}; every army list has six.",
+                          LIST_RULE)  # fmt: skip
+        if army.options["personalities"]:
+            used = sum(1 for u in units if u["personality"]) + sum(1 for u in units if u["banner"])
+            if used > n // 3:
+                yield error("too-many-personalities",
+                            f"{_plural(used, 'personality')} (banners count as one each); "
+                            f"{_plural(n, 'unit')} allow {n // 3}, one per three units.",
+                            "Personalities")  # fmt: skip
+        yield from self._check_changes(army)
+        yield from self._check_allies(army)
+        if army.list_data is not None:
+            host = [(i, u) for i, u in enumerate(units) if u["ally"] is None]
+            allies = n - len(host)
+            result = fit(host, ListSpec.from_data(army.list_data), changed=_changed)
+            yield from self._fixed_issues(result.fixed_changed, units, LIST_RULE)
+            yield from list_issues(result, dict(host), LIST_RULE, stand_ins=allies)
+
+    def _check_changes(self, army: Army) -> Iterable[Issue]:
+        units = army.units
+        upgraded = [i for i, u in enumerate(units) if u["change"] in UPGRADES]
+        downgraded = [i for i, u in enumerate(units) if u["change"] in DOWNGRADES]
+        arthur = any(u["variant"] in ARTHURIAN for u in units)
+        servants = [i for i in upgraded if units[i]["variant"] == "mounted_servants"]
+        allowed = 1 + (1 if arthur and servants else 0)
+        if len(upgraded) > allowed:
+            names = ", ".join(units[i]["name"] for i in upgraded)
+            extra = (
+                " (two with upgraded mounted servants beside Arthur's cavalry)"
+                if allowed == 2
+                else ""
+            )
+            yield error("upgrade-limit",
+                        f"{len(upgraded)} upgraded units ({names}); a list may upgrade one"
+                        f"{extra}.", CHANGE_RULE)  # fmt: skip
+        if len(upgraded) != len(downgraded):
+            if len(upgraded) > len(downgraded):
+                each = " each" if len(upgraded) > 1 else ""
+                message = (
+                    f"{_plural(len(upgraded), 'upgrade')} must{each} be paid for by a "
+                    f"downgrade (Levy or Reluctant); the army has {len(downgraded)}."
+                )
+            else:
+                message = (
+                    f"{_plural(len(downgraded), 'downgrade')} but {len(upgraded)} upgrades: "
+                    "a downgrade pays for an upgrade, one for one."
+                )
+            yield error("downgrade-required", message, CHANGE_RULE)
+
+    def _check_allies(self, army: Army) -> Iterable[Issue]:
+        units = army.units
+        contingents: dict[str, list[int]] = {}
+        for i, unit in enumerate(units):
+            if unit["ally"] is not None:
+                contingents.setdefault(unit["ally"], []).append(i)
+        if len(contingents) > 1:
+            yield error("ally-count",
+                        f"Allies from {len(contingents)} lists ({', '.join(contingents)}); an "
+                        "army has one allied contingent.", ALLY_RULE)  # fmt: skip
+        for slug, indices in contingents.items():
+            if len(indices) > 3:
+                yield error("ally-count",
+                            f"The allied contingent from {slug} has {len(indices)} units; "
+                            "allies are 1-3 units.", ALLY_RULE)  # fmt: skip
+            data = army.ruleset_lists.get(slug)
+            if data is None:  # pragma: no cover - normalise_army refused it
+                continue
+            spec = ListSpec.from_data(data)
+            members = [(i, units[i]) for i in indices]
+            result = fit(members, spec, changed=_changed, required_only=True)
+            required = ", ".join(f"{s.limit} {s.name}" for s in spec.required)
+            for i in result.unplaced:
+                yield error("ally-not-required",
+                            f"{units[i]['name']}: allies come from their list's required "
+                            f"units ({slug}: {required}); this unit is not one of them.",
+                            ALLY_RULE, unit=i)  # fmt: skip
+            yield from self._fixed_issues(result.fixed_changed, units, ALLY_RULE)
+            with_personality = [i for i in indices if units[i]["personality"] or units[i]["banner"]]
+            if len(indices) < 3:
+                for i in with_personality:
+                    yield error("ally-personality",
+                                f"{units[i]['name']}: only an allied contingent of 3 units may "
+                                f"take a personality; this one has {len(indices)}.",
+                                ALLY_RULE, unit=i)  # fmt: skip
+            else:
+                people = [i for i in with_personality if units[i]["personality"]]
+                for i in people[1:]:
+                    yield error("ally-personality",
+                                f"{units[i]['name']}: the allies may take one personality; "
+                                "another on their units would be the host's, and personalities "
+                                "attach only to units of their own list.", ALLY_RULE, unit=i)  # fmt: skip
+
+    @staticmethod
+    def _fixed_issues(
+        indices: Iterable[int], units: tuple[Unit, ...], rule: str
+    ) -> Iterable[Issue]:
+        for i in indices:
+            unit = units[i]
+            yield error("fixed-unit-changed",
+                        f"{unit['name']}: the list marks this unit as fixed (it may not be "
+                        f"changed); remove its {unit['change']} change.", rule, unit=i)  # fmt: skip
+
+    # -- army lists -----------------------------------------------------------------------------
+    def validate_army_list(self, data: Any) -> list[str]:
+        return validate(
+            data,
+            fields={f.name: f for f in self.unit_fields},
+            variants={k: VariantRule(v.label, v.types, v.missiles) for k, v in VARIANTS.items()},
+            allow_fixed=True,
+        )
+
+
+def _changed(unit: Unit) -> bool:
+    return unit["change"] is not None
+
+
+def _die(d: str, modifier: int) -> str:
+    return d if modifier == 0 else f"{d}{modifier:+d}"
+
+
+def _signed(value: int) -> str:
+    return f"{value:+d}"
+
+
+def _move(type_: str, d: str) -> str:
+    count, bonus = MOVE[type_]
+    return f'{count}{d}+{bonus}"'
+
+
+RULESET = DarkAgesD5()
