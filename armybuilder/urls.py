@@ -6,6 +6,7 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("armybuilder.catalog.urls")),
     path("api/v1/", include("armybuilder.api.urls")),
+    path("", include("armybuilder.printing.urls")),
     path("admin/", admin.site.urls),
 ]
 

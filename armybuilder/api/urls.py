@@ -1,6 +1,7 @@
 from django.urls import path
 
 from armybuilder.api import views
+from armybuilder.printing import views as printing_views
 
 app_name = "api"
 
@@ -8,4 +9,6 @@ urlpatterns = [
     path("check", views.check, name="check"),
     path("rulesets", views.rulesets, name="rulesets"),
     path("rulesets/<slug:slug>", views.ruleset, name="ruleset"),
+    path("roster.pdf", printing_views.api_roster_pdf, name="roster_pdf"),
+    path("qrs.pdf", printing_views.api_qrs_pdf, name="qrs_pdf"),
 ]

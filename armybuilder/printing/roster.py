@@ -1,0 +1,315 @@
+"""The order of battle as plain data, built from the check report and the rule set's vocabulary.
+
+Nothing here knows a particular rule set: labels come from the rule set's fields
+(``Field.label_for``), numbers and stat lines from the report. Into the Dark's divisions
+(a unit's ``division`` names a general) group units under their general; every other rule
+set prints its units in document order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import rules
+from rules.base import Issue, ItemReport
+from rules.fields import Field
+from rules.qrs import stat_label
+
+# Fields printed in their own place rather than in the unit's profile line.
+_OWN_PLACE = {
+    "name",
+    "figures",
+    "stands",
+    "figures_per_stand",
+    "division",
+    "personality",
+    "banner",
+    "command",
+}
+_PERSONALITY_FIELDS = ("personality", "command")
+_TYPE_FIELDS = ("type", "class", "arm")
+
+
+@dataclass(frozen=True)
+class UnitBlock:
+    number: int
+    name: str
+    code: str
+    size: str
+    profile: tuple[str, ...]
+    stats: tuple[tuple[str, str], ...]
+    points: int | None
+    breakdown: tuple[str, ...]
+    special: tuple[str, ...]
+    personality: str
+    issues: tuple[Issue, ...]
+
+
+@dataclass(frozen=True)
+class GeneralBlock:
+    name: str
+    details: tuple[str, ...]
+    points: int | None
+    breakdown: tuple[str, ...]
+    issues: tuple[Issue, ...]
+
+
+@dataclass(frozen=True)
+class Group:
+    """Units printed together: a general's division, or the army's units."""
+
+    title: str
+    general: GeneralBlock | None
+    units: tuple[UnitBlock, ...]
+    points: int | None = None
+
+
+@dataclass(frozen=True)
+class Roster:
+    name: str
+    ruleset_title: str
+    ruleset_slug: str
+    list_name: str
+    uses_points: bool
+    total_line: str
+    options: tuple[str, ...]
+    legal: bool
+    errors: tuple[Issue, ...]
+    warnings: tuple[Issue, ...]
+    groups: tuple[Group, ...]
+    notes: str
+    unit_count: int
+    composition: tuple[str, ...] = field(default_factory=tuple)
+
+
+def build_roster(army: rules.Army, report: rules.Report, *, list_name: str = "") -> Roster:
+    ruleset = rules.get_ruleset(army.ruleset)
+    units = tuple(
+        _unit_block(ruleset, unit, item, report)
+        for unit, item in zip(army.units, report.units, strict=True)
+    )
+    return Roster(
+        name=army.name,
+        ruleset_title=ruleset.title,
+        ruleset_slug=ruleset.slug,
+        list_name=list_name,
+        uses_points=ruleset.uses_points,
+        total_line=_total_line(ruleset, army, report),
+        options=_option_lines(ruleset, army.options),
+        legal=report.valid,
+        errors=report.errors,
+        warnings=report.warnings,
+        groups=_groups(ruleset, army, report, units),
+        notes=army.notes,
+        unit_count=len(army.units),
+        composition=_composition_lines(report.composition),
+    )
+
+
+def _unit_block(
+    ruleset: rules.RuleSet, unit: Mapping[str, Any], item: ItemReport, report: rules.Report
+) -> UnitBlock:
+    stats = dict(item.stats)
+    code = str(stats.pop("code", "") or "")
+    shown: tuple[str, ...] = ()
+    if not code:  # no unit code in this rule set: its type names the unit instead
+        code, shown = _type_label(ruleset, unit), _TYPE_FIELDS
+    notes = str(stats.pop("notes", "") or "")
+    return UnitBlock(
+        number=item.index + 1,
+        name=item.name,
+        code=code,
+        size=_size(unit),
+        profile=_profile(ruleset, unit, skip=shown),
+        stats=tuple((stat_label(k), str(v)) for k, v in stats.items()),
+        points=item.points,
+        breakdown=item.breakdown,
+        special=tuple(n.strip() for n in notes.split(";") if n.strip()),
+        personality=_personality(ruleset, unit),
+        issues=report.issues_for_unit(item.index),
+    )
+
+
+def _type_label(ruleset: rules.RuleSet, unit: Mapping[str, Any]) -> str:
+    parts = []
+    for name in _TYPE_FIELDS:
+        if name in unit:
+            parts.append(_field(ruleset, name).label_for(unit[name]))
+    return " ".join(parts)
+
+
+def _field(ruleset: rules.RuleSet, name: str) -> Field:
+    try:
+        return ruleset.unit_field(name)
+    except KeyError:
+        return Field(name, name.replace("_", " ").capitalize(), "string")
+
+
+def _size(unit: Mapping[str, Any]) -> str:
+    if "stands" in unit:
+        stands = unit["stands"]
+        per = unit.get("figures_per_stand")
+        if isinstance(stands, int) and isinstance(per, int):
+            return (
+                f"{stands} stand{'s' if stands != 1 else ''} \u00d7 {per} = {stands * per} "
+                f"figure{'s' if stands * per != 1 else ''}"
+            )
+        return f"{stands} stands"
+    figures = unit.get("figures")
+    if isinstance(figures, int):
+        return f"{figures} figure{'s' if figures != 1 else ''}"
+    return ""
+
+
+def _profile(
+    ruleset: rules.RuleSet, unit: Mapping[str, Any], skip: tuple[str, ...] = ()
+) -> tuple[str, ...]:
+    """Every troop option the unit carries, labelled as the rule set labels it."""
+    parts: list[str] = []
+    for f in ruleset.unit_fields:
+        if f.name in _OWN_PLACE or f.name in skip or f.name not in unit:
+            continue
+        value = unit[f.name]
+        if f.kind == "boolean":
+            if value:
+                parts.append(f.label)
+        elif f.kind == "choice":
+            if value is not None:
+                parts.append(f"{f.label}: {f.label_for(value)}")
+        elif f.kind == "multi":
+            if value:
+                parts.append(f"{f.label}: {', '.join(f.label_for(v) for v in value)}")
+        elif f.kind in ("integer", "number", "string") and value not in (None, ""):
+            parts.append(f"{f.label}: {value}")
+    return tuple(parts)
+
+
+def _personality(ruleset: rules.RuleSet, unit: Mapping[str, Any]) -> str:
+    parts = []
+    for name in _PERSONALITY_FIELDS:
+        value = unit.get(name)
+        if value:
+            parts.append(_field(ruleset, name).label_for(value))
+    if unit.get("banner"):
+        parts.append("with banner" if parts else "Banner")
+    return " ".join(parts)
+
+
+def _general_block(
+    ruleset: rules.RuleSet, general: Mapping[str, Any], item: ItemReport, report: rules.Report
+) -> GeneralBlock:
+    details: list[str] = []
+    for f in ruleset.general_fields:
+        if f.name == "name":
+            continue
+        value = general.get(f.name)
+        if f.kind == "boolean":
+            if value:
+                details.append(f.label)
+        elif f.kind == "choice" and value is not None:
+            details.append(f"{f.label}: {f.label_for(value)}")
+        elif f.kind == "object" and value:
+            inner = ", ".join(
+                sub.label_for(value.get(sub.name)) for sub in f.fields if sub.name in value
+            )
+            details.append(f"{f.label}: {inner}")
+    return GeneralBlock(
+        name=item.name,
+        details=tuple(details),
+        points=item.points,
+        breakdown=item.breakdown,
+        issues=tuple(i for i in report.issues if i.general == item.index),
+    )
+
+
+def _groups(
+    ruleset: rules.RuleSet,
+    army: rules.Army,
+    report: rules.Report,
+    units: tuple[UnitBlock, ...],
+) -> tuple[Group, ...]:
+    has_divisions = any(f.name == "division" for f in ruleset.unit_fields)
+    generals = [
+        _general_block(ruleset, g, item, report)
+        for g, item in zip(army.generals, report.generals, strict=True)
+    ]
+    if not has_divisions:
+        groups = [Group("Generals", g, ()) for g in generals]
+        groups.append(Group("Units", None, units))
+        return tuple(g for g in groups if g.general or g.units)
+    placed: set[int] = set()
+    groups = []
+    for general in generals:
+        mine = tuple(
+            block
+            for block, unit in zip(units, army.units, strict=True)
+            if unit.get("division") == general.name
+        )
+        placed.update(b.number for b in mine)
+        points = _sum_points([general.points, *(b.points for b in mine)])
+        groups.append(Group(f"{general.name}'s division", general, mine, points))
+    rest = tuple(b for b in units if b.number not in placed)
+    if rest:
+        title = "Units in no division" if generals else "Units"
+        groups.append(Group(title, None, rest, _sum_points([b.points for b in rest])))
+    return tuple(groups)
+
+
+def _sum_points(values: list[int | None]) -> int | None:
+    known = [v for v in values if v is not None]
+    return sum(known) if known else None
+
+
+def _total_line(ruleset: rules.RuleSet, army: rules.Army, report: rules.Report) -> str:
+    units = f"{len(army.units)} unit{'s' if len(army.units) != 1 else ''}"
+    if ruleset.uses_points:
+        total = report.total_points or 0
+        limit = f" of {report.points_limit}" if report.points_limit is not None else ""
+        return f"{total} points{limit} · {units}"
+    composition = report.composition or {}
+    rows = composition.get("matrix_rows")
+    if rows is not None:
+        if not rows:
+            return f"Force matrix: fits no row · {units}"
+        label = "row" if len(rows) == 1 else "rows"
+        return f"Force matrix {label} {', '.join(str(r) for r in rows)} · {units}"
+    return units
+
+
+def _composition_lines(composition: Mapping[str, Any] | None) -> tuple[str, ...]:
+    if not composition:
+        return ()
+    lines = []
+    for key, value in composition.items():
+        if key == "matrix_rows":
+            continue
+        label = key.replace("_", " ").capitalize()
+        if isinstance(value, Mapping):
+            inner = ", ".join(f"{str(k).replace('_', ' ')}: {_plain(v)}" for k, v in value.items())
+            lines.append(f"{label}: {inner}")
+        else:
+            lines.append(f"{label}: {_plain(value)}")
+    return tuple(lines)
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return ", ".join(_plain(v) for v in value)
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k}: {_plain(v)}" for k, v in value.items())
+    return str(value).replace("_", " ")
+
+
+def _option_lines(ruleset: rules.RuleSet, options: Mapping[str, Any]) -> tuple[str, ...]:
+    lines = []
+    for f in ruleset.options:
+        value = options.get(f.name, f.default)
+        if f.kind == "boolean":
+            lines.append(f"{f.label}: {'on' if value else 'off'}")
+        elif f.kind == "choice":
+            lines.append(f"{f.label}: {f.label_for(value)}")
+        else:
+            lines.append(f"{f.label}: {value}")
+    return tuple(lines)

@@ -1,0 +1,539 @@
+"""Printable sheets: the roster (order of battle) and the QRS, as HTML and as PDF.
+
+One pipeline for every interface (pages, share links, API, CLI): parse and check the
+document with ``catalog.services.check_document``, build the sheet's data, render our own
+autoescaped template, and hand the HTML to WeasyPrint with :class:`SafeFetcher`, which
+serves only the app's own static files. PDFs are cached in Django's cache under a hash of
+everything that shapes them, so a second print of the same army costs no rendering.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import logging
+import mimetypes
+import multiprocessing
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import segno
+import weasyprint
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.core.cache import cache
+from django.core.exceptions import SuspiciousFileOperation
+from django.template.loader import render_to_string
+from django.templatetags.static import static
+from django.utils import timezone
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import slugify
+
+import rules
+from armybuilder.catalog import selectors
+from armybuilder.catalog import services as catalog_services
+from armybuilder.printing.roster import build_roster
+from rules.fields import Field, parse_object
+from rules.qrs import Sheet, qrs_sheet
+
+logger = logging.getLogger(__name__)
+
+# Bump when a template or print.css changes in a way the file digest below would miss.
+TEMPLATE_VERSION = "1"
+PAPERS = {"a4": "A4", "letter": "letter"}
+SHEETS = {"roster": "Order of battle", "qrs": "Quick-reference sheet"}
+# WeasyPrint resolves our relative links against this; ".invalid" never resolves (RFC 2606).
+BASE_URL = "https://muster.invalid/"
+STATIC_SUFFIXES = {".css", ".png", ".svg", ".jpg", ".jpeg", ".gif", ".woff", ".woff2", ".ttf"}
+CACHE_PREFIX = "muster:pdf:"
+_ROOT = Path(settings.BASE_DIR)
+_TEMPLATE_FILES = ("templates/printing", "static/css/print.css")
+
+
+class PrintError(Exception):
+    """A print request that cannot be served: a message for the player, HTTP 400."""
+
+    status = 400
+
+    def __init__(self, message: str, path: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+
+    def to_json(self) -> dict[str, str]:
+        return {"error": self.message, "path": self.path}
+
+
+class RenderError(PrintError):
+    """WeasyPrint failed on a document: reported, never a stack trace."""
+
+
+class FetchRefused(Exception):
+    pass
+
+
+@dataclass
+class SafeFetcher:
+    """WeasyPrint's url_fetcher: our static files only, and a record of every request.
+
+    A URL is served only when it is ``BASE_URL`` + the static URL prefix + a path that the
+    staticfiles finders locate under our static directories, with a suffix a sheet uses.
+    Anything else — ``file://``, another host, ``data:``, a path escaping the static
+    directories — raises, so no text in an army can make the renderer read a local file
+    or call the network.
+    """
+
+    fetched: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+
+    def __call__(self, url: str, timeout: int = 10, **_: Any) -> dict[str, Any]:
+        path = self.static_file(url)
+        if path is None:
+            self.refused.append(url)
+            raise FetchRefused(f"Muster does not fetch {url[:80]!r}")
+        self.fetched.append(url)
+        mime_type, _encoding = mimetypes.guess_type(path.name)
+        return {
+            "string": path.read_bytes(),
+            "mime_type": mime_type or "application/octet-stream",
+            "redirected_url": url,
+        }
+
+    @staticmethod
+    def static_file(url: str) -> Path | None:
+        try:
+            parts = urlsplit(url)
+        except ValueError:
+            return None
+        base = urlsplit(BASE_URL)
+        if (parts.scheme, parts.netloc) != (base.scheme, base.netloc):
+            return None
+        prefix = "/" + urlsplit(settings.STATIC_URL).path.strip("/") + "/"
+        if not parts.path.startswith(prefix):
+            return None
+        relative = unquote(parts.path[len(prefix) :])
+        pure = PurePosixPath(relative)
+        if (
+            not relative
+            or "\\" in relative
+            or "\x00" in relative
+            or pure.is_absolute()
+            or ".." in pure.parts
+            or pure.suffix.lower() not in STATIC_SUFFIXES
+        ):
+            return None
+        try:
+            found = finders.find(relative)
+        except (SuspiciousFileOperation, ValueError):
+            return None
+        if not found or isinstance(found, list):
+            return None
+        return Path(found)
+
+
+@dataclass(frozen=True)
+class PrintedSheet:
+    pdf: bytes
+    filename: str
+    cached: bool
+
+
+# -- request values ---------------------------------------------------------------------------
+
+
+def check_paper(paper: str | None) -> str:
+    value = (paper or "a4").strip().lower()
+    if value not in PAPERS:
+        raise PrintError(f"paper: {paper!r} is not one of a4, letter", "paper")
+    return value
+
+
+def check_sheet(sheet: str) -> str:
+    if sheet not in SHEETS:
+        raise PrintError(f"sheet: {sheet!r} is not one of {', '.join(SHEETS)}", "sheet")
+    return sheet
+
+
+def pdf_filename(name: str, sheet: str) -> str:
+    """An ASCII file name safe in a Content-Disposition header: ``normans-1066-roster.pdf``."""
+    stem = slugify(name)[:80].strip("-_") or "army"
+    return f"{stem}-{sheet}.pdf"
+
+
+def content_disposition(filename: str) -> str:
+    safe = "".join(c for c in filename if c.isascii() and (c.isalnum() or c in "-_."))
+    return f'attachment; filename="{safe or "sheet.pdf"}"'
+
+
+def options_from_query(ruleset: rules.RuleSet, query: Mapping[str, str]) -> dict[str, Any]:
+    """Rule-set options from a query string (the rule-set QRS), checked like a document's."""
+    known = {f.name: f for f in ruleset.options}
+    raw: dict[str, Any] = {}
+    for key, value in query.items():
+        if key in ("paper", "include"):
+            continue
+        option = known.get(key)
+        if option is None:
+            allowed = ", ".join(known) or "none"
+            raise PrintError(f"{key}: not an option of {ruleset.title}; options: {allowed}", key)
+        raw[key] = _from_text(option, value)
+    try:
+        return parse_object(ruleset.options, raw, "options")
+    except rules.MalformedDocument as exc:
+        raise PrintError(exc.message, exc.path) from exc
+
+
+def _from_text(option: Field, text: str) -> Any:
+    text = text.strip()
+    where = f"options.{option.name}"
+    if option.kind == "boolean":
+        if text.lower() in ("1", "true", "on", "yes"):
+            return True
+        if text.lower() in ("0", "false", "off", "no"):
+            return False
+        raise PrintError(f"{where}: {text!r} is not on or off", where)
+    if option.kind in ("integer", "number"):
+        try:
+            number = float(text)
+        except ValueError:
+            raise PrintError(f"{where}: {text!r} is not a number", where) from None
+        return int(number) if option.kind == "integer" and number.is_integer() else number
+    if option.kind == "choice":
+        for choice in option.choices:
+            if str(choice.value) == text:
+                return choice.value
+        if text in ("", "null") and option.nullable:
+            return None
+        allowed = ", ".join(str(v) for v in option.values)
+        raise PrintError(f"{where}: {text!r} is not one of {allowed}", where)
+    return text
+
+
+# -- HTML -------------------------------------------------------------------------------------
+
+
+def qr_svg(url: str) -> SafeString:
+    """The share link as an inline SVG QR code (no fetch, nothing of the URL in markup)."""
+    code = segno.make(url, error="m", micro=False)
+    return mark_safe(code.svg_inline(scale=1, omitsize=True, border=4, dark="#000"))  # noqa: S308
+
+
+def _base_context(sheet: str, paper: str, *, for_pdf: bool) -> dict[str, Any]:
+    static_prefix = "/" + urlsplit(settings.STATIC_URL).path.strip("/") + "/"
+    return {
+        "sheet": sheet,
+        "sheet_title": SHEETS[sheet],
+        "paper": paper,
+        "page_size": PAPERS[paper],
+        "for_pdf": for_pdf,
+        # the PDF asks our fetcher for the source file; the browser gets the served URL
+        "stylesheet_url": static_prefix + "css/print.css" if for_pdf else static("css/print.css"),
+        "printed_on": timezone.localdate(),
+    }
+
+
+@dataclass(frozen=True)
+class _ArmyJob:
+    army: rules.Army
+    report: rules.Report
+    sheet: str
+    paper: str
+    share_url: str | None
+    extras: tuple[str, ...]
+    list_name: str
+
+    def key(self) -> str:
+        return _cache_key(
+            {
+                "document": self.army.to_document(),
+                "list_data": self.army.list_data,
+                "list_name": self.list_name,
+                "sheet": self.sheet,
+                "paper": self.paper,
+                "share_url": self.share_url if self.sheet == "roster" else None,
+                "extras": list(self.extras),
+                "date": str(timezone.localdate()) if self.sheet == "roster" else None,
+            }
+        )
+
+
+def _army_job(
+    raw: Any, sheet: str, paper: str, share_url: str | None, extras: Iterable[str]
+) -> _ArmyJob:
+    sheet = check_sheet(sheet)
+    paper = check_paper(paper)
+    army, report = catalog_services.check_document(raw)  # MalformedDocument for bad input
+    wanted = tuple(dict.fromkeys(extras))
+    if sheet == "qrs":
+        _check_extras(army.ruleset, wanted)
+    elif wanted:
+        raise PrintError("include: the roster has no optional sections", "include")
+    list_name = ""
+    if army.army_list:
+        found = selectors.get_list(army.ruleset, army.army_list)
+        list_name = found.name if found else army.army_list
+    return _ArmyJob(army, report, sheet, paper, share_url, wanted, list_name)
+
+
+def _check_extras(slug: str, extras: tuple[str, ...]) -> None:
+    try:
+        qrs_sheet(slug, None, extras=extras)
+    except KeyError as exc:
+        raise PrintError(str(exc.args[0]), "include") from None
+
+
+def _army_context(job: _ArmyJob, *, for_pdf: bool) -> dict[str, Any]:
+    context = _base_context(job.sheet, job.paper, for_pdf=for_pdf)
+    context["army_name"] = job.army.name
+    if job.sheet == "roster":
+        context["roster"] = build_roster(job.army, job.report, list_name=job.list_name)
+        context["share_url"] = job.share_url
+        context["qr_svg"] = qr_svg(job.share_url) if job.share_url else ""
+    else:
+        context["qrs"] = qrs_sheet(job.army.ruleset, job.army, extras=job.extras)
+        context["ruleset"] = rules.get_ruleset(job.army.ruleset)
+    return context
+
+
+def army_sheet_html(
+    raw: Any,
+    sheet: str,
+    paper: str = "a4",
+    *,
+    share_url: str | None = None,
+    extras: Iterable[str] = (),
+    links: Mapping[str, Any] | None = None,
+    for_pdf: bool = False,
+) -> str:
+    """The sheet as HTML: the browser preview (``for_pdf=False``) or WeasyPrint's input."""
+    job = _army_job(raw, sheet, paper, share_url, extras)
+    context = _army_context(job, for_pdf=for_pdf)
+    context["links"] = links or {}
+    return render_to_string(f"printing/{job.sheet}.html", context)
+
+
+def army_sheet_pdf(
+    raw: Any,
+    sheet: str,
+    paper: str = "a4",
+    *,
+    share_url: str | None = None,
+    extras: Iterable[str] = (),
+) -> PrintedSheet:
+    """The PDF of one sheet of an army document, from the cache when it is there.
+
+    Raises ``rules.MalformedDocument`` for a document that does not parse and
+    :class:`PrintError` for a bad paper, sheet or section, or a failed render.
+    """
+    job = _army_job(raw, sheet, paper, share_url, extras)
+    filename = pdf_filename(job.army.name, job.sheet)
+    key = job.key()
+    pdf = _cache_get(key)
+    if pdf is not None:
+        return PrintedSheet(pdf, filename, cached=True)
+    html = render_to_string(f"printing/{job.sheet}.html", _army_context(job, for_pdf=True))
+    pdf = render_pdf(html)
+    _cache_set(key, pdf)
+    return PrintedSheet(pdf, filename, cached=False)
+
+
+def _ruleset_or_error(slug: str) -> rules.RuleSet:
+    try:
+        return rules.get_ruleset(slug)
+    except KeyError:
+        raise PrintError(f"ruleset: {slug!r} is not a rule set", "ruleset") from None
+
+
+def _ruleset_context(
+    slug: str, paper: str, options: Mapping[str, Any] | None, extras: Iterable[str], for_pdf: bool
+) -> tuple[dict[str, Any], Sheet, rules.RuleSet]:
+    ruleset = _ruleset_or_error(slug)
+    chosen = ruleset.default_options()
+    chosen.update(options or {})
+    try:
+        sheet = qrs_sheet(slug, None, options=chosen, extras=tuple(extras))
+    except KeyError as exc:
+        raise PrintError(str(exc.args[0]), "include") from None
+    context = _base_context("qrs", check_paper(paper), for_pdf=for_pdf)
+    context.update({"qrs": sheet, "ruleset": ruleset, "army_name": None, "options": chosen})
+    return context, sheet, ruleset
+
+
+def ruleset_qrs_html(
+    slug: str,
+    paper: str = "a4",
+    *,
+    options: Mapping[str, Any] | None = None,
+    extras: Iterable[str] = (),
+    links: Mapping[str, Any] | None = None,
+    controls: Iterable[Mapping[str, Any]] = (),
+    for_pdf: bool = False,
+) -> str:
+    context, _, _ = _ruleset_context(slug, paper, options, extras, for_pdf)
+    context["links"] = links or {}
+    context["controls"] = list(controls)
+    return render_to_string("printing/qrs.html", context)
+
+
+def ruleset_qrs_pdf(
+    slug: str,
+    paper: str = "a4",
+    *,
+    options: Mapping[str, Any] | None = None,
+    extras: Iterable[str] = (),
+) -> PrintedSheet:
+    """The rule-set-only QRS (no army), for the given options or the defaults."""
+    extras = tuple(dict.fromkeys(extras))
+    context, sheet, ruleset = _ruleset_context(slug, paper, options, extras, True)
+    filename = f"{ruleset.slug}-qrs.pdf"
+    key = _cache_key(
+        {
+            "ruleset": slug,
+            "options": context["options"],
+            "paper": context["paper"],
+            "extras": extras,
+        }
+    )
+    pdf = _cache_get(key)
+    if pdf is not None:
+        return PrintedSheet(pdf, filename, cached=True)
+    pdf = render_pdf(render_to_string("printing/qrs.html", context))
+    _cache_set(key, pdf)
+    return PrintedSheet(pdf, filename, cached=False)
+
+
+def option_controls(ruleset: rules.RuleSet, chosen: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The option form of the rule-set QRS preview: one control per option."""
+    controls = []
+    for f in ruleset.options:
+        value = chosen.get(f.name, f.default)
+        control: dict[str, Any] = {"name": f.name, "label": f.label, "kind": f.kind}
+        if f.kind == "boolean":
+            control["choices"] = [("true", "on", bool(value)), ("false", "off", not value)]
+        elif f.kind == "choice":
+            control["choices"] = [(str(c.value), c.label, c.value == value) for c in f.choices]
+        else:
+            control["value"] = "" if value is None else str(value)
+            control["minimum"] = f.minimum
+            control["maximum"] = f.maximum
+        controls.append(control)
+    return controls
+
+
+# -- PDF --------------------------------------------------------------------------------------
+
+
+def html_to_pdf(html: str, fetcher: SafeFetcher | None = None) -> bytes:
+    """The one place WeasyPrint runs: our HTML, our fetcher, errors as RenderError."""
+    fetcher = fetcher if fetcher is not None else SafeFetcher()
+    try:
+        document = weasyprint.HTML(string=html, base_url=BASE_URL, url_fetcher=fetcher)
+        return document.write_pdf()
+    except Exception as exc:  # WeasyPrint raises many kinds; the player gets one message
+        logger.exception("PDF rendering failed")
+        raise RenderError(
+            "The PDF could not be made from this document. Shorten very long names or "
+            "notes and try again; the HTML preview shows the same sheet."
+        ) from exc
+
+
+def time_limit() -> float:
+    """Seconds a render may take before it is stopped (0: no limit, render in-process)."""
+    return float(getattr(settings, "MUSTER_PDF_TIME_LIMIT", 60))
+
+
+def render_pdf(
+    html: str, fetcher: SafeFetcher | None = None, *, limit: float | None = None
+) -> bytes:
+    """``html_to_pdf`` under a time limit: in a forked child that is stopped when late.
+
+    The parser already bounds an army (500 units, short names), so a render normally
+    ends in seconds; the limit turns anything pathological into a clear error instead of
+    a request that hangs. The child's fetch record is copied back into ``fetcher``.
+    """
+    fetcher = fetcher if fetcher is not None else SafeFetcher()
+    seconds = time_limit() if limit is None else limit
+    if seconds <= 0 or "fork" not in multiprocessing.get_all_start_methods():
+        return html_to_pdf(html, fetcher)
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(target=_render_child, args=(html, fetcher, sender))
+    child.start()
+    sender.close()
+    try:
+        if not receiver.poll(seconds):
+            logger.warning("PDF render stopped after %s seconds", seconds)
+            raise RenderError(
+                f"Making this PDF took longer than {seconds:g} seconds, so it was stopped. "
+                "Print a smaller army, or split it into several documents."
+            )
+        status, payload, fetched, refused = receiver.recv()
+    except (EOFError, OSError) as exc:
+        raise RenderError("The PDF renderer stopped unexpectedly; please try again.") from exc
+    finally:
+        receiver.close()
+        if child.is_alive():
+            child.kill()
+        child.join(timeout=10)
+    fetcher.fetched.extend(fetched)
+    fetcher.refused.extend(refused)
+    if status != "ok":
+        raise RenderError(payload)
+    return bytes(payload)
+
+
+def _render_child(html: str, fetcher: SafeFetcher, sender: Any) -> None:
+    try:
+        try:
+            result: tuple[str, Any] = ("ok", html_to_pdf(html, fetcher))
+        except RenderError as exc:
+            result = ("error", exc.message)
+        sender.send((*result, fetcher.fetched, fetcher.refused))
+    finally:
+        sender.close()
+
+
+@functools.cache
+def _template_digest() -> str:
+    """A digest of the print templates and CSS, read once per process."""
+    digest = hashlib.sha256()
+    for name in _TEMPLATE_FILES:
+        path = _ROOT / name
+        files = sorted(path.rglob("*")) if path.is_dir() else [path]
+        for file in files:
+            if file.is_file():
+                digest.update(file.name.encode())
+                digest.update(file.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _cache_key(parts: Mapping[str, Any]) -> str:
+    payload = dict(parts)
+    payload["template_version"] = TEMPLATE_VERSION
+    payload["templates"] = _template_digest()
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
+    return CACHE_PREFIX + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _cache_seconds() -> int:
+    return int(getattr(settings, "MUSTER_PDF_CACHE_SECONDS", 24 * 60 * 60))
+
+
+def _cache_get(key: str) -> bytes | None:
+    try:
+        value = cache.get(key)
+    except Exception:  # a cache outage must not stop printing
+        logger.warning("PDF cache unavailable for get", exc_info=True)
+        return None
+    return value if isinstance(value, bytes) else None
+
+
+def _cache_set(key: str, pdf: bytes) -> None:
+    try:
+        cache.set(key, pdf, _cache_seconds())
+    except Exception:
+        logger.warning("PDF cache unavailable for set", exc_info=True)

@@ -1,0 +1,331 @@
+"""Printable sheets over HTTP: thin shells over ``printing.services``.
+
+Saved armies (owner or the visitor's own draft; everyone else 404), shared armies (anyone
+with the link), the rule-set QRS, and the JSON API (a posted document, validated exactly as
+``/api/v1/check``). Every failure is a 4xx with a message a player understands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlencode
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST, require_safe
+
+import rules
+from armybuilder.api.body import BadBody, read_json_body
+from armybuilder.armies.models import Army
+from armybuilder.armies.selectors import owned_army_or_404, shared_army_or_404
+from armybuilder.printing import services
+from rules.qrs import qrs_sheet
+
+OTHER_SHEET = {"roster": ("qrs", "Quick-reference sheet"), "qrs": ("roster", "Order of battle")}
+
+
+def _pdf_response(printed: services.PrintedSheet) -> HttpResponse:
+    response = HttpResponse(printed.pdf, content_type="application/pdf")
+    response["Content-Disposition"] = services.content_disposition(printed.filename)
+    response["X-Muster-Cache"] = "hit" if printed.cached else "miss"
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def _html_response(html: str) -> HttpResponse:
+    response = HttpResponse(html)
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def _error_page(request: HttpRequest, message: str, status: int = 400) -> HttpResponse:
+    return render(
+        request,
+        "error.html",
+        {"status": status, "title": "This sheet cannot be printed", "message": message},
+        status=status,
+    )
+
+
+def _guarded(
+    request: HttpRequest, make: Callable[[], HttpResponse], *, api: bool = False
+) -> HttpResponse:
+    try:
+        return make()
+    except rules.MalformedDocument as exc:
+        if api:
+            return JsonResponse(exc.to_json(), status=400)
+        return _error_page(request, f"The army document is not valid: {exc.message}")
+    except services.PrintError as exc:
+        if api:
+            return JsonResponse(exc.to_json(), status=exc.status)
+        return _error_page(request, exc.message, exc.status)
+
+
+def _extras(request: HttpRequest) -> list[str]:
+    return request.GET.getlist("include")
+
+
+def _share_url(request: HttpRequest, army: Army) -> str | None:
+    if not army.share_token:
+        return None
+    return request.build_absolute_uri(f"/s/{army.share_token}/")
+
+
+def _query(request: HttpRequest, **changes: str | None) -> str:
+    """This request's query string with some parameters replaced (None: removed)."""
+    params = [(k, v) for k, values in request.GET.lists() if k not in changes for v in values]
+    params += [(k, v) for k, v in changes.items() if v is not None]
+    return "?" + urlencode(params) if params else ""
+
+
+def _links(
+    request: HttpRequest, pdf_url: str, back: str, back_label: str, other: str, sheet: str
+) -> dict[str, Any]:
+    return {
+        "pdf_a4": pdf_url + _query(request, paper="a4"),
+        "pdf_letter": pdf_url + _query(request, paper="letter"),
+        "back": back,
+        "back_label": back_label,
+        "other_sheet": other,
+        "other_sheet_label": OTHER_SHEET[sheet][1],
+    }
+
+
+def _extra_links(request: HttpRequest, slug: str, sheet: str) -> list[dict[str, str]]:
+    """Links that add or remove each optional QRS section (e.g. Dewitt's sieges)."""
+    if sheet != "qrs":
+        return []
+    wanted = _extras(request)
+    base = [(k, v) for k, values in request.GET.lists() if k != "include" for v in values]
+    links = []
+    for key, label in qrs_sheet(slug, None).optional_extras:
+        include = [e for e in wanted if e != key] if key in wanted else [*wanted, key]
+        links.append(
+            {
+                "url": "?" + urlencode(base + [("include", e) for e in include]),
+                "label": f"{'Without' if key in wanted else 'Add'} {label.split(' (')[0].lower()}",
+            }
+        )
+    return links
+
+
+# -- saved armies (owner) ------------------------------------------------------------------
+
+
+def _owner_pdf(request: HttpRequest, pk: int, sheet: str) -> HttpResponse:
+    army = owned_army_or_404(request, pk)
+    return _guarded(
+        request,
+        lambda: _pdf_response(
+            services.army_sheet_pdf(
+                army.document,
+                sheet,
+                request.GET.get("paper", "a4"),
+                share_url=_share_url(request, army),
+                extras=_extras(request),
+            )
+        ),
+    )
+
+
+def _owner_preview(request: HttpRequest, pk: int, sheet: str) -> HttpResponse:
+    army = owned_army_or_404(request, pk)
+    other = OTHER_SHEET[sheet][0]
+    links = _links(
+        request,
+        reverse(f"printing:army_{sheet}_pdf", args=[pk]),
+        f"/armies/{pk}/",
+        "Back to the army",
+        reverse(f"printing:army_{other}", args=[pk]),
+        sheet,
+    )
+    links["extras"] = _extra_links(request, army.ruleset, sheet)
+    return _guarded(
+        request,
+        lambda: _html_response(
+            services.army_sheet_html(
+                army.document,
+                sheet,
+                request.GET.get("paper", "a4"),
+                share_url=_share_url(request, army),
+                extras=_extras(request),
+                links=links,
+            )
+        ),
+    )
+
+
+@require_safe
+def army_roster_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    return _owner_pdf(request, pk, "roster")
+
+
+@require_safe
+def army_qrs_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    return _owner_pdf(request, pk, "qrs")
+
+
+@require_safe
+def army_roster(request: HttpRequest, pk: int) -> HttpResponse:
+    return _owner_preview(request, pk, "roster")
+
+
+@require_safe
+def army_qrs(request: HttpRequest, pk: int) -> HttpResponse:
+    return _owner_preview(request, pk, "qrs")
+
+
+# -- shared armies (anyone with the link) --------------------------------------------------
+
+
+def _shared_pdf(request: HttpRequest, token: str, sheet: str) -> HttpResponse:
+    army = shared_army_or_404(token)
+    return _guarded(
+        request,
+        lambda: _pdf_response(
+            services.army_sheet_pdf(
+                army.document,
+                sheet,
+                request.GET.get("paper", "a4"),
+                share_url=_share_url(request, army),
+                extras=_extras(request),
+            )
+        ),
+    )
+
+
+def _shared_preview(request: HttpRequest, token: str, sheet: str) -> HttpResponse:
+    army = shared_army_or_404(token)
+    other = OTHER_SHEET[sheet][0]
+    links = _links(
+        request,
+        reverse(f"printing:shared_{sheet}_pdf", args=[token]),
+        f"/s/{token}/",
+        "Back to the shared army",
+        reverse(f"printing:shared_{other}", args=[token]),
+        sheet,
+    )
+    links["extras"] = _extra_links(request, army.ruleset, sheet)
+    return _guarded(
+        request,
+        lambda: _html_response(
+            services.army_sheet_html(
+                army.document,
+                sheet,
+                request.GET.get("paper", "a4"),
+                share_url=_share_url(request, army),
+                extras=_extras(request),
+                links=links,
+            )
+        ),
+    )
+
+
+@require_safe
+def shared_roster_pdf(request: HttpRequest, token: str) -> HttpResponse:
+    return _shared_pdf(request, token, "roster")
+
+
+@require_safe
+def shared_qrs_pdf(request: HttpRequest, token: str) -> HttpResponse:
+    return _shared_pdf(request, token, "qrs")
+
+
+@require_safe
+def shared_roster(request: HttpRequest, token: str) -> HttpResponse:
+    return _shared_preview(request, token, "roster")
+
+
+@require_safe
+def shared_qrs(request: HttpRequest, token: str) -> HttpResponse:
+    return _shared_preview(request, token, "qrs")
+
+
+# -- the rule set's own QRS ------------------------------------------------------------------
+
+
+def _ruleset_or_404(slug: str) -> rules.RuleSet:
+    try:
+        return rules.get_ruleset(slug)
+    except KeyError:
+        raise Http404("no such rule set") from None
+
+
+@require_safe
+def ruleset_qrs_pdf(request: HttpRequest, slug: str) -> HttpResponse:
+    ruleset = _ruleset_or_404(slug)
+
+    def make() -> HttpResponse:
+        options = services.options_from_query(ruleset, request.GET.dict())
+        return _pdf_response(
+            services.ruleset_qrs_pdf(
+                slug, request.GET.get("paper", "a4"), options=options, extras=_extras(request)
+            )
+        )
+
+    return _guarded(request, make)
+
+
+@require_safe
+def ruleset_qrs(request: HttpRequest, slug: str) -> HttpResponse:
+    ruleset = _ruleset_or_404(slug)
+
+    def make() -> HttpResponse:
+        options = services.options_from_query(ruleset, request.GET.dict())
+        pdf_url = reverse("printing:ruleset_qrs_pdf", args=[slug])
+        wanted = _extras(request)
+        links = {
+            "pdf_a4": pdf_url + _query(request, paper="a4"),
+            "pdf_letter": pdf_url + _query(request, paper="letter"),
+            "back": reverse("catalog:ruleset", args=[slug]),
+            "back_label": f"Back to {ruleset.title}",
+            "extras": _extra_links(request, slug, "qrs"),
+        }
+        chosen = ruleset.default_options()
+        chosen.update(options)
+        return _html_response(
+            services.ruleset_qrs_html(
+                slug,
+                request.GET.get("paper", "a4"),
+                options=options,
+                extras=wanted,
+                links=links,
+                controls=services.option_controls(ruleset, chosen),
+            )
+        )
+
+    return _guarded(request, make)
+
+
+# -- JSON API: POST a document, get the PDF ----------------------------------------------------
+
+
+def _api_pdf(request: HttpRequest, sheet: str) -> HttpResponse:
+    def make() -> HttpResponse:
+        try:
+            raw = read_json_body(request)
+        except BadBody as exc:
+            return exc.response()
+        return _pdf_response(
+            services.army_sheet_pdf(
+                raw, sheet, request.GET.get("paper", "a4"), extras=_extras(request)
+            )
+        )
+
+    return _guarded(request, make, api=True)
+
+
+@csrf_exempt  # stateless like /api/v1/check: reads no cookies, changes nothing
+@require_POST
+def api_roster_pdf(request: HttpRequest) -> HttpResponse:
+    return _api_pdf(request, "roster")
+
+
+@csrf_exempt
+@require_POST
+def api_qrs_pdf(request: HttpRequest) -> HttpResponse:
+    return _api_pdf(request, "qrs")
