@@ -97,6 +97,13 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Accounts (armies app): visitors build drafts tied to their session; a 30-day session
+# keeps a returning visitor's drafts until they sign up, when the drafts are claimed.
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "armies:list"
+LOGOUT_REDIRECT_URL = "catalog:home"
+SESSION_COOKIE_AGE = 60 * 60 * 24 * 30
+
 # The API refuses bodies over 1 MiB itself (413); Django's own ceiling sits above that.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 MUSTER_MAX_DOCUMENT_BYTES = 1024 * 1024

@@ -7,6 +7,8 @@ urlpatterns = [
     path("", include("armybuilder.catalog.urls")),
     path("api/v1/", include("armybuilder.api.urls")),
     path("", include("armybuilder.printing.urls")),
+    path("", include("armybuilder.armies.urls")),
+    path("accounts/", include("armybuilder.armies.account_urls")),
     path("admin/", admin.site.urls),
 ]
 

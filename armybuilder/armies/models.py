@@ -3,6 +3,7 @@
 import secrets
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
@@ -13,7 +14,13 @@ def new_share_token() -> str:
 
 
 class Army(models.Model):
-    """An army owned by a user, or a visitor's draft tied to a session (owner null)."""
+    """An army owned by a user, or a visitor's draft tied to a session (owner null).
+
+    ``document`` only ever holds what the engine's strict parser produced
+    (``rules.Army.to_document()``): every write goes through ``armies.services``.
+    ``version`` counts saves; a save names the version it was made from, so a stale
+    second tab is refused instead of overwriting (see ``services.save_document``).
+    """
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -35,12 +42,23 @@ class Army(models.Model):
 
     class Meta:
         ordering = ["-updated"]
+        indexes = [models.Index(fields=["owner", "-updated"], name="army_owner_updated")]
         constraints = [
             models.CheckConstraint(
                 condition=Q(owner__isnull=False) | ~Q(session_key=""),
                 name="army_has_owner_or_session",
             ),
+            # a claimed army is no longer a draft: never both an owner and a session
+            models.CheckConstraint(
+                condition=Q(owner__isnull=True) | Q(session_key=""),
+                name="army_owned_not_draft",
+            ),
             models.CheckConstraint(condition=Q(version__gte=1), name="army_version_positive"),
+            # sharing off is null, never an empty (guessable) token
+            models.CheckConstraint(
+                condition=Q(share_token__isnull=True) | ~Q(share_token=""),
+                name="army_share_token_not_blank",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -53,3 +71,18 @@ class Army(models.Model):
     @property
     def ruleset(self) -> str:
         return str(self.document.get("ruleset", ""))
+
+    @property
+    def is_draft(self) -> bool:
+        return self.owner_id is None
+
+    def clean(self) -> None:
+        """The admin's guard: a document the engine's parser refuses cannot be saved."""
+        from armybuilder.catalog.services import check_document
+        from rules import MalformedDocument
+
+        try:
+            parsed, _ = check_document(self.document)
+        except MalformedDocument as exc:
+            raise ValidationError({"document": exc.message}) from exc
+        self.document = parsed.to_document()

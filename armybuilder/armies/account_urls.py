@@ -1,0 +1,22 @@
+"""Accounts: sign up, log in, log out, change password (Django's auth views)."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from armybuilder.armies import account_views
+
+urlpatterns = [
+    path("signup/", account_views.signup, name="signup"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(redirect_authenticated_user=True),
+        name="login",
+    ),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path(
+        "password/done/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
+]

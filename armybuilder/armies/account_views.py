@@ -1,0 +1,39 @@
+"""Sign-up (the other account pages are Django's own auth views with Muster templates)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth import login
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render, resolve_url
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods
+
+from armybuilder.armies.forms import SignUpForm
+
+
+def safe_next(request: HttpRequest) -> str:
+    """The ``next`` page if it is on this site, else ''."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return ""
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    """Create an account and log in; the visitor's drafts move into it (see signals)."""
+    next_url = safe_next(request)
+    if request.user.is_authenticated:
+        return redirect(next_url or resolve_url(settings.LOGIN_REDIRECT_URL))
+    form = SignUpForm(request.POST) if request.method == "POST" else SignUpForm()
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect(next_url or resolve_url(settings.LOGIN_REDIRECT_URL))
+    status = 400 if request.method == "POST" else 200
+    return render(
+        request, "registration/signup.html", {"form": form, "next": next_url}, status=status
+    )

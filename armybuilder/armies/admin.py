@@ -1,0 +1,32 @@
+"""Saved armies in the admin: for a club organiser to look after accounts' armies.
+
+The document is validated by the engine's parser (``Army.clean``) and every admin save
+bumps the version, so an open builder tab cannot silently overwrite an admin's change.
+"""
+
+from typing import Any
+
+from django.contrib import admin
+from django.db.models import F
+from django.http import HttpRequest
+
+from armybuilder.armies.models import Army
+
+
+@admin.register(Army)
+class ArmyAdmin(admin.ModelAdmin):
+    list_display = ("name", "ruleset", "owner", "is_draft", "version", "updated")
+    list_select_related = ("owner",)
+    search_fields = ("document__name", "owner__username")
+    readonly_fields = ("version", "created", "updated", "session_key")
+    raw_id_fields = ("owner",)
+
+    @admin.display(boolean=True, description="Draft")
+    def is_draft(self, army: Army) -> bool:
+        return army.is_draft
+
+    def save_model(self, request: HttpRequest, obj: Army, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if change:
+            Army.objects.filter(pk=obj.pk).update(version=F("version") + 1)
+            obj.refresh_from_db(fields=["version"])

@@ -1,0 +1,37 @@
+"""``python manage.py prune_drafts``: delete visitors' drafts nobody can reach any more.
+
+A draft belongs to a browser session; once that session has expired (and the draft has
+not been touched for a whole session lifetime) no one can open, claim or share it.
+"""
+
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.sessions.models import Session
+from django.core.management.base import BaseCommand
+from django.utils import timezone
+
+from armybuilder.armies.models import Army
+
+
+class Command(BaseCommand):
+    help = "Delete visitors' draft armies whose browser session has expired."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument(
+            "--dry-run", action="store_true", help="Count what would go, delete nothing."
+        )
+
+    def handle(self, *args: Any, dry_run: bool = False, **options: Any) -> None:
+        now = timezone.now()
+        cutoff = now - timedelta(seconds=settings.SESSION_COOKIE_AGE)
+        live = Session.objects.filter(expire_date__gt=now).values("session_key")
+        stale = Army.objects.filter(owner__isnull=True, updated__lt=cutoff).exclude(
+            session_key__in=live
+        )
+        count = stale.count()
+        if not dry_run:
+            stale.delete()
+        verb = "would delete" if dry_run else "deleted"
+        self.stdout.write(f"{verb} {count} abandoned draft{'s' if count != 1 else ''}")

@@ -1,0 +1,480 @@
+"""Armies pages: my armies, create/import/export, the builder and its htmx edits.
+
+Views are thin: read the request, call ``services``, render. Every builder change is a
+POST that works without JavaScript (redirect back to the builder) and, sent by htmx,
+answers with the changed part of the page plus out-of-band swaps of the totals bar, the
+issues panel and the version the next change must carry.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+import rules
+from armybuilder.armies import presenters, selectors, services
+from armybuilder.armies.forms import ImportForm, NewArmyForm
+from armybuilder.armies.models import Army
+from armybuilder.armies.services import Checked, ItemNotFound, StaleVersion
+from armybuilder.catalog.selectors import lists_for
+
+TEMPLATE = "armies/builder.html"
+
+
+# -- helpers --------------------------------------------------------------------------------
+
+
+def _posted_version(request: HttpRequest) -> int | None:
+    try:
+        return int(request.POST.get("version", ""))
+    except ValueError:
+        return None
+
+
+def _army_url(army: Army, anchor: str = "") -> str:
+    return reverse("armies:builder", args=[army.pk]) + (f"#{anchor}" if anchor else "")
+
+
+def _context(
+    request: HttpRequest,
+    checked: Checked,
+    *,
+    full: bool = True,
+    rows: bool = True,
+    **extra: Any,
+) -> dict[str, Any]:
+    """The builder's context; ``full`` adds what only whole sections need (one query)."""
+    army = checked.army
+    try:
+        ruleset = services.ruleset_of(army)
+    except ItemNotFound:
+        raise Http404("this army's rule set is no longer offered") from None
+    view = presenters.builder(
+        checked,
+        ruleset,
+        rows=rows,
+        focus=extra.pop("focus", None),
+        errors=extra.pop("errors", None),
+    )
+    context: dict[str, Any] = {
+        "b": view,
+        "army": army,
+        "ruleset": ruleset,
+        "base": reverse("armies:builder", args=[army.pk]),
+        "settings_url": reverse("armies:settings", args=[army.pk]),
+    }
+    if full:
+        list_data = checked.parsed.list_data if checked.parsed is not None else None
+        context.update(
+            option_controls=presenters.option_controls(checked, ruleset),
+            army_lists=lists_for(ruleset.slug),
+            presets=presenters.add_presets(ruleset, list_data),
+            share_url=presenters.share_url(request, army.share_token),
+            print_links=presenters.print_links(f"/armies/{army.pk}/"),
+        )
+    context.update(extra)
+    return context
+
+
+def _parts(
+    request: HttpRequest, context: dict[str, Any], names: list[str], status: int = 200
+) -> HttpResponse:
+    html = "".join(render_to_string(f"{TEMPLATE}#{name}", context, request) for name in names)
+    return HttpResponse(html, status=status)
+
+
+def _page(request: HttpRequest, checked: Checked, status: int = 200, **extra: Any) -> HttpResponse:
+    return render(request, TEMPLATE, _context(request, checked, **extra), status=status)
+
+
+def _stale(request: HttpRequest, army: Army) -> HttpResponse:
+    """409 with the army as it is now: nothing was overwritten."""
+    notice = (
+        "This army was changed somewhere else (another tab or device) since this page "
+        "was loaded. Your last change was not saved; here is the army as it is now."
+    )
+    checked = services.check_army(army)
+    if request.htmx:
+        response = _parts(request, _context(request, checked, notice=notice), ["builder"], 409)
+        response["HX-Retarget"] = "#builder"
+        response["HX-Reswap"] = "outerHTML"
+        return response
+    return _page(request, checked, status=409, notice=notice)
+
+
+Change = Callable[[int | None], Checked]
+
+
+def _apply(
+    request: HttpRequest,
+    army: Army,
+    change: Change,
+    *,
+    on_success: Callable[[Checked], HttpResponse],
+    on_refused: Callable[[Checked, str], HttpResponse],
+    anchor: str = "",
+) -> HttpResponse:
+    """Run one change with the posted version; 409 when stale, 400 when malformed."""
+    document_before = army.document
+    try:
+        checked = change(_posted_version(request))
+    except StaleVersion as exc:
+        return _stale(request, exc.army)
+    except ItemNotFound:
+        raise Http404("no such item") from None
+    except rules.MalformedDocument as exc:
+        message = services.friendly_message(exc, document_before)
+        response = on_refused(services.check_army(army), message)
+        response["X-Muster-Refused"] = "1"  # builder.js: show it in place (see there)
+        return response
+    if request.htmx:
+        return on_success(checked)
+    return HttpResponseRedirect(_army_url(checked.army, anchor))
+
+
+def _kind_or_404(army: Army, kind: str) -> None:
+    ruleset = services.ruleset_of(army)
+    if kind == "generals" and not ruleset.has_generals:
+        raise Http404("this rule set has no generals")
+
+
+# -- my armies, create, import ------------------------------------------------------------------
+
+
+@require_GET
+def my_armies(request: HttpRequest) -> HttpResponse:
+    summaries = selectors.army_summaries(selectors.armies_for(request))
+    rulesets = rules.all_rulesets()
+    return render(
+        request,
+        "armies/my_armies.html",
+        {
+            "summaries": summaries,
+            "form": NewArmyForm(),
+            "import_form": ImportForm(),
+            "army_lists": lists_for(rulesets[0].slug) if rulesets else [],
+        },
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def new_army(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        form = NewArmyForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            document = services.blank_document(
+                data["ruleset"], data["name"], data["army_list"], data["points_limit"]
+            )
+            try:
+                army = services.create_army(document, **services.owner_kwargs(request))
+            except rules.MalformedDocument as exc:
+                form.add_error(None, services.friendly_message(exc, document))
+            else:
+                return redirect(_army_url(army))
+        status = 400
+    else:
+        initial = {k: request.GET[k] for k in ("ruleset", "army_list") if k in request.GET}
+        form = NewArmyForm(initial=initial)
+        status = 200
+    choices = form.fields["ruleset"].choices
+    ruleset_slug = form["ruleset"].value() or (choices[0][0] if choices else "")
+    return render(
+        request,
+        "armies/new.html",
+        {"form": form, "army_lists": _lists_or_empty(ruleset_slug)},
+        status=status,
+    )
+
+
+def _lists_or_empty(slug: str) -> list[Any]:
+    try:
+        rules.get_ruleset(slug)
+    except KeyError:
+        return []
+    return lists_for(slug)
+
+
+@require_GET
+def list_options(request: HttpRequest) -> HttpResponse:
+    """The army-list select for the chosen rule set (htmx swaps it in on the new-army form)."""
+    slug = request.GET.get("ruleset", "")
+    return render(
+        request,
+        "armies/new.html#list-select",
+        {"army_lists": _lists_or_empty(slug), "selected_list": ""},
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def import_army(request: HttpRequest) -> HttpResponse:
+    form = ImportForm(request.POST, request.FILES) if request.method == "POST" else ImportForm()
+    if request.method == "POST":
+        if form.is_valid():
+            upload = form.cleaned_data["document"]
+            content = upload.read(services.import_limit() + 1)
+            try:
+                army = services.import_document(content, **services.owner_kwargs(request))
+            except services.ImportRefused as exc:
+                form.add_error("document", exc.message)
+            else:
+                messages.success(request, f"Imported {army.name}.")
+                return redirect(_army_url(army))
+        return render(request, "armies/import.html", {"form": form}, status=400)
+    return render(request, "armies/import.html", {"form": form})
+
+
+# -- one army: page, export, duplicate, delete -------------------------------------------------
+
+
+@require_GET
+def builder(request: HttpRequest, pk: int) -> HttpResponse:
+    army = selectors.owned_army_or_404(request, pk)
+    return _page(request, services.check_army(army))
+
+
+@require_GET
+def export_json(request: HttpRequest, pk: int) -> HttpResponse:
+    army = selectors.owned_army_or_404(request, pk)
+    return document_download(army)
+
+
+def document_download(army: Army) -> HttpResponse:
+    """The stored document as a JSON file (export and the share page's download)."""
+    body = json.dumps(army.document, indent=2, ensure_ascii=False) + "\n"
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    filename = (slugify(army.name) or "army") + ".json"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@require_POST
+def duplicate_army(request: HttpRequest, pk: int) -> HttpResponse:
+    army = selectors.owned_army_or_404(request, pk)
+    copy = services.duplicate_army(army, **services.owner_kwargs(request))
+    messages.success(request, f"Made {copy.name}.")
+    return redirect(_army_url(copy))
+
+
+@require_http_methods(["GET", "POST"])
+def delete_army(request: HttpRequest, pk: int) -> HttpResponse:
+    army = selectors.owned_army_or_404(request, pk)
+    if request.method == "POST":
+        name = army.name
+        services.delete_army(army)
+        messages.success(request, f"Deleted {name}.")
+        return redirect("armies:list")
+    return render(request, "armies/delete.html", {"army": army})
+
+
+# -- builder changes ---------------------------------------------------------------------------
+
+
+@require_POST
+def edit_item(request: HttpRequest, pk: int, kind: str, index: int) -> HttpResponse:
+    """One unit's (or general's) controls changed: swap its summary, totals and issues."""
+    army = selectors.owned_army_or_404(request, pk)
+    _kind_or_404(army, kind)
+
+    def success(checked: Checked) -> HttpResponse:
+        context = _context(request, checked, full=False, rows=False)
+        redraw = bool(checked.adjusted)  # the builder set other fields: redraw the controls
+        context["row"] = presenters.item_row(
+            checked, context["ruleset"], kind, index, with_controls=redraw
+        )
+        if not redraw:
+            return _parts(request, context, ["item-summary", "oob"])
+        response = _parts(request, context, ["item-row", "oob"])
+        response["HX-Retarget"] = f"#{context['row'].anchor}"
+        response["HX-Reswap"] = "outerHTML"
+        return response
+
+    def refused(checked: Checked, message: str) -> HttpResponse:
+        if not request.htmx or checked.parsed is None:
+            return _page(request, checked, 400, error=message, errors={(kind, index): message})
+        context = _context(request, checked, full=False, rows=False)
+        context["row"] = presenters.item_row(
+            checked, context["ruleset"], kind, index, with_controls=False, error=message
+        )
+        return _parts(request, context, ["item-summary"], 400)
+
+    item = "unit" if kind == "units" else "general"
+    return _apply(
+        request,
+        army,
+        lambda version: services.edit_item(army, kind, index, request.POST, version),
+        on_success=success,
+        on_refused=refused,
+        anchor=f"{item}-{index}",
+    )
+
+
+def _structural(
+    request: HttpRequest,
+    army: Army,
+    kind: str,
+    change: Change,
+    focus_index: Callable[[Checked], int | None],
+) -> HttpResponse:
+    """Add, duplicate, move, delete: indices shift, so the whole section is swapped."""
+    section = kind  # the partial named after the section: "units" or "generals"
+
+    def success(checked: Checked) -> HttpResponse:
+        index = focus_index(checked)
+        focus = (kind, index) if index is not None else None
+        context = _context(request, checked, focus=focus)
+        return _parts(request, context, [section, "oob"])
+
+    def refused(checked: Checked, message: str) -> HttpResponse:
+        if not request.htmx or checked.parsed is None:
+            return _page(request, checked, 400, error=message, **{f"{kind}_error": message})
+        context = _context(request, checked, **{f"{kind}_error": message})
+        return _parts(request, context, [section], 400)
+
+    return _apply(request, army, change, on_success=success, on_refused=refused, anchor=kind)
+
+
+@require_POST
+def add_item(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
+    army = selectors.owned_army_or_404(request, pk)
+    _kind_or_404(army, kind)
+    preset = request.POST.get("preset", "blank")
+    return _structural(
+        request,
+        army,
+        kind,
+        lambda version: services.add_item(army, kind, version, preset),
+        lambda checked: len(checked.army.document[kind]) - 1,
+    )
+
+
+@require_POST
+def duplicate_item(request: HttpRequest, pk: int, kind: str, index: int) -> HttpResponse:
+    army = selectors.owned_army_or_404(request, pk)
+    _kind_or_404(army, kind)
+    return _structural(
+        request,
+        army,
+        kind,
+        lambda version: services.duplicate_item(army, kind, index, version),
+        lambda checked: index + 1,
+    )
+
+
+@require_POST
+def move_item(request: HttpRequest, pk: int, kind: str, index: int) -> HttpResponse:
+    army = selectors.owned_army_or_404(request, pk)
+    _kind_or_404(army, kind)
+    direction = request.POST.get("direction", "")
+    if direction not in ("up", "down"):
+        return HttpResponse("Say which way to move: up or down.", status=400)
+    delta = -1 if direction == "up" else 1
+    return _structural(
+        request,
+        army,
+        kind,
+        lambda version: services.move_item(army, kind, index, delta, version),
+        lambda checked: None,
+    )
+
+
+@require_POST
+def delete_item(request: HttpRequest, pk: int, kind: str, index: int) -> HttpResponse:
+    army = selectors.owned_army_or_404(request, pk)
+    _kind_or_404(army, kind)
+    return _structural(
+        request,
+        army,
+        kind,
+        lambda version: services.delete_item(army, kind, index, version),
+        lambda checked: None,
+    )
+
+
+@require_POST
+def update_settings(request: HttpRequest, pk: int) -> HttpResponse:
+    """Name, list, limit, options, notes: every unit may cost differently, so all is redrawn."""
+    army = selectors.owned_army_or_404(request, pk)
+
+    def success(checked: Checked) -> HttpResponse:
+        context = _context(request, checked, oob=True)
+        return _parts(request, context, ["settings-error", "title", "units", "generals", "oob"])
+
+    def refused(checked: Checked, message: str) -> HttpResponse:
+        if not request.htmx:
+            return _page(request, checked, 400, error=message, settings_error=message)
+        return HttpResponse(
+            render_to_string(f"{TEMPLATE}#settings-error", {"settings_error": message}),
+            status=400,
+        )
+
+    return _apply(
+        request,
+        army,
+        lambda version: services.update_settings(army, request.POST, version),
+        on_success=success,
+        on_refused=refused,
+        anchor="settings",
+    )
+
+
+@require_POST
+def roll_force(request: HttpRequest, pk: int) -> HttpResponse:
+    army = selectors.owned_army_or_404(request, pk)
+
+    def success(checked: Checked) -> HttpResponse:
+        response = _parts(request, _context(request, checked), ["builder"])
+        response["HX-Retarget"] = "#builder"
+        response["HX-Reswap"] = "outerHTML"
+        return response
+
+    def refused(checked: Checked, message: str) -> HttpResponse:
+        return _page(request, checked, 400, error=message)
+
+    return _apply(
+        request,
+        army,
+        lambda version: services.roll_force(army, version),
+        on_success=success,
+        on_refused=refused,
+        anchor="units",
+    )
+
+
+# -- sharing (owner side) ------------------------------------------------------------------------
+
+
+def _share_response(request: HttpRequest, army: Army, message: str) -> HttpResponse:
+    if request.htmx:
+        context = {
+            "army": army,
+            "share_url": presenters.share_url(request, army.share_token),
+            "base": reverse("armies:builder", args=[army.pk]),
+            "share_message": message,
+        }
+        return render(request, f"{TEMPLATE}#share", context)
+    messages.success(request, message)
+    return redirect(_army_url(army, "share"))
+
+
+@require_POST
+def regenerate_share(request: HttpRequest, pk: int) -> HttpResponse:
+    army = selectors.owned_army_or_404(request, pk)
+    services.regenerate_share_token(army)
+    return _share_response(request, army, "New share link made: the old link no longer works.")
+
+
+@require_POST
+def stop_sharing(request: HttpRequest, pk: int) -> HttpResponse:
+    army = selectors.owned_army_or_404(request, pk)
+    services.stop_sharing(army)
+    return _share_response(request, army, "Sharing is off: the link no longer works.")

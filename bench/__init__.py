@@ -1,0 +1,1 @@
+"""Benchmarks (``make bench``): scripts that measure, not tests that assert."""

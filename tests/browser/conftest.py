@@ -1,0 +1,95 @@
+"""Real-browser tests: Playwright driving Debian's Chromium against pytest-django's live server.
+
+Never ``playwright install``: the Makefile installs the ``chromium`` Debian package when it
+is missing and it runs as root; without /usr/bin/chromium these tests skip. A failing test
+leaves a screenshot of every open page in ``test-artifacts/``.
+"""
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+HERE = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(config, items):
+    """Browser tests run last. Once Playwright has started, its event loop stays current in
+    this thread until the session ends, so Django's ORM needs DJANGO_ALLOW_ASYNC_UNSAFE from
+    then on; running them last keeps that variable out of the subprocesses (``manage.py
+    check --deploy`` and the like) that earlier tests start."""
+    browser = [item for item in items if HERE in Path(item.path).resolve().parents]
+    if browser:
+        chosen = set(map(id, browser))
+        items[:] = [item for item in items if id(item) not in chosen] + browser
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _allow_the_orm_beside_playwrights_event_loop():
+    # Playwright's sync API keeps an event loop current in this thread; the ORM calls of
+    # the test bodies and fixtures are still synchronous and safe. Left set on purpose:
+    # the loop stays current until the session ends (see pytest_collection_modifyitems).
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {
+        **browser_type_launch_args,
+        "executable_path": str(CHROMIUM),
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-dev-shm-usage",
+        ],
+    }
+
+
+@pytest.fixture(autouse=True)
+def _require_chromium():
+    if not CHROMIUM.exists():
+        pytest.skip(
+            "Chromium is not installed at /usr/bin/chromium (make test installs it as root)"
+        )
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call" and report.failed:
+        _screenshots(item)
+
+
+def _screenshots(item: pytest.Item) -> None:
+    """Every page of every open context, while the fixtures are still alive."""
+    browser = getattr(item, "funcargs", {}).get("browser")
+    if browser is None:
+        return
+    ARTIFACTS.mkdir(exist_ok=True)
+    stem = re.sub(r"[^\w.-]+", "_", item.nodeid)
+    for c, context in enumerate(browser.contexts):
+        for p, page in enumerate(context.pages):
+            try:
+                page.screenshot(path=str(ARTIFACTS / f"{stem}-{c}-{p}.png"), full_page=True)
+            except Exception as exc:  # a closed page must not hide the real failure
+                print(f"no screenshot of context {c} page {p}: {exc}")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """The live server's transactional test empties every table when it ends; put the
+    army lists back (as ``django_db_setup`` loaded them) for the tests that follow."""
+    yield
+    if nextitem is None or "live_server" not in getattr(item, "fixturenames", ()):
+        return
+    from pytest_django.plugin import blocking_manager_key
+
+    from armybuilder.catalog.services import load_lists
+
+    with item.config.stash[blocking_manager_key].unblock():
+        load_lists()

@@ -1,0 +1,160 @@
+"""The builder in a real browser: sign up, build, see costs and problems live, share, copy."""
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import Page, expect
+
+from armybuilder.armies.models import Army
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "a-long-Pass-123"
+TIMEOUT = 10_000
+
+
+def sign_up(page: Page, username: str) -> None:
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password:", exact=True).fill(PASSWORD)
+    page.get_by_label("Password confirmation:").fill(PASSWORD)
+    page.get_by_role("button", name="Create account").click()
+
+
+def new_into_the_dark_army(page: Page, base: str, name: str) -> None:
+    page.goto(f"{base}/armies/new/")
+    page.get_by_label("Rule set").select_option("into-the-dark")
+    page.get_by_label("Army name").fill(name)
+    page.get_by_role("button", name="Create army").click()
+    expect(page.locator("#army-title")).to_have_text(name)
+
+
+def add_unit(page: Page, index: int, name: str, choices: dict[str, str], ticks=()) -> None:
+    page.get_by_role("button", name="Add unit").click()
+    unit = page.locator(f"#unit-{index}")
+    expect(unit).to_be_visible(timeout=TIMEOUT)
+    page.locator(f"#u{index}-name").fill(name)
+    for field, value in choices.items():
+        page.locator(f"#u{index}-{field.replace('_', '-')}").select_option(value)
+    for field in ticks:
+        page.locator(f"#u{index}-{field}").check()
+    expect(unit.locator(".item-name")).to_have_text(name, timeout=TIMEOUT)
+
+
+def test_sign_up_build_the_source_units_to_446_and_fix_a_rule_error(live_server, page: Page):
+    page.set_default_timeout(TIMEOUT)
+    base = live_server.url
+    page.goto(f"{base}/accounts/signup/")
+    sign_up(page, "alice")
+    expect(page.get_by_role("heading", name="My armies")).to_be_visible()
+
+    new_into_the_dark_army(page, base, "Odo's host")
+    page.evaluate("window.__sameDocument = true")  # gone if the page ever reloads
+    total = page.locator("#total-points")
+
+    add_unit(page, 0, "Town Militia", {"quality": "levy"})
+    expect(total).to_have_text("44")
+    add_unit(page, 1, "Knights", {"quality": "fanatic", "density": "loose", "armour": "mailed"},
+             ticks=["mounted"])  # fmt: skip
+    expect(total).to_have_text("286")
+    add_unit(page, 2, "Combat Archers", {"quality": "elite", "density": "loose",
+             "armour": "protected", "training": "cross_trained", "missile_weapon": "foot_bow"})  # fmt: skip
+    expect(total).to_have_text("446")
+    expect(page.locator("#unit-1-summary .points")).to_have_text("242 pts")
+    expect(page.locator("#unit-2-summary .points")).to_have_text("160 pts")
+
+    # a rule error: melee troops with a bow
+    page.locator("#u0-missile-weapon").select_option("foot_bow")
+    problem = page.locator('#issues [data-code="melee-with-missile-weapon"]')
+    expect(problem).to_be_visible()
+    expect(problem).to_contain_text("Town Militia: melee troops carry no missile weapon")
+    expect(page.locator("#army-totals .badge")).to_have_text("Illegal")
+    problem.get_by_role("link", name="Town Militia (unit 1)").click()
+    assert page.url.endswith("#unit-0")
+    page.locator("#u0-missile-weapon").select_option("")
+    expect(problem).to_have_count(0)
+    expect(page.locator("#issues")).to_contain_text("No problems: this army is legal.")
+    expect(total).to_have_text("446")
+
+    assert page.evaluate("window.__sameDocument") is True
+    saved = Army.objects.get(owner__username="alice")
+    assert [u["name"] for u in saved.document["units"]] == [
+        "Town Militia",
+        "Knights",
+        "Combat Archers",
+    ]
+    assert saved.document["units"][0]["missile_weapon"] is None
+
+
+def test_share_link_opens_in_a_fresh_browser_and_copies_into_a_second_account(
+    live_server, page: Page, browser
+):
+    page.set_default_timeout(TIMEOUT)
+    base = live_server.url
+    page.goto(f"{base}/accounts/signup/")
+    sign_up(page, "owner")
+    new_into_the_dark_army(page, base, "Shared host")
+    add_unit(page, 0, "Knights", {"quality": "fanatic", "density": "loose", "armour": "mailed"},
+             ticks=["mounted"])  # fmt: skip
+    expect(page.locator("#total-points")).to_have_text("242")
+    link = page.locator("#share-link").input_value()
+    assert re.fullmatch(rf"{re.escape(base)}/s/[\w-]{{32}}/", link)
+
+    stranger = browser.new_context()  # no cookies: a different person
+    try:
+        viewer = stranger.new_page()
+        viewer.set_default_timeout(TIMEOUT)
+        viewer.goto(link)
+        expect(viewer.get_by_role("heading", name="Shared host")).to_be_visible()
+        expect(viewer.locator("#total-points")).to_have_text("242")
+        expect(viewer.locator(".item-name")).to_have_text(["Knights"])
+        expect(viewer.locator("input[name^='f.']")).to_have_count(0)  # read-only
+
+        viewer.get_by_role("button", name="Copy to my armies").click()
+        expect(viewer.get_by_role("heading", name="Log in")).to_be_visible()
+        viewer.locator("#main").get_by_role("link", name="Sign up").click()
+        sign_up(viewer, "bob")
+        viewer.get_by_role("button", name="Copy to my armies").click()
+        expect(viewer.locator("#army-title")).to_have_text("Shared host")
+        expect(viewer.locator("#total-points")).to_have_text("242")
+    finally:
+        stranger.close()
+
+    bob = User.objects.get(username="bob")
+    fork = Army.objects.get(owner=bob)
+    original = Army.objects.get(owner__username="owner")
+    assert fork.document == original.document and fork.pk != original.pk
+
+
+def test_a_second_tabs_stale_edit_is_refused_and_a_bad_value_is_explained_in_place(
+    live_server, page: Page, settings
+):
+    settings.DEBUG = True  # with django-htmx's debug script, as `make run` serves it
+    page.set_default_timeout(TIMEOUT)
+    base = live_server.url
+    page.goto(f"{base}/accounts/signup/")
+    sign_up(page, "carol")
+    new_into_the_dark_army(page, base, "Two tabs")
+    add_unit(page, 0, "Town Militia", {"quality": "levy"})
+    expect(page.locator("#total-points")).to_have_text("44")
+
+    second = page.context.new_page()
+    second.set_default_timeout(TIMEOUT)
+    second.goto(page.url)
+    page.locator("#u0-figures").fill("20")
+    expect(page.locator("#total-points")).to_have_text("60")
+
+    second.locator("#u0-figures").fill("8")  # made from the version before the first tab's
+    expect(second.locator(".notice.conflict")).to_contain_text("was changed somewhere else")
+    expect(second.locator("#u0-figures")).to_have_value("20")
+    expect(second.locator("#total-points")).to_have_text("60")
+    assert Army.objects.get(owner__username="carol").document["units"][0]["figures"] == 20
+
+    second.locator("#u0-figures").fill("0")
+    error = second.locator("#unit-0-summary .field-error")
+    expect(error).to_contain_text("Town Militia (unit 1), Figures: 0 is below the minimum 1")
+    expect(second.locator("header.site")).to_be_visible()  # the page is still the builder
+    second.locator("#u0-figures").fill("12")
+    expect(error).to_have_count(0)
+    expect(second.locator("#total-points")).to_have_text("44")
+    assert Army.objects.get(owner__username="carol").document["units"][0]["figures"] == 12

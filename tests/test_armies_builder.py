@@ -1,0 +1,383 @@
+"""The builder page and its htmx edits: swaps, out-of-band totals and issues, fallbacks."""
+
+import re
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+
+import rules
+from armybuilder.armies import services
+from armybuilder.armies.models import Army
+from tests.support import army
+
+HX = {"HX-Request": "true"}
+MILITIA = {"name": "Town Militia", "quality": "levy"}
+# an edit: session, user, the army, the rule set's army lists, the versioned UPDATE
+QUERIES_PER_EDIT = 5
+
+
+@pytest.fixture
+def user(db):
+    return User.objects.create_user("alice", password="a-long-Pass-123")
+
+
+@pytest.fixture
+def owner_client(client, user):
+    client.force_login(user)
+    return client
+
+
+def itd(units: list[dict[str, Any]], **top: Any) -> dict[str, Any]:
+    return army("into-the-dark", units, **top)
+
+
+def make(user: User, units: list[dict[str, Any]], **top: Any) -> Army:
+    return services.create_army(itd(units, **top), owner=user)
+
+
+def edit(client, saved: Army, index: int, version: int | None = None, **fields: str):
+    data = {"version": saved.version if version is None else version}
+    data.update({f"f.{k}": v for k, v in fields.items()})
+    return client.post(f"/armies/{saved.pk}/units/{index}/", data, headers=HX)
+
+
+def test_builder_page_offers_exactly_the_rule_sets_values(owner_client, user):
+    saved = make(user, [MILITIA])
+    page = owner_client.get(f"/armies/{saved.pk}/").content.decode()
+    armour = re.search(r'<select id="u0-armour" name="f.armour"[^>]*>(.*?)</select>', page).group(1)
+    assert re.findall(r'value="([^"]*)"', armour) == [
+        "unarmoured",
+        "protected",
+        "armoured",
+        "mailed",
+        "encased",
+    ]
+    missile = re.search(r'<select id="u0-missile-weapon"[^>]*>(.*?)</select>', page).group(1)
+    assert re.findall(r'value="([^"]*)"', missile)[0] == ""  # "none" for a nullable choice
+    assert 'type="number" id="u0-figures" name="f.figures" value="12" min="1" max="400"' in page
+    assert 'id="u0-mounted" name="f.mounted" value="1"' in page
+
+
+@pytest.mark.parametrize("ruleset", [r.slug for r in rules.all_rulesets()])
+def test_every_rule_set_builds_labelled_controls_from_its_vocabulary(owner_client, user, ruleset):
+    saved = services.create_army(army(ruleset, []), owner=user)
+    response = owner_client.post(
+        f"/armies/{saved.pk}/units/add/", {"version": 1, "preset": "blank"}, headers=HX
+    )
+    assert response.status_code == 200
+    page = owner_client.get(f"/armies/{saved.pk}/").content.decode()
+    fields = rules.get_ruleset(ruleset).unit_fields
+    for f in fields:
+        if f.kind in ("multi", "object"):
+            assert f"<legend>{f.label}</legend>" in page
+            continue
+        ident = f"u0-{f.name}".replace("_", "-")
+        assert f'id="{ident}"' in page
+        assert f'<label for="{ident}">' in page, f"{ruleset}: no label for {f.name}"
+
+
+def test_htmx_unit_edit_swaps_the_summary_and_out_of_band_totals_and_issues(owner_client, user):
+    saved = make(user, [MILITIA])
+    response = edit(owner_client, saved, 0, figures="24")
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert body.lstrip().startswith('<div class="item-summary" id="unit-0-summary">')
+    assert "24 figures x 2 = 48" in body and 'data-points="68"' in body
+    assert '<input type="hidden" id="army-version" value="2" hx-swap-oob="true">' in body
+    assert re.search(r'<section id="army-totals"[^>]*hx-swap-oob="true"', body)
+    assert re.search(r'<section id="issues"[^>]*hx-swap-oob="true"', body)
+    assert '<span class="total-points" id="total-points">68</span>' in body
+    assert "<form" not in body  # the controls the player is using stay untouched
+
+
+def test_the_three_source_units_total_446_through_htmx_edits(owner_client, user):
+    saved = make(user, [])
+    edits = [
+        {"name": "Town Militia", "quality": "levy"},
+        {"name": "Knights", "quality": "fanatic", "density": "loose", "armour": "mailed",
+         "mounted": "1"},
+        {"name": "Combat Archers", "quality": "elite", "density": "loose",
+         "armour": "protected", "training": "cross_trained", "missile_weapon": "foot_bow"},
+    ]  # fmt: skip
+    version = 1
+    totals = []
+    for index, fields in enumerate(edits):
+        add = owner_client.post(f"/armies/{saved.pk}/units/add/", {"version": version}, headers=HX)
+        assert add.status_code == 200
+        body = edit(owner_client, saved, index, version + 1, **fields).content.decode()
+        totals.append(int(re.search(r'id="total-points">(\d+)<', body).group(1)))
+        version += 2
+    assert totals == [44, 44 + 242, 446]
+
+
+def test_a_rule_error_is_listed_with_its_rule_and_a_link_to_the_unit_then_goes(owner_client, user):
+    saved = make(user, [MILITIA, MILITIA])
+    body = edit(owner_client, saved, 1, missile_weapon="foot_bow").content.decode()
+    issues = body[body.index('<section id="issues"') :]
+    assert 'data-code="melee-with-missile-weapon"' in issues
+    assert "Rule: Missile Weapons" in issues
+    assert '<a href="#unit-1">Town Militia (unit 2)</a>' in issues
+    assert '<span class="badge illegal">Illegal</span>' in body
+    body = edit(owner_client, saved, 1, version=2, missile_weapon="").content.decode()
+    assert "melee-with-missile-weapon" not in body
+    assert "No problems: this army is legal." in body
+
+
+def test_warnings_are_listed_too(owner_client, user):
+    saved = make(user, [MILITIA])
+    body = edit(owner_client, saved, 0, figures="3").content.decode()
+    assert 'class="issue warning" data-code="too-few-figures"' in body
+    assert '<span class="badge legal">Legal</span>' in body
+
+
+def test_a_malformed_edit_answers_400_with_the_message_and_saves_nothing(owner_client, user):
+    saved = make(user, [MILITIA])
+    response = edit(owner_client, saved, 0, figures="0")
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert 'id="unit-0-summary"' in body
+    assert "Town Militia (unit 1), Figures: 0 is below the minimum 1" in body
+    saved.refresh_from_db()
+    assert saved.version == 1 and saved.document["units"][0]["figures"] == 12
+
+
+def test_a_malformed_edit_without_javascript_shows_the_page_with_the_message(owner_client, user):
+    saved = make(user, [MILITIA])
+    response = owner_client.post(f"/armies/{saved.pk}/units/0/", {"version": 1, "f.name": "   "})
+    assert response.status_code == 400
+    assert "Not saved: Town Militia (unit 1), Name: must not be empty" in response.content.decode()
+    saved.refresh_from_db()
+    assert saved.document["units"][0]["name"] == "Town Militia"
+
+
+def test_without_javascript_a_change_posts_and_redirects_to_the_unit(owner_client, user):
+    saved = make(user, [MILITIA])
+    response = owner_client.post(f"/armies/{saved.pk}/units/0/", {"version": 1, "f.figures": "6"})
+    assert response.status_code == 302
+    assert response["Location"] == f"/armies/{saved.pk}/#unit-0"
+    saved.refresh_from_db()
+    assert saved.document["units"][0]["figures"] == 6
+
+
+def test_queries_per_unit_edit_are_the_same_at_5_and_at_50_units(
+    owner_client, user, django_assert_num_queries
+):
+    for size in (5, 50):
+        saved = make(user, [dict(MILITIA, name=f"Militia {i}") for i in range(size)])
+        with django_assert_num_queries(QUERIES_PER_EDIT):
+            response = edit(owner_client, saved, size // 2, figures="20")
+        assert response.status_code == 200
+
+
+def test_queries_per_edit_do_not_grow_for_a_visitors_draft_either(
+    client, db, django_assert_num_queries
+):
+    client.post("/armies/new/", {"ruleset": "into-the-dark", "name": "Draft"})
+    saved = Army.objects.get()
+    url = f"/armies/{saved.pk}/units/add/"
+    for version in range(1, 51):
+        client.post(url, {"version": version}, headers=HX)
+    # session, the army, the army lists, the UPDATE (no user row for a visitor)
+    with django_assert_num_queries(4):
+        response = client.post(
+            f"/armies/{saved.pk}/units/25/", {"version": 51, "f.figures": "6"}, headers=HX
+        )
+    assert response.status_code == 200
+
+
+def test_a_stale_version_gets_409_with_the_current_state_and_nothing_is_overwritten(
+    owner_client, user
+):
+    saved = make(user, [MILITIA])
+    assert edit(owner_client, saved, 0, version=1, figures="20").status_code == 200
+    response = edit(owner_client, saved, 0, version=1, figures="6")  # the second tab
+    assert response.status_code == 409
+    assert response["HX-Retarget"] == "#builder" and response["HX-Reswap"] == "outerHTML"
+    body = response.content.decode()
+    assert "was changed somewhere else" in body
+    assert 'id="u0-figures" name="f.figures" value="20"' in body
+    assert 'id="army-version" value="2"' in body
+    saved.refresh_from_db()
+    assert saved.document["units"][0]["figures"] == 20 and saved.version == 2
+
+
+def test_a_stale_version_without_javascript_is_409_too(owner_client, user):
+    saved = make(user, [MILITIA])
+    edit(owner_client, saved, 0, version=1, figures="20")
+    response = owner_client.post(f"/armies/{saved.pk}/units/0/", {"version": 1, "f.figures": "6"})
+    assert response.status_code == 409
+    saved.refresh_from_db()
+    assert saved.document["units"][0]["figures"] == 20
+
+
+def test_every_change_is_refused_when_stale(owner_client, user):
+    saved = make(user, [MILITIA, MILITIA])
+    edit(owner_client, saved, 0, version=1, figures="20")
+    base = f"/armies/{saved.pk}/"
+    for url, extra in [
+        ("units/add/", {}),
+        ("units/0/duplicate/", {}),
+        ("units/1/move/", {"direction": "up"}),
+        ("units/0/delete/", {}),
+        ("settings/", {"name": "Other"}),
+    ]:
+        response = owner_client.post(base + url, {"version": 1, **extra}, headers=HX)
+        assert response.status_code == 409, url
+    saved.refresh_from_db()
+    assert saved.version == 2 and len(saved.document["units"]) == 2
+
+
+def test_structural_changes_swap_the_units_section(owner_client, user):
+    saved = make(user, [MILITIA, dict(MILITIA, name="Spears")])
+    base = f"/armies/{saved.pk}/units/"
+    body = owner_client.post(base + "1/move/", {"version": 1, "direction": "up"}, headers=HX)
+    text = body.content.decode()
+    assert text.lstrip().startswith('<section id="units"')
+    assert text.index('id="unit-0"') < text.index("Spears") < text.index("Town Militia")
+    text = owner_client.post(base + "0/duplicate/", {"version": 2}, headers=HX).content.decode()
+    assert text.count('class="item-name">Spears<') == 2
+    text = owner_client.post(base + "add/", {"version": 3}, headers=HX).content.decode()
+    assert 'id="u3-name" name="f.name" value="Unit 4"' in text and " autofocus" in text
+    text = owner_client.post(base + "0/delete/", {"version": 4}, headers=HX).content.decode()
+    assert 'Units <span class="count">(3)</span>' in text
+    assert 'id="army-version" value="5" hx-swap-oob="true"' in text
+
+
+def test_moving_needs_a_direction(owner_client, user):
+    saved = make(user, [MILITIA])
+    response = owner_client.post(f"/armies/{saved.pk}/units/0/move/", {"version": 1})
+    assert response.status_code == 400
+
+
+def test_a_unit_that_is_not_there_is_404(owner_client, user):
+    saved = make(user, [MILITIA])
+    assert edit(owner_client, saved, 5, figures="3").status_code == 404
+
+
+def test_generals_are_404_in_a_rule_set_without_generals(owner_client, user):
+    saved = services.create_army(army("feudal-2017", []), owner=user)
+    response = owner_client.post(f"/armies/{saved.pk}/generals/add/", {"version": 1})
+    assert response.status_code == 404
+
+
+def test_generals_are_added_and_edited_with_the_object_champion(owner_client, user):
+    saved = make(user, [dict(MILITIA, division="Odo")])
+    base = f"/armies/{saved.pk}/generals/"
+    text = owner_client.post(base + "add/", {"version": 1}, headers=HX).content.decode()
+    assert text.lstrip().startswith('<section id="generals"')
+    assert '<datalist id="general-names" hx-swap-oob="true"><option value="General 1">' in text
+    data = {"version": 2, "f.name": "Odo", "f.rating": "good", "f.commanding": ["0", "1"],
+            "f.champion": ["0", "1"], "f.champion.quality": "elite",
+            "f.champion.armour": "armoured"}  # fmt: skip
+    response = owner_client.post(base + "0/", data, headers=HX)
+    assert response.status_code == 200
+    saved.refresh_from_db()
+    general = saved.document["generals"][0]
+    assert general["champion"] == {"quality": "elite", "armour": "armoured"}
+    assert "good general 3 x 25 = 75" in response.content.decode()
+    assert "unknown-division" not in response.content.decode()
+
+
+def test_settings_change_redraws_every_unit_out_of_band(owner_client, user):
+    saved = make(user, [MILITIA])
+    data = {"version": 1, "name": "Hastings", "f.figure_scale": "15mm", "points_limit": "40"}
+    response = owner_client.post(f"/armies/{saved.pk}/settings/", data, headers=HX)
+    text = response.content.decode()
+    assert response.status_code == 200
+    assert '<h1 id="army-title" hx-swap-oob="true">Hastings</h1>' in text
+    assert re.search(r'<section id="units"[^>]*hx-swap-oob="true"', text)
+    assert "<dt>move</dt><dd>3&quot;</dd>" in text  # 15 mm halves 6"
+    assert 'data-code="over-points-limit"' in text
+
+
+def test_a_malformed_setting_is_refused_with_the_field_named(owner_client, user):
+    saved = make(user, [MILITIA])
+    response = owner_client.post(
+        f"/armies/{saved.pk}/settings/", {"version": 1, "points_limit": "0"}, headers=HX
+    )
+    assert response.status_code == 400
+    assert response.content.decode() == "Points limit: 0 is below the minimum 1"
+    response = owner_client.post(
+        f"/armies/{saved.pk}/settings/", {"version": 1, "f.figure_scale": "28mm"}, headers=HX
+    )
+    assert response.content.decode() == (
+        "Option Figure scale: &#x27;28mm&#x27; is not one of 25mm, 15mm"
+    )
+
+
+def test_changing_the_army_list_applies_its_checks_and_offers_its_entries(owner_client, user):
+    saved = make(user, [dict(MILITIA, quality="fanatic", mounted=True, name="Camels")])
+    data = {"version": 1, "army_list": "anglo-danish-1066"}
+    text = owner_client.post(f"/armies/{saved.pk}/settings/", data, headers=HX).content.decode()
+    assert 'data-code="not-in-army-list"' in text
+    assert re.search(
+        r'<optgroup label="From the army list">\s*<option value="entry:0">Huscarls<', text
+    )
+
+
+def test_roll_a_force_is_offered_only_where_the_rule_set_has_a_force_matrix(owner_client, user):
+    feudal = services.create_army(army("feudal-2017", []), owner=user)
+    itd_army = make(user, [])
+    assert "Roll a force" not in owner_client.get(f"/armies/{itd_army.pk}/").content.decode()
+    assert "Roll a force" in owner_client.get(f"/armies/{feudal.pk}/").content.decode()
+    response = owner_client.post(f"/armies/{feudal.pk}/roll/", {"version": 1}, headers=HX)
+    assert response.status_code == 200 and response["HX-Retarget"] == "#builder"
+    feudal.refresh_from_db()
+    assert len(feudal.document["units"]) == 6
+    assert "Fits force-matrix row" in response.content.decode()
+
+
+def test_builder_marks_a_visitors_draft_and_offers_sign_up(client, db):
+    client.post("/armies/new/", {"ruleset": "into-the-dark"})
+    saved = Army.objects.get()
+    page = client.get(f"/armies/{saved.pk}/").content.decode()
+    assert "This draft is kept for this browser" in page
+    assert f'href="/accounts/signup/?next=/armies/{saved.pk}/"' in page
+
+
+def test_print_links_point_at_the_printing_apps_paths(owner_client, user):
+    saved = make(user, [])
+    page = owner_client.get(f"/armies/{saved.pk}/").content.decode()
+    for path in ("roster.pdf", "qrs.pdf", "roster/", "export.json"):
+        assert f'href="/armies/{saved.pk}/{path}"' in page
+
+
+def test_without_javascript_every_change_posts_and_redirects(owner_client, user):
+    saved = make(user, [MILITIA])
+    base = f"/armies/{saved.pk}/"
+    steps = [
+        ("units/add/", {"version": 1, "preset": "blank"}, "#units"),
+        ("units/0/duplicate/", {"version": 2}, "#units"),
+        ("units/2/move/", {"version": 3, "direction": "up"}, "#units"),
+        ("units/0/delete/", {"version": 4}, "#units"),
+        ("generals/add/", {"version": 5}, "#generals"),
+        ("settings/", {"version": 6, "name": "Plain HTML"}, "#settings"),
+    ]
+    for url, data, anchor in steps:
+        response = owner_client.post(base + url, data)
+        assert response.status_code == 302, url
+        assert response["Location"] == base + anchor
+    saved.refresh_from_db()
+    assert saved.version == 7 and saved.document["name"] == "Plain HTML"
+    assert [u["name"] for u in saved.document["units"]] == ["Unit 2", "Town Militia"]
+    page = owner_client.get(base).content.decode()
+    assert '<noscript><button type="submit">Save unit</button></noscript>' in page
+    assert '<noscript><button type="submit">Save settings</button></noscript>' in page
+
+
+def test_ticking_champion_sets_open_order_and_one_figure_and_redraws_the_unit(owner_client, user):
+    saved = make(user, [MILITIA])
+    response = edit(owner_client, saved, 0, champion="1")
+    assert response["HX-Retarget"] == "#unit-0" and response["HX-Reswap"] == "outerHTML"
+    body = response.content.decode()
+    assert '<option value="open" selected>' in body
+    assert 'id="u0-figures" name="f.figures" value="1"' in body
+    assert "champion-not-open" not in body and "champion-figures" not in body
+    saved.refresh_from_db()
+    unit = saved.document["units"][0]
+    assert (unit["champion"], unit["density"], unit["figures"]) == (True, "open", 1)
+    # the player may still change it back, and is then told why it is wrong
+    body = edit(owner_client, saved, 0, density="close").content.decode()
+    assert 'data-code="champion-not-open"' in body
+    assert "HX-Retarget" not in edit(owner_client, saved, 0, version=3, figures="1")

@@ -1,0 +1,102 @@
+"""Import and export of the muster.army/1 document as files."""
+
+import json
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from armybuilder.armies import services
+from armybuilder.armies.models import Army
+from tests.support import EXAMPLES, army, example
+
+
+@pytest.fixture
+def user(db):
+    return User.objects.create_user("alice", password="a-long-Pass-123")
+
+
+@pytest.fixture
+def owner_client(client, user):
+    client.force_login(user)
+    return client
+
+
+def upload(content: bytes, name: str = "army.json") -> SimpleUploadedFile:
+    return SimpleUploadedFile(name, content, content_type="application/json")
+
+
+@pytest.mark.parametrize(
+    "name", sorted(p.name for p in EXAMPLES.glob("*.json") if p.name != "expected.json")
+)
+def test_export_then_import_gives_an_equal_document(owner_client, user, name):
+    original = services.create_army(example(name), owner=user)
+    exported = owner_client.get(f"/armies/{original.pk}/export.json")
+    assert exported.status_code == 200
+    assert exported["Content-Type"] == "application/json; charset=utf-8"
+    assert exported["Content-Disposition"].startswith("attachment; filename=")
+    response = owner_client.post("/armies/import/", {"document": upload(exported.content)})
+    imported = Army.objects.exclude(pk=original.pk).get()
+    assert response.status_code == 302
+    assert response["Location"] == f"/armies/{imported.pk}/"
+    assert imported.document == original.document == json.loads(exported.content)
+    assert imported.owner == user and imported.share_token != original.share_token
+
+
+def test_export_is_named_after_the_army(owner_client, user):
+    saved = services.create_army(army("into-the-dark", [], name="Normans at Hastings!"), owner=user)
+    response = owner_client.get(f"/armies/{saved.pk}/export.json")
+    assert response["Content-Disposition"] == 'attachment; filename="normans-at-hastings.json"'
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"{not json", "The file is not valid JSON (line 1, column 2"),
+        (b"\xff\xfe\x00junk", "The file is not UTF-8 text"),
+        (b"   ", "The file is empty"),
+        (b"[1, 2]", "the document must be a JSON object, not a list"),
+        (json.dumps({"format": "muster.army/2", "name": "X", "ruleset": "into-the-dark",
+                     "units": []}).encode(), "Format: &#x27;muster.army/2&#x27; is not supported"),
+        (json.dumps(army("into-the-dark", [{"name": "Knights", "armour": "plate"}])).encode(),
+         "Knights (unit 1), Armour: &#x27;plate&#x27; is not one of unarmoured"),
+        (json.dumps(army("into-the-dark", [], colour="red")).encode(),
+         "colour: unknown key; allowed keys: format, name"),
+    ],
+)  # fmt: skip
+def test_a_bad_file_gives_the_parsers_message_and_saves_nothing(owner_client, content, message):
+    response = owner_client.post("/armies/import/", {"document": upload(content)})
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert Army.objects.count() == 0
+
+
+def test_an_oversized_file_is_refused_before_it_is_parsed(owner_client, settings):
+    settings.MUSTER_MAX_DOCUMENT_BYTES = 100
+    doc = json.dumps(army("into-the-dark", [{"name": "x" * 100}])).encode()
+    response = owner_client.post("/armies/import/", {"document": upload(doc)})
+    assert response.status_code == 400
+    assert "an army document is at most" in response.content.decode()
+    assert Army.objects.count() == 0
+
+
+def test_import_without_a_file_names_the_field(owner_client):
+    response = owner_client.post("/armies/import/", {})
+    assert response.status_code == 400
+    assert "This field is required." in response.content.decode()
+
+
+def test_a_visitor_can_import_into_a_draft(client, db):
+    doc = json.dumps(example("into-the-dark-source-examples.json")).encode()
+    response = client.post("/armies/import/", {"document": upload(doc)})
+    draft = Army.objects.get()
+    assert response["Location"] == f"/armies/{draft.pk}/"
+    assert draft.owner is None and draft.session_key
+    assert client.get(f"/armies/{draft.pk}/").status_code == 200
+
+
+def test_the_import_page_and_my_armies_offer_the_upload_form(owner_client):
+    for url in ("/armies/import/", "/armies/"):
+        page = owner_client.get(url).content.decode()
+        assert 'enctype="multipart/form-data"' in page
+        assert '<input type="file" id="id_document" name="document"' in page

@@ -1,0 +1,142 @@
+"""Share links: read-only, no login, revocable; copy into your own account."""
+
+import json
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from armybuilder.armies import services
+from armybuilder.armies.models import Army
+from tests.support import army, example
+
+PASSWORD = "a-long-Pass-123"
+HX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def owner(db):
+    return User.objects.create_user("owner", password=PASSWORD)
+
+
+@pytest.fixture
+def saved(owner):
+    return services.create_army(example("into-the-dark-source-examples.json"), owner=owner)
+
+
+def test_every_army_has_an_unguessable_share_token_from_creation(saved):
+    assert re.fullmatch(r"[A-Za-z0-9_-]{32}", saved.share_token)
+    other = services.duplicate_army(saved, owner=saved.owner)
+    assert other.share_token != saved.share_token
+
+
+def test_the_share_page_shows_the_roster_totals_and_issues_without_login(saved, client):
+    response = client.get(f"/s/{saved.share_token}/")
+    page = response.content.decode()
+    assert response.status_code == 200
+    for name in ("Town Militia", "Knights", "Combat Archers", "Champion", "Count Odo"):
+        assert f'class="item-name">{name}<' in page
+    assert '<span class="total-points" id="total-points">581</span>' in page
+    assert "No problems: this army is legal." in page
+    assert "12 figures x 16 = 192" in page  # the breakdown
+    assert "<dt>code</dt><dd>LMM</dd>" in page  # the stat line
+
+
+def test_the_share_page_is_read_only(saved, client):
+    page = client.get(f"/s/{saved.share_token}/").content.decode()
+    assert 'name="f.' not in page and "hx-post" not in page
+    assert f"/armies/{saved.pk}/" not in page  # the database id is not given away
+    forms = re.findall(r'<form[^>]*action="([^"]+)"', page)
+    assert forms == [f"/s/{saved.share_token}/copy/"]  # only "Copy to my armies"
+
+
+def test_the_share_page_lists_problems_with_links_to_the_units(owner, client):
+    doc = army("into-the-dark", [{"name": "Archers", "training": "missile"}], points_limit=10)
+    shared = services.create_army(doc, owner=owner)
+    page = client.get(f"/s/{shared.share_token}/").content.decode()
+    assert 'data-code="missing-missile-weapon"' in page and 'href="#unit-0"' in page
+    assert 'data-code="over-points-limit"' in page and '<li class="item" id="unit-0">' in page
+
+
+def test_open_graph_title_and_description_for_link_previews(saved, client):
+    page = client.get(f"/s/{saved.share_token}/").content.decode()
+    assert '<meta property="og:title" content="Worked examples from Into the Dark">' in page
+    assert (
+        '<meta property="og:description" content="Into the Dark · 4 units · 581 of 1000 points · legal">'
+        in page
+    )
+    assert f'<meta property="og:url" content="http://testserver/s/{saved.share_token}/">' in page
+
+
+def test_download_json_gives_the_document(saved, client):
+    response = client.get(f"/s/{saved.share_token}/army.json")
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == (
+        'attachment; filename="worked-examples-from-into-the-dark.json"'
+    )
+    assert json.loads(response.content) == saved.document
+
+
+def test_share_page_links_the_printable_sheets_by_token(saved, client):
+    page = client.get(f"/s/{saved.share_token}/").content.decode()
+    for path in ("roster.pdf", "qrs.pdf", "roster/", "army.json"):
+        assert f'href="/s/{saved.share_token}/{path}"' in page
+
+
+def test_the_builder_shows_the_link_with_a_copy_button(saved):
+    client = Client()
+    client.force_login(saved.owner)
+    page = client.get(f"/armies/{saved.pk}/").content.decode()
+    link = f"http://testserver/s/{saved.share_token}/"
+    assert f'<input id="share-link" type="text" readonly value="{link}">' in page
+    assert 'data-copy="#share-link"' in page
+
+
+def test_regenerate_and_turn_off_answer_htmx_with_the_share_panel(saved):
+    client = Client()
+    client.force_login(saved.owner)
+    old = saved.share_token
+    response = client.post(f"/armies/{saved.pk}/share/regenerate/", headers=HX)
+    body = response.content.decode()
+    saved.refresh_from_db()
+    assert body.lstrip().startswith('<section id="share"')
+    assert saved.share_token != old and saved.share_token in body
+    assert "the old link no longer works" in body
+    body = client.post(f"/armies/{saved.pk}/share/off/", headers=HX).content.decode()
+    assert "Sharing is off" in body and "Turn sharing on" in body
+    body = client.post(f"/armies/{saved.pk}/share/regenerate/", headers=HX).content.decode()
+    saved.refresh_from_db()
+    assert saved.share_token and client.get(f"/s/{saved.share_token}/").status_code == 200
+
+
+def test_copy_to_my_armies_asks_a_visitor_to_log_in_first(saved, client):
+    response = client.post(f"/s/{saved.share_token}/copy/")
+    assert response.status_code == 302
+    assert response["Location"] == f"/accounts/login/?next=/s/{saved.share_token}/copy/"
+    assert Army.objects.count() == 1
+
+
+def test_copy_to_my_armies_makes_a_fork_owned_by_the_viewer(saved):
+    viewer = User.objects.create_user("viewer", password=PASSWORD)
+    client = Client()
+    client.post(
+        "/accounts/login/",
+        {"username": "viewer", "password": PASSWORD, "next": f"/s/{saved.share_token}/copy/"},
+    )
+    confirm = client.get(f"/s/{saved.share_token}/copy/")
+    assert "Copy “Worked examples from Into the Dark” to your armies?" in confirm.content.decode()
+    response = client.post(f"/s/{saved.share_token}/copy/")
+    fork = Army.objects.get(owner=viewer)
+    assert response["Location"] == f"/armies/{fork.pk}/"
+    assert fork.document == saved.document and fork.share_token != saved.share_token
+    client.post(f"/armies/{fork.pk}/units/0/delete/", {"version": 1})
+    saved.refresh_from_db()
+    assert len(saved.document["units"]) == 4  # the original is untouched
+
+
+def test_the_owner_sees_edit_instead_of_copy(saved):
+    client = Client()
+    client.force_login(saved.owner)
+    page = client.get(f"/s/{saved.share_token}/").content.decode()
+    assert "Edit (you own this army)" in page and "Copy to my armies" not in page
