@@ -200,6 +200,9 @@ class RuleSet:
     checks: ClassVar[tuple[CheckDoc, ...]] = ()
     not_offered: ClassVar[tuple[str, ...]] = ()
     can_roll: ClassVar[bool] = False  # force-matrix rule sets: "Roll a force"
+    # What an editor sets for the player when a field takes a value:
+    # (field, value, {other field: value it implies}), e.g. a champion is one open figure.
+    follow_ups: ClassVar[tuple[tuple[str, Any, Mapping[str, Any]], ...]] = ()
 
     # -- parsing ---------------------------------------------------------------
     def normalise_unit(self, unit: Unit, options: Mapping[str, Any], path: str) -> Unit:

@@ -69,7 +69,7 @@ class Checked:
     parsed: rules.Army | None
     report: rules.Report | None
     problem: str = ""
-    adjusted: tuple[str, ...] = ()  # fields the builder set for the player (FOLLOW_UPS)
+    adjusted: tuple[str, ...] = ()  # fields the builder set for the player (RuleSet.follow_ups)
 
 
 # -- reading ------------------------------------------------------------------------------
@@ -222,15 +222,9 @@ def _index(items: list[Any], index: int) -> int:
 # Where a digest says "the builder sets it for the user": when an edit turns ``field`` to
 # ``value``, the builder also sets the values that must go with it. The check still fires
 # if the player changes them back afterwards (or imports a document that breaks it).
-FOLLOW_UPS: dict[str, tuple[tuple[str, Any, Mapping[str, Any]], ...]] = {
-    # into-the-dark.md, champion-not-open: a champion is a single figure in open order
-    "into-the-dark": (("champion", True, {"density": "open", "figures": 1}),),
-}
-
-
 def _follow_ups(ruleset: RuleSet, before: Mapping[str, Any], after: dict[str, Any]) -> list[str]:
     adjusted: list[str] = []
-    for field, value, then in FOLLOW_UPS.get(ruleset.slug, ()):
+    for field, value, then in ruleset.follow_ups:
         if after.get(field) == value and before.get(field) != value:
             for key, wanted in then.items():
                 if after.get(key) != wanted:

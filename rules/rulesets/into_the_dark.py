@@ -222,6 +222,9 @@ class IntoTheDark(RuleSet):
         Ruling("R5", "Units are homogeneous (the source recommends it); mixed units are not "
                      "modelled."),
     )  # fmt: skip
+    # "champion-not-open": champions are always open order, a single figure; the builder
+    # sets both for the player when a unit is made a champion.
+    follow_ups = (("champion", True, {"density": "open", "figures": 1}),)
     not_offered = (
         "Wedge, Hedgehog and Chariots: named in the source's contents but never described (R3).",
         "Mixed units: the source recommends homogeneous units (R5).",
