@@ -39,6 +39,21 @@ class Issue:
         return data
 
 
+def entry_preset(entry: Mapping[str, Any], fallback: str) -> tuple[str, Unit]:
+    """(label, unit values) for an army-list entry of the usual shape: a ``name``, a
+    ``match`` of field -> allowed values (the first is taken) and optional preset ``unit``
+    values."""
+    values: Unit = {
+        key: allowed[0]
+        for key, allowed in (entry.get("match") or {}).items()
+        if isinstance(allowed, list) and allowed
+    }
+    values.update(entry.get("unit") or {})
+    label = str(entry.get("name") or entry.get("key") or fallback).strip()
+    values.setdefault("name", label[:120])
+    return label, values
+
+
 def error(code: str, message: str, rule: str, **where: int | None) -> Issue:
     return Issue("error", code, message, rule, **where)
 
@@ -254,6 +269,14 @@ class RuleSet:
         raise NotImplementedError(f"{self.slug} has no force matrix to roll on")
 
     # -- army lists ----------------------------------------------------------------
+    def unit_presets(self, list_data: Mapping[str, Any] | None) -> list[tuple[str, Unit]]:
+        """The units an army list offers to add, in the list's order: (label, field values).
+
+        Each rule set reads its own list format; the values are a starting point the
+        player edits (the first allowed value of each matched field), never a constraint.
+        """
+        return []
+
     def validate_army_list(self, data: Any) -> list[str]:
         """Messages for everything wrong with an army list's constraint data (empty: fine)."""
         if not isinstance(data, dict):

@@ -44,11 +44,11 @@ move through the network together, so a large army costs no more than a small on
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.base import Issue, Unit, error
+from rules.base import Issue, Unit, entry_preset, error
 from rules.errors import MalformedDocument
 from rules.fields import Field, parse_value
 
@@ -135,6 +135,16 @@ class VariantRule:
     missiles: tuple[str | None, ...]
 
 
+def unit_presets(data: Mapping[str, Any] | None) -> list[tuple[str, Unit]]:
+    """The units a list offers to add: its required units, then each choice's options."""
+    if not isinstance(data, Mapping):
+        return []
+    entries = list(data.get("required", []))
+    for group in data.get("choices", []):
+        entries.extend(group.get("options", []))
+    return [entry_preset(entry, f"Entry {n + 1}") for n, entry in enumerate(entries)]
+
+
 def validate(
     data: Any,
     *,
@@ -154,28 +164,16 @@ def validate(
     if not isinstance(data.get("notes", ""), str):
         problems.append("notes must be text")
     keys: list[str] = []
-    required = data.get("required")
     total = 0
-    if not isinstance(required, list) or not required:
-        problems.append("required must be a non-empty list of required units")
-        required = []
-    for n, entry in enumerate(required):
-        where = f"required[{n}]"
-        if not isinstance(entry, dict):
-            problems.append(f"{where}: must be an object")
-            continue
+    empty = "required must be a non-empty list of required units"
+    required = _objects(data.get("required"), "required", problems, empty)
+    for where, entry in required:
         problems.extend(_entry(entry, where, "count", fields, variants, allow_fixed, keys))
         if isinstance(entry.get("count"), int) and not isinstance(entry["count"], bool):
             total += entry["count"]
-    choices = data.get("choices")
-    if not isinstance(choices, list) or not choices:
-        problems.append("choices must be a non-empty list of choice groups (at least one choice)")
-        choices = []
-    for g, group in enumerate(choices):
-        where = f"choices[{g}]"
-        if not isinstance(group, dict):
-            problems.append(f"{where}: must be an object")
-            continue
+    empty = "choices must be a non-empty list of choice groups (at least one choice)"
+    choices = _objects(data.get("choices"), "choices", problems, empty)
+    for where, group in choices:
         extra = set(group) - _GROUP_KEYS
         if extra:
             problems.append(
@@ -189,15 +187,9 @@ def validate(
             pick = None
         else:
             total += pick
-        options = group.get("options")
-        if not isinstance(options, list) or not options:
-            problems.append(f"{where}.options: must be a non-empty list of options")
-            continue
-        for o, entry in enumerate(options):
-            owhere = f"{where}.options[{o}]"
-            if not isinstance(entry, dict):
-                problems.append(f"{owhere}: must be an object")
-                continue
+        empty = f"{where}.options: must be a non-empty list of options"
+        options = _objects(group.get("options"), f"{where}.options", problems, empty)
+        for owhere, entry in options:
             problems.extend(_entry(entry, owhere, "max", fields, variants, allow_fixed, keys))
             high = entry.get("max")
             if pick is not None and _whole(high, 1) and high > pick:
@@ -208,6 +200,25 @@ def validate(
             "(a double army doubles the list)"
         )
     return problems
+
+
+def _objects(
+    value: Any, path: str, problems: list[str], empty: str
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The objects of the non-empty list ``value`` at ``path``, each with its own path.
+
+    Problems go to ``problems`` as the iteration reaches them (``empty`` when ``value`` is
+    not a non-empty list, one per item that is not an object), so they keep list order.
+    """
+    if not isinstance(value, list) or not value:
+        problems.append(empty)
+        return
+    for n, item in enumerate(value):
+        where = f"{path}[{n}]"
+        if isinstance(item, dict):
+            yield where, item
+        else:
+            problems.append(f"{where}: must be an object")
 
 
 def _whole(value: Any, low: int) -> bool:

@@ -299,65 +299,18 @@ def presets(ruleset: RuleSet, list_data: Mapping[str, Any] | None) -> list[Prese
                     {kind_field.name: choice.value, "name": choice.label},
                 )
             )
-    for i, values, label in _list_entries(list_data, fields):
-        found.append(Preset(f"entry:{i}", label, "From the army list", values))
+    for i, (label, values) in enumerate(ruleset.unit_presets(list_data)):
+        found.append(Preset(f"entry:{i}", label, "From the army list", _known(values, fields)))
     return found
+
+
+def _known(values: Mapping[str, Any], fields: Mapping[str, Field]) -> dict[str, Any]:
+    """A preset's values for the unit's own fields only (the parser refuses any other key)."""
+    return {k: v for k, v in values.items() if k in fields}
 
 
 def as_key(value: Any) -> str:
     return json.dumps(value) if not isinstance(value, str) else value
-
-
-def _list_entries(
-    list_data: Mapping[str, Any] | None, fields: Mapping[str, Field]
-) -> list[tuple[int, dict[str, Any], str]]:
-    """Unit presets in an army list: every troop entry that describes a unit by its values.
-
-    Army lists are each rule set's own format. Any object in the list data with a
-    ``match`` (field -> allowed values: the first allowed value is taken) or a ``unit``
-    (field -> value) is offered, in document order (``entries``, ``required``,
-    ``choices[].options`` ...); a ``columns`` object naming unit types (force-matrix
-    lists) offers one unit of each column.
-    """
-    if not isinstance(list_data, Mapping):
-        return []
-    found: list[tuple[int, dict[str, Any], str]] = []
-
-    def visit(node: Any) -> None:
-        if isinstance(node, list):
-            for item in node:
-                visit(item)
-            return
-        if not isinstance(node, Mapping):
-            return
-        match, unit = node.get("match"), node.get("unit")
-        if isinstance(match, Mapping) or isinstance(unit, Mapping):
-            values: dict[str, Any] = {}
-            if isinstance(match, Mapping):
-                for key, allowed in match.items():
-                    if key in fields and isinstance(allowed, list) and allowed:
-                        values[key] = allowed[0]
-            if isinstance(unit, Mapping):
-                values.update({k: v for k, v in unit.items() if k in fields})
-            label = node.get("name") or node.get("key")
-            if not isinstance(label, str) or not label.strip():
-                label = f"Entry {len(found) + 1}"
-            values.setdefault("name", label.strip()[:NAME_MAX])
-            found.append((len(found), values, label.strip()))
-            return
-        for value in node.values():
-            visit(value)
-
-    visit({k: v for k, v in list_data.items() if k != "columns"})
-    columns = list_data.get("columns")
-    type_field = fields.get("type")
-    if isinstance(columns, Mapping) and type_field is not None:
-        labels = {c.value: c.label for c in type_field.choices}
-        for column, kind in columns.items():
-            if kind in labels:
-                label = f"{str(column).upper() if len(str(column)) <= 2 else str(column).title()}: {labels[kind]}"
-                found.append((len(found), {"type": kind, "name": labels[kind]}, label))
-    return found
 
 
 def add_item(

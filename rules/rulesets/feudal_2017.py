@@ -672,6 +672,16 @@ class Feudal2017(RuleSet):
         return army.to_document()
 
     # -- army lists --------------------------------------------------------------------
+    def unit_presets(self, list_data: Mapping[str, Any] | None) -> list[tuple[str, Unit]]:
+        """One unit of each column's type, the list's (or the default list's) columns."""
+        columns = (list_data or DEFAULT_LIST).get("columns", {})
+        return [
+            (f"{COLUMN_LABELS[c].capitalize()}: {TYPE_NAME[columns[c]]}",
+             {"type": columns[c], "name": TYPE_NAME[columns[c]]})
+            for c in COLUMNS
+            if columns.get(c) in TYPE_NAME
+        ]  # fmt: skip
+
     def validate_army_list(self, data: Any) -> list[str]:
         problems = super().validate_army_list(data)
         if problems:

@@ -20,6 +20,7 @@ from rules.base import (
     RuleSet,
     Ruling,
     Unit,
+    entry_preset,
     error,
     warning,
 )
@@ -540,6 +541,16 @@ class IntoTheDark(RuleSet):
             yield error("army-list-limit",
                         f"{limit.get('label', 'Restricted troops')}: {part} of {total} points; "
                         f"the list allows at most {_share(share)} of the points.", LIST_RULE)  # fmt: skip
+
+    def unit_presets(self, list_data: Mapping[str, Any] | None) -> list[tuple[str, Unit]]:
+        presets = []
+        for n, entry in enumerate((list_data or {}).get("entries", [])):
+            label, values = entry_preset(entry, f"Entry {n + 1}")
+            for field, value, then in self.follow_ups:  # a champion entry: one open figure
+                if values.get(field) == value:
+                    values.update(then)
+            presets.append((label, values))
+        return presets
 
     def validate_army_list(self, data: Any) -> list[str]:
         problems = super().validate_army_list(data)
