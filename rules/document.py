@@ -131,3 +131,32 @@ def parse_document(raw: Any, lists: ListLookup = no_lists) -> Army:
         ruleset_lists=available,
     )
     return ruleset.normalise_army(army)
+
+
+def canonical_order(document: Mapping[str, Any]) -> dict[str, Any]:
+    """The same document with its keys in the format's and the vocabulary's order.
+
+    Databases may store JSON objects with their keys in another order (PostgreSQL's
+    jsonb does); a document a person downloads reads top to bottom as the format says.
+    Nothing is checked or changed but the order.
+    """
+    try:
+        ruleset = get_ruleset(str(document.get("ruleset")))
+    except KeyError:
+        ruleset = None
+
+    def ordered(item: Any, keys: list[str]) -> Any:
+        if not isinstance(item, Mapping):
+            return item
+        rank = {key: n for n, key in enumerate(keys)}
+        return {k: item[k] for k in sorted(item, key=lambda k: (rank.get(k, len(rank)), k))}
+
+    result = ordered(document, list(_TOP_KEYS))
+    if ruleset is not None:
+        if "options" in result:
+            result["options"] = ordered(result["options"], [f.name for f in ruleset.options])
+        for key, fields in (("units", ruleset.unit_fields), ("generals", ruleset.general_fields)):
+            if isinstance(result.get(key), list):
+                names = [f.name for f in fields]
+                result[key] = [ordered(item, names) for item in result[key]]
+    return result

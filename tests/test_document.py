@@ -138,3 +138,16 @@ def test_army_list_is_checked_against_the_lists_handed_in():
     with pytest.raises(rules.MalformedDocument) as caught:
         rules.parse_document(army("into-the-dark", [UNIT], army_list="other"), lookup)
     assert "known lists: test-list" in caught.value.message
+
+
+def test_canonical_order_restores_the_formats_key_order_and_changes_nothing_else():
+    from rules.document import canonical_order
+
+    doc = rules.parse_document(example("into-the-dark-source-examples.json")).to_document()
+    shuffled = {k: doc[k] for k in sorted(doc, key=len)}  # the way PostgreSQL's jsonb keeps keys
+    shuffled["units"] = [{k: u[k] for k in sorted(u)} for u in doc["units"]]
+    restored = canonical_order(shuffled)
+    assert restored == doc
+    assert list(restored) == list(doc)
+    assert [list(u) for u in restored["units"]] == [list(u) for u in doc["units"]]
+    assert list(restored["generals"][0]) == list(doc["generals"][0])

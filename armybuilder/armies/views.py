@@ -26,6 +26,7 @@ from armybuilder.armies.forms import ImportForm, NewArmyForm
 from armybuilder.armies.models import Army
 from armybuilder.armies.services import Checked, ItemNotFound, StaleVersion
 from armybuilder.catalog.selectors import lists_for
+from rules.document import canonical_order
 
 TEMPLATE = "armies/builder.html"
 
@@ -250,7 +251,7 @@ def export_json(request: HttpRequest, pk: int) -> HttpResponse:
 
 def document_download(army: Army) -> HttpResponse:
     """The stored document as a JSON file (export and the share page's download)."""
-    body = json.dumps(army.document, indent=2, ensure_ascii=False) + "\n"
+    body = json.dumps(canonical_order(army.document), indent=2, ensure_ascii=False) + "\n"
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
     filename = (slugify(army.name) or "army") + ".json"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
