@@ -7,21 +7,14 @@ import pytest
 
 import rules
 from rules.rulesets.dark_ages_2015 import RULESET
-from tests.support import army, fixture_lists
+from tests.dark_ages_support import anglo_saxon_choice_cases, codes, report_for, unit
+from tests.support import army
 
 RS = "dark-ages-2015"
 
 
-def unit(name: str, type_: str, **fields: Any) -> dict[str, Any]:
-    return {"name": name, "type": type_, **fields}
-
-
 def check(units: list[dict[str, Any]], **top: Any) -> rules.Report:
-    return rules.check_document(army(RS, units, **top), fixture_lists)[1]
-
-
-def codes(report: rules.Report) -> list[str]:
-    return [i.code for i in report.issues]
+    return report_for(RS, units, **top)
 
 
 def legal_six() -> list[dict[str, Any]]:
@@ -78,18 +71,7 @@ CASES: dict[str, tuple[list[dict[str, Any]], dict[str, Any]]] = {
         [unit(f"U{i}", "warband") for i in range(6)],
         {"army_list": "anglo-saxon"},
     ),
-    "choice-not-allowed": (
-        [*(unit(f"Fyrd {i}", "infantry") for i in range(5)), unit("Horse", "cavalry")],
-        {"army_list": "anglo-saxon"},
-    ),
-    "too-many-of-choice": (
-        [
-            *(unit(f"Fyrd {i}", "infantry") for i in range(4)),
-            unit("Bows 1", "skirmishers", missile="bow"),
-            unit("Bows 2", "skirmishers", missile="bow"),
-        ],
-        {"army_list": "anglo-saxon"},
-    ),  # fmt: skip
+    **anglo_saxon_choice_cases(),
 }
 
 

@@ -6,21 +6,14 @@ import pytest
 
 import rules
 from rules.rulesets.dark_ages_d5 import RULESET
-from tests.support import army, fixture_lists
+from tests.dark_ages_support import anglo_saxon_choice_cases, codes, report_for, unit
+from tests.support import army
 
 RS = "dark-ages-d5"
 
 
-def unit(name: str, type_: str, **fields: Any) -> dict[str, Any]:
-    return {"name": name, "type": type_, **fields}
-
-
 def check(units: list[dict[str, Any]], **top: Any) -> rules.Report:
-    return rules.check_document(army(RS, units, **top), fixture_lists)[1]
-
-
-def codes(report: rules.Report) -> list[str]:
-    return [i.code for i in report.issues]
+    return report_for(RS, units, **top)
 
 
 def north_welsh() -> list[dict[str, Any]]:
@@ -121,18 +114,7 @@ CASES: dict[str, tuple[list[dict[str, Any]], dict[str, Any]]] = {
         [unit(f"U{i}", "raiders") for i in range(6)],
         {"army_list": "anglo-saxon"},
     ),  # fmt: skip
-    "choice-not-allowed": (
-        [*(unit(f"Fyrd {i}", "infantry") for i in range(5)), unit("Horse", "cavalry")],
-        {"army_list": "anglo-saxon"},
-    ),
-    "too-many-of-choice": (
-        [
-            *(unit(f"Fyrd {i}", "infantry") for i in range(4)),
-            unit("Bows 1", "skirmishers", missile="bow"),
-            unit("Bows 2", "skirmishers", missile="bow"),
-        ],
-        {"army_list": "anglo-saxon"},
-    ),  # fmt: skip
+    **anglo_saxon_choice_cases(),
 }
 
 
@@ -364,6 +346,15 @@ def _host_with_allies(*allies: dict[str, Any]) -> list[dict[str, Any]]:
     return host + list(allies)
 
 
+def _three_allies(second: str | None = None) -> list[dict[str, Any]]:
+    """A 3-unit Strathclyde contingent: a leader with the first, ``second`` with the next."""
+    return [
+        unit("Ally teulu", "cavalry", ally="strathclyde-welsh", personality="leader"),
+        unit("Ally spears", "infantry", ally="strathclyde-welsh", personality=second),
+        unit("Ally spears 2", "infantry", ally="strathclyde-welsh"),
+    ]
+
+
 def test_legal_two_unit_allied_contingent():
     units = _host_with_allies(
         unit("Strathclyde teulu", "cavalry", missile="javelin", ally="strathclyde-welsh"),
@@ -416,11 +407,7 @@ def test_personality_on_a_two_unit_contingent_is_refused():
 
 def test_three_unit_contingent_may_take_one_personality():
     units = [unit("Spears", "infantry"), unit("Spears 2", "infantry"), unit("W", "warriors")]
-    units += [
-        unit("Ally teulu", "cavalry", ally="strathclyde-welsh", personality="leader"),
-        unit("Ally spears", "infantry", ally="strathclyde-welsh"),
-        unit("Ally spears 2", "infantry", ally="strathclyde-welsh"),
-    ]
+    units += _three_allies()
     report = check(units, army_list="north-welsh")
     assert report.issues == ()
     assert "natural 2" not in report.units[4].stats["notes"]
@@ -428,11 +415,7 @@ def test_three_unit_contingent_may_take_one_personality():
 
 def test_second_personality_on_allied_units_is_a_host_personality_on_another_list():
     units = [unit("Spears", "infantry"), unit("Spears 2", "infantry"), unit("W", "warriors")]
-    units += [
-        unit("Ally teulu", "cavalry", ally="strathclyde-welsh", personality="leader"),
-        unit("Ally spears", "infantry", ally="strathclyde-welsh", personality="priest"),
-        unit("Ally spears 2", "infantry", ally="strathclyde-welsh"),
-    ]
+    units += _three_allies(second="priest")
     report = check(units, army_list="north-welsh")
     assert codes(report) == ["ally-personality"]
     assert report.issues[0].unit == 4
@@ -483,9 +466,7 @@ def test_personality_limit_counts_allied_personality():
         unit("Spears", "infantry", personality="hero"),
         unit("Spears 2", "infantry", personality="leader"),
         unit("W", "warriors"),
-        unit("Ally teulu", "cavalry", ally="strathclyde-welsh", personality="leader"),
-        unit("Ally spears", "infantry", ally="strathclyde-welsh"),
-        unit("Ally spears 2", "infantry", ally="strathclyde-welsh"),
+        *_three_allies(),
     ]
     assert "too-many-personalities" in codes(check(units, army_list="north-welsh"))
 

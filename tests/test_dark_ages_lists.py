@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import rules
 from rules.dark_ages_lists import ListSpec, Slot, fit, list_issues
+from tests.dark_ages_support import codes, report_for
 from tests.support import FIXTURES, army, fixture_lists
 
 PEOPLES = {
@@ -172,11 +173,7 @@ LEGAL: dict[tuple[str, str], list[dict[str, Any]]] = {
 
 
 def check(ruleset: str, units: list[dict[str, Any]], **top: Any) -> rules.Report:
-    return rules.check_document(army(ruleset, named(units), **top), fixture_lists)[1]
-
-
-def codes(report: rules.Report) -> list[str]:
-    return [i.code for i in report.issues]
+    return report_for(ruleset, named(units), **top)
 
 
 def spec_of(ruleset: str, slug: str) -> ListSpec:

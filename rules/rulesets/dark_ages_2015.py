@@ -14,8 +14,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from rules import dark_ages_common as common
 from rules.base import Army, CheckDoc, Issue, RuleSet, Ruling, Unit, error, warning
-from rules.dark_ages_lists import LIST_SIZE, ListSpec, VariantRule, fit, list_issues, validate
+from rules.dark_ages_common import die, plural
+from rules.dark_ages_lists import (
+    LIST_SIZE,
+    ListSpec,
+    VariantRule,
+    fit,
+    list_issues,
+    unit_presets,
+    validate,
+)
 from rules.fields import Field, bool_field, choice_field, name_field
 
 DIE = "d6"
@@ -30,6 +40,8 @@ TYPE_LABEL = {
 MELEE = {"infantry": 0, "warband": 2, "cavalry": -1}
 SKIRMISH_MELEE = {"bow": -2, "javelin": -1}
 SHOOT = {"bow": (-2, 12), "javelin": (-1, 6)}
+SHOOT_WHEN = {"bow": "not after moving", "javelin": "or a moving shot in the Movement phase"}
+ROLL_SUPPLY = "from the 2nd shot an unmodified 5 or 6 is the last"
 HITS = {"standard": 15, "elite": 18, "levy": 12}
 TURNS = {
     "infantry": "1, at the start or the end of its move",
@@ -98,19 +110,6 @@ PERSONALITY_NOTES = {
 BANNER_NOTE = "banner: rallies 1-3 hits (half a d6, rounded up) if not in melee, not moved or shot"
 
 LIST_RULE = "Army lists (Muster)"
-
-
-def die(modifier: int, base: str = DIE) -> str:
-    """``d6``, ``d6+1``, ``d6-2``."""
-    if modifier == 0:
-        return base
-    return f"{base}{modifier:+d}"
-
-
-def _plural(count: int, word: str) -> str:
-    if count == 1:
-        return f"{count} {word}"
-    return f"{count} {word[:-1]}ies" if word.endswith("ty") else f"{count} {word}s"
 
 
 class DarkAges2015(RuleSet):
@@ -255,15 +254,14 @@ class DarkAges2015(RuleSet):
         return MELEE[type_]
 
     def stats(self, unit: Unit, army: Army) -> dict[str, Any]:
-        hero = 1 if unit["personality"] == "hero" else 0
-        hero_note = " (hero +1)" if hero else ""
+        hero, hero_note = common.hero_bonus(unit)
         variant = VARIANTS.get(unit["variant"] or "")
         if unit["variant"] == "viking_veterans":
             label = "Viking veterans: infantry or warband, chosen after deployment"
             move = f'{MOVE["infantry"]}" as infantry / {MOVE["warband"]}" as warband'
             melee = (
-                f"{die(self.melee_modifier(unit, 'infantry') + hero)} as infantry / "
-                f"{die(self.melee_modifier(unit, 'warband') + hero)} as warband{hero_note}"
+                f"{die(DIE, self.melee_modifier(unit, 'infantry') + hero)} as infantry / "
+                f"{die(DIE, self.melee_modifier(unit, 'warband') + hero)} as warband{hero_note}"
             )
             turns = TURNS["infantry"]
         else:
@@ -271,7 +269,7 @@ class DarkAges2015(RuleSet):
             if variant is not None:
                 label = f"{variant.label} ({label.lower()})"
             move = f'{MOVE[unit["type"]]}"'
-            melee = die(self.melee_modifier(unit) + hero) + hero_note
+            melee = die(DIE, self.melee_modifier(unit) + hero) + hero_note
             turns = TURNS[unit["type"]]
         if unit["personality"] == "leader":
             turns += "; +1 at any time (leader)"
@@ -280,7 +278,15 @@ class DarkAges2015(RuleSet):
             "die": DIE,
             "move": move,
             "melee": melee,
-            "shoot": self.shoot_line(unit, army, hero),
+            "shoot": common.shoot_line(
+                unit,
+                army,
+                base=DIE,
+                shoot=SHOOT,
+                variant_shoot=variant.shoot if variant is not None else None,
+                roll=ROLL_SUPPLY,
+                when=SHOOT_WHEN,
+            ),
             "hits": str(HITS[unit["quality"]])
             + {"standard": "", "elite": " (Elite)", "levy": " (Levy)"}[unit["quality"]],
             "turns": turns,
@@ -301,34 +307,10 @@ class DarkAges2015(RuleSet):
         stats["notes"] = "; ".join(notes)
         return stats
 
-    def shoot_line(self, unit: Unit, army: Army, hero: int) -> str:
-        missile = unit["missile"]
-        if missile not in SHOOT or unit["type"] not in ("skirmishers", "cavalry"):
-            return "–"
-        modifier, reach = SHOOT[missile]
-        variant = VARIANTS.get(unit["variant"] or "")
-        if variant is not None and variant.shoot is not None:
-            modifier = variant.shoot
-        supply = (
-            "3 shots"
-            if army.options["missile_supply"] == "three_shots"
-            else "from the 2nd shot an unmodified 5 or 6 is the last"
-        )
-        when = "not after moving" if missile == "bow" else "or a moving shot in the Movement phase"
-        hero_note = " (hero +1)" if hero else ""
-        return f'{missile} {die(modifier + hero)}{hero_note} at {reach}", {supply}; {when}'
-
     # -- checks ----------------------------------------------------------------------------
     def check_unit(self, unit: Unit, index: int, army: Army) -> Iterable[Issue]:
-        name, at = unit["name"], {"unit": index}
-        type_, missile = unit["type"], unit["missile"]
-        if type_ == "skirmishers" and missile is None:
-            yield error("skirmishers-need-missile",
-                        f"{name}: skirmishers carry bows or javelins; choose one.", "Units", **at)  # fmt: skip
-        elif missile not in MISSILES[type_]:
-            allowed = "javelins only" if type_ == "cavalry" else "no missiles"
-            yield error("missile-not-allowed",
-                        f"{name}: {type_} carry {allowed}, not a {missile}.", "Units", **at)  # fmt: skip
+        name = unit["name"]
+        yield from common.missile_issues(unit, index, MISSILES, "javelins only")
         variant = VARIANTS.get(unit["variant"] or "")
         if variant is not None:
             yield from self._check_variant(unit, variant, index)
@@ -336,50 +318,27 @@ class DarkAges2015(RuleSet):
         if quality != "standard" and not army.options["variable_quality"]:
             yield error("quality-disabled",
                         f"{name}: {quality.capitalize()} needs the variable quality option; "
-                        "switch it on or make the unit standard.", "Variable Quality", **at)  # fmt: skip
-        if (unit["personality"] or unit["banner"]) and not army.options["personalities"]:
-            yield error("personalities-disabled",
-                        f"{name}: personalities are switched off; remove the "
-                        f"{unit['personality'] or 'banner'} or switch them on.",
-                        "Personalities", **at)  # fmt: skip
-        if unit["banner"] and unit["personality"] not in ("hero", "leader"):
-            yield error("banner-needs-hero-or-leader",
-                        f"{name}: a banner is an upgrade to a hero or leader; this unit has "
-                        f"{'a priest' if unit['personality'] else 'neither'}.",
-                        "Personalities", **at)  # fmt: skip
+                        "switch it on or make the unit standard.", "Variable Quality",
+                        unit=index)  # fmt: skip
+        yield from common.personality_issues(unit, index, army)
 
     def _check_variant(self, unit: Unit, variant: Variant, index: int) -> Iterable[Issue]:
         name = unit["name"]
         rule = "Additional Unit Types"
-        if unit["type"] not in variant.types:
-            yield error("variant-type-mismatch",
-                        f"{name}: {variant.label} are {' or '.join(variant.types)}, not "
-                        f"{unit['type']}.", rule, unit=index)  # fmt: skip
-        elif unit["missile"] not in variant.missiles:
-            carry = "javelins" if "javelin" in variant.missiles else "no missiles"
-            yield error("variant-type-mismatch",
-                        f"{name}: {variant.label} carry {carry}, not a {unit['missile']}.",
-                        rule, unit=index)  # fmt: skip
+        yield from common.variant_issues(unit, index, variant, rule)
         if variant.quality and unit["quality"] != variant.quality:
             yield error("variant-type-mismatch",
                         f"{name}: {variant.label} are {variant.quality.capitalize()}; set "
                         f"quality to {variant.quality}.", rule, unit=index)  # fmt: skip
 
     def check_army(self, army: Army) -> Iterable[Issue]:
-        units = army.units
-        n = len(units)
+        n = len(army.units)
         size = army.options["army_size"]
         if n != size:
             yield warning("army-size",
-                          f"The army has {_plural(n, 'unit')}; the scenario's army size is "
+                          f"The army has {plural(n, 'unit')}; the scenario's army size is "
                           f"{size}.", "Units")  # fmt: skip
-        if army.options["personalities"]:
-            used = sum(1 for u in units if u["personality"]) + sum(1 for u in units if u["banner"])
-            if used > n // 3:
-                yield error("too-many-personalities",
-                            f"{_plural(used, 'personality')} (banners count as one each); "
-                            f"{_plural(n, 'unit')} allow {n // 3}, one per three units.",
-                            "Personalities")  # fmt: skip
+        yield from common.personality_limit_issues(army)
         if army.options["variable_quality"]:
             yield from self._check_quality(army)
         if army.list_data is not None:
@@ -406,12 +365,12 @@ class DarkAges2015(RuleSet):
         if len(elite) > allowed + extra:
             plus = " plus Elite mounted servants beside Elite cavalry" if extra else ""
             yield error("elite-limit",
-                        f"{_plural(len(elite), 'Elite unit')}; {_plural(len(units), 'unit')} "
+                        f"{plural(len(elite), 'Elite unit')}; {plural(len(units), 'unit')} "
                         f"allow {allowed} (one per six units){plus}.", rule)  # fmt: skip
         if len(levy) < len(elite):
             yield error("elite-needs-levy",
                         f"Each Elite unit must be balanced by a Levy unit: "
-                        f"{_plural(len(elite), 'Elite unit')}, {_plural(len(levy), 'Levy unit')}.",
+                        f"{plural(len(elite), 'Elite unit')}, {plural(len(levy), 'Levy unit')}.",
                         rule)  # fmt: skip
 
     def _check_list(self, army: Army, data: Mapping[str, Any]) -> Iterable[Issue]:
@@ -427,6 +386,9 @@ class DarkAges2015(RuleSet):
         yield from list_issues(result, dict(enumerate(army.units)), LIST_RULE)
 
     # -- army lists ---------------------------------------------------------------------
+    def unit_presets(self, list_data: Mapping[str, Any] | None) -> list[tuple[str, Unit]]:
+        return unit_presets(list_data)
+
     def validate_army_list(self, data: Any) -> list[str]:
         return validate(
             data,

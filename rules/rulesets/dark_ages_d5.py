@@ -16,8 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from rules import dark_ages_common as common
 from rules.base import Army, CheckDoc, Issue, RuleSet, Ruling, Unit, error, warning
-from rules.dark_ages_lists import ListSpec, VariantRule, fit, list_issues, validate
+from rules.dark_ages_common import die, plural
+from rules.dark_ages_lists import ListSpec, VariantRule, fit, list_issues, unit_presets, validate
 from rules.errors import MalformedDocument
 from rules.fields import Field, bool_field, choice_field, name_field
 
@@ -37,6 +39,11 @@ ATTACK = {"infantry": 0, "warriors": 1, "raiders": 0, "cavalry": 0}
 MISSILE_ATTACK = {("cavalry", "javelin"): -1, ("skirmishers", "javelin"): -1,
                   ("skirmishers", "bow"): -2}  # fmt: skip
 SHOOT = {"bow": (-2, 12), "javelin": (-1, 6)}
+SHOOT_WHEN = {
+    "bow": "not after moving (turning is not moving)",
+    "javelin": "or a moving shot before or after its move",
+}
+ROLL_SUPPLY = "a natural 5 is the last shot"
 MISSILES: dict[str, tuple[str | None, ...]] = {
     "infantry": (None,),
     "warriors": (None,),
@@ -100,12 +107,6 @@ PERSONALITY_NOTES = {
 LIST_RULE = "Army Lists"
 CHANGE_RULE = "Variations for All Armies"
 ALLY_RULE = "Allied Forces"
-
-
-def _plural(count: int, word: str) -> str:
-    if count == 1:
-        return f"{count} {word}"
-    return f"{count} {word[:-1]}ies" if word.endswith("ty") else f"{count} {word}s"
 
 
 class DarkAgesD5(RuleSet):
@@ -308,15 +309,14 @@ class DarkAgesD5(RuleSet):
 
     def stats(self, unit: Unit, army: Army) -> dict[str, Any]:
         d = army.options["dice"]
-        hero = 1 if unit["personality"] == "hero" else 0
-        hero_note = " (hero +1)" if hero else ""
+        hero, hero_note = common.hero_bonus(unit)
         variant = VARIANTS.get(unit["variant"] or "")
         mods = self.attack_modifiers(unit)
         if unit["variant"] == "viking_veterans":
             label = "Viking veterans: infantry or warriors, chosen after deployment"
             move = f"{_move('infantry', d)} as infantry / {_move('warriors', d)} as warriors"
             attack = (
-                f"{_die(d, mods[0] + hero)} as infantry / {_die(d, mods[1] + hero)} as warriors"
+                f"{die(d, mods[0] + hero)} as infantry / {die(d, mods[1] + hero)} as warriors"
                 f"{hero_note}"
             )
             turns = TURNS["infantry"]
@@ -325,7 +325,7 @@ class DarkAgesD5(RuleSet):
             if variant is not None:
                 label = f"{variant.label} ({label.lower()})"
             move = _move(unit["type"], d)
-            attack = _die(d, mods[0] + hero) + hero_note
+            attack = die(d, mods[0] + hero) + hero_note
             turns = TURNS[unit["type"]]
         if unit["change"]:
             label += f", {unit['change'].capitalize()}"
@@ -339,7 +339,15 @@ class DarkAgesD5(RuleSet):
             "die": AVERAGE_DIE if d == "d5" else "d6",
             "move": move,
             "attack": attack,
-            "shoot": self.shoot_line(unit, army, hero),
+            "shoot": common.shoot_line(
+                unit,
+                army,
+                base=d,
+                shoot=SHOOT,
+                variant_shoot=variant.shoot if variant is not None else None,
+                roll=ROLL_SUPPLY,
+                when=SHOOT_WHEN,
+            ),
             "hits": str(hits) + {18: " (Determined)", 12: " (Reluctant)"}.get(hits, ""),
             "turns": turns,
         }
@@ -367,50 +375,13 @@ class DarkAgesD5(RuleSet):
         stats["notes"] = "; ".join(notes)
         return stats
 
-    def shoot_line(self, unit: Unit, army: Army, hero: int) -> str:
-        missile = unit["missile"]
-        if missile not in SHOOT or unit["type"] not in ("skirmishers", "cavalry"):
-            return "–"
-        d = army.options["dice"]
-        modifier, reach = SHOOT[missile]
-        variant = VARIANTS.get(unit["variant"] or "")
-        if variant is not None and variant.shoot is not None:
-            modifier = variant.shoot
-        supply = (
-            "3 shots"
-            if army.options["missile_supply"] == "three_shots"
-            else "a natural 5 is the last shot"
-        )
-        when = (
-            "not after moving (turning is not moving)"
-            if missile == "bow"
-            else "or a moving shot before or after its move"
-        )
-        hero_note = " (hero +1)" if hero else ""
-        return f'{missile} {_die(d, modifier + hero)}{hero_note} at {reach}", {supply}; {when}'
-
     # -- unit checks ------------------------------------------------------------------------
     def check_unit(self, unit: Unit, index: int, army: Army) -> Iterable[Issue]:
         name, at = unit["name"], {"unit": index}
-        type_, missile = unit["type"], unit["missile"]
-        if type_ == "skirmishers" and missile is None:
-            yield error("skirmishers-need-missile",
-                        f"{name}: skirmishers carry bows or javelins; choose one.", "Units", **at)  # fmt: skip
-        elif missile not in MISSILES[type_]:
-            allowed = "javelins or nothing" if type_ == "cavalry" else "no missiles"
-            yield error("missile-not-allowed",
-                        f"{name}: {type_} carry {allowed}, not a {missile}.", "Units", **at)  # fmt: skip
+        yield from common.missile_issues(unit, index, MISSILES, "javelins or nothing")
         variant = VARIANTS.get(unit["variant"] or "")
         if variant is not None:
-            if type_ not in variant.types:
-                yield error("variant-type-mismatch",
-                            f"{name}: {variant.label} are {' or '.join(variant.types)}, not "
-                            f"{type_}.", "Ideas for Unit Types", **at)  # fmt: skip
-            elif missile not in variant.missiles:
-                carry = "javelins" if "javelin" in variant.missiles else "no missiles"
-                yield error("variant-type-mismatch",
-                            f"{name}: {variant.label} carry {carry}, not a {missile}.",
-                            "Ideas for Unit Types", **at)  # fmt: skip
+            yield from common.variant_issues(unit, index, variant, "Ideas for Unit Types")
         change = unit["change"]
         mods = self.attack_modifiers(unit)
         worst = max(mods, key=abs)
@@ -424,16 +395,7 @@ class DarkAgesD5(RuleSet):
             yield warning("change-has-no-effect",
                           f"{name}: Scots nobles are Determined already (18 hits); the upgrade "
                           "gains nothing.", CHANGE_RULE, **at)  # fmt: skip
-        if (unit["personality"] or unit["banner"]) and not army.options["personalities"]:
-            yield error("personalities-disabled",
-                        f"{name}: personalities are switched off; remove the "
-                        f"{unit['personality'] or 'banner'} or switch them on.",
-                        "Personalities", **at)  # fmt: skip
-        if unit["banner"] and unit["personality"] not in ("hero", "leader"):
-            yield error("banner-needs-hero-or-leader",
-                        f"{name}: a banner is an upgrade to a hero or leader; this unit has "
-                        f"{'a priest' if unit['personality'] else 'neither'}.",
-                        "Personalities", **at)  # fmt: skip
+        yield from common.personality_issues(unit, index, army)
 
     # -- army checks --------------------------------------------------------------------------
     def check_army(self, army: Army) -> Iterable[Issue]:
@@ -441,15 +403,9 @@ class DarkAgesD5(RuleSet):
         n = len(units)
         if n != ARMY_SIZE:
             yield warning("army-size",
-                          f"The army has {_plural(n, 'unit')}; every army list has six.",
+                          f"The army has {plural(n, 'unit')}; every army list has six.",
                           LIST_RULE)  # fmt: skip
-        if army.options["personalities"]:
-            used = sum(1 for u in units if u["personality"]) + sum(1 for u in units if u["banner"])
-            if used > n // 3:
-                yield error("too-many-personalities",
-                            f"{_plural(used, 'personality')} (banners count as one each); "
-                            f"{_plural(n, 'unit')} allow {n // 3}, one per three units.",
-                            "Personalities")  # fmt: skip
+        yield from common.personality_limit_issues(army)
         yield from self._check_changes(army)
         yield from self._check_allies(army)
         if army.list_data is not None:
@@ -480,12 +436,12 @@ class DarkAgesD5(RuleSet):
             if len(upgraded) > len(downgraded):
                 each = " each" if len(upgraded) > 1 else ""
                 message = (
-                    f"{_plural(len(upgraded), 'upgrade')} must{each} be paid for by a "
+                    f"{plural(len(upgraded), 'upgrade')} must{each} be paid for by a "
                     f"downgrade (Levy or Reluctant); the army has {len(downgraded)}."
                 )
             else:
                 message = (
-                    f"{_plural(len(downgraded), 'downgrade')} but {len(upgraded)} upgrades: "
+                    f"{plural(len(downgraded), 'downgrade')} but {len(upgraded)} upgrades: "
                     "a downgrade pays for an upgrade, one for one."
                 )
             yield error("downgrade-required", message, CHANGE_RULE)
@@ -544,6 +500,9 @@ class DarkAgesD5(RuleSet):
                         f"changed); remove its {unit['change']} change.", rule, unit=i)  # fmt: skip
 
     # -- army lists -----------------------------------------------------------------------------
+    def unit_presets(self, list_data: Mapping[str, Any] | None) -> list[tuple[str, Unit]]:
+        return unit_presets(list_data)
+
     def validate_army_list(self, data: Any) -> list[str]:
         return validate(
             data,
@@ -555,10 +514,6 @@ class DarkAgesD5(RuleSet):
 
 def _changed(unit: Unit) -> bool:
     return unit["change"] is not None
-
-
-def _die(d: str, modifier: int) -> str:
-    return d if modifier == 0 else f"{d}{modifier:+d}"
 
 
 def _signed(value: int) -> str:
