@@ -8,6 +8,7 @@ with the link), the rule-set QRS, and the JSON API (a posted document, validated
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
@@ -83,15 +84,15 @@ def _query(request: HttpRequest, **changes: str | None) -> str:
 
 
 def _links(
-    request: HttpRequest, pdf_url: str, back: str, back_label: str, other: str, sheet: str
+    request: HttpRequest, pdf_url: str, back: str, back_label: str, **more: Any
 ) -> dict[str, Any]:
+    """A preview's links: its PDF on either paper (keeping this query), the way back, more."""
     return {
         "pdf_a4": pdf_url + _query(request, paper="a4"),
         "pdf_letter": pdf_url + _query(request, paper="letter"),
         "back": back,
         "back_label": back_label,
-        "other_sheet": other,
-        "other_sheet_label": OTHER_SHEET[sheet][1],
+        **more,
     }
 
 
@@ -113,11 +114,30 @@ def _extra_links(request: HttpRequest, slug: str, sheet: str) -> list[dict[str, 
     return links
 
 
-# -- saved armies (owner) ------------------------------------------------------------------
+# -- saved armies (owner or own draft) and shared armies (anyone with the link) -------------
 
 
-def _owner_pdf(request: HttpRequest, pk: int, sheet: str) -> HttpResponse:
-    army = owned_army_or_404(request, pk)
+@dataclass(frozen=True)
+class _Where:
+    """How a view finds its army from the URL's key, and the URLs around it."""
+
+    find: Callable[[HttpRequest, Any], Army]
+    url_name: str  # printing:<url_name>_<sheet> and printing:<url_name>_<sheet>_pdf
+    back: str  # the army's page; {} is the key
+    back_label: str
+
+
+_OWNED = _Where(owned_army_or_404, "army", "/armies/{}/", "Back to the army")
+_SHARED = _Where(
+    lambda request, token: shared_army_or_404(token),
+    "shared",
+    "/s/{}/",
+    "Back to the shared army",
+)
+
+
+def _army_pdf(request: HttpRequest, where: _Where, key: Any, sheet: str) -> HttpResponse:
+    army = where.find(request, key)
     return _guarded(
         request,
         lambda: _pdf_response(
@@ -132,18 +152,18 @@ def _owner_pdf(request: HttpRequest, pk: int, sheet: str) -> HttpResponse:
     )
 
 
-def _owner_preview(request: HttpRequest, pk: int, sheet: str) -> HttpResponse:
-    army = owned_army_or_404(request, pk)
-    other = OTHER_SHEET[sheet][0]
+def _army_preview(request: HttpRequest, where: _Where, key: Any, sheet: str) -> HttpResponse:
+    army = where.find(request, key)
+    other, other_label = OTHER_SHEET[sheet]
     links = _links(
         request,
-        reverse(f"printing:army_{sheet}_pdf", args=[pk]),
-        f"/armies/{pk}/",
-        "Back to the army",
-        reverse(f"printing:army_{other}", args=[pk]),
-        sheet,
+        reverse(f"printing:{where.url_name}_{sheet}_pdf", args=[key]),
+        where.back.format(key),
+        where.back_label,
+        other_sheet=reverse(f"printing:{where.url_name}_{other}", args=[key]),
+        other_sheet_label=other_label,
+        extras=_extra_links(request, army.ruleset, sheet),
     )
-    links["extras"] = _extra_links(request, army.ruleset, sheet)
     return _guarded(
         request,
         lambda: _html_response(
@@ -161,88 +181,42 @@ def _owner_preview(request: HttpRequest, pk: int, sheet: str) -> HttpResponse:
 
 @require_safe
 def army_roster_pdf(request: HttpRequest, pk: int) -> HttpResponse:
-    return _owner_pdf(request, pk, "roster")
+    return _army_pdf(request, _OWNED, pk, "roster")
 
 
 @require_safe
 def army_qrs_pdf(request: HttpRequest, pk: int) -> HttpResponse:
-    return _owner_pdf(request, pk, "qrs")
+    return _army_pdf(request, _OWNED, pk, "qrs")
 
 
 @require_safe
 def army_roster(request: HttpRequest, pk: int) -> HttpResponse:
-    return _owner_preview(request, pk, "roster")
+    return _army_preview(request, _OWNED, pk, "roster")
 
 
 @require_safe
 def army_qrs(request: HttpRequest, pk: int) -> HttpResponse:
-    return _owner_preview(request, pk, "qrs")
-
-
-# -- shared armies (anyone with the link) --------------------------------------------------
-
-
-def _shared_pdf(request: HttpRequest, token: str, sheet: str) -> HttpResponse:
-    army = shared_army_or_404(token)
-    return _guarded(
-        request,
-        lambda: _pdf_response(
-            services.army_sheet_pdf(
-                army.document,
-                sheet,
-                request.GET.get("paper", "a4"),
-                share_url=_share_url(request, army),
-                extras=_extras(request),
-            )
-        ),
-    )
-
-
-def _shared_preview(request: HttpRequest, token: str, sheet: str) -> HttpResponse:
-    army = shared_army_or_404(token)
-    other = OTHER_SHEET[sheet][0]
-    links = _links(
-        request,
-        reverse(f"printing:shared_{sheet}_pdf", args=[token]),
-        f"/s/{token}/",
-        "Back to the shared army",
-        reverse(f"printing:shared_{other}", args=[token]),
-        sheet,
-    )
-    links["extras"] = _extra_links(request, army.ruleset, sheet)
-    return _guarded(
-        request,
-        lambda: _html_response(
-            services.army_sheet_html(
-                army.document,
-                sheet,
-                request.GET.get("paper", "a4"),
-                share_url=_share_url(request, army),
-                extras=_extras(request),
-                links=links,
-            )
-        ),
-    )
+    return _army_preview(request, _OWNED, pk, "qrs")
 
 
 @require_safe
 def shared_roster_pdf(request: HttpRequest, token: str) -> HttpResponse:
-    return _shared_pdf(request, token, "roster")
+    return _army_pdf(request, _SHARED, token, "roster")
 
 
 @require_safe
 def shared_qrs_pdf(request: HttpRequest, token: str) -> HttpResponse:
-    return _shared_pdf(request, token, "qrs")
+    return _army_pdf(request, _SHARED, token, "qrs")
 
 
 @require_safe
 def shared_roster(request: HttpRequest, token: str) -> HttpResponse:
-    return _shared_preview(request, token, "roster")
+    return _army_preview(request, _SHARED, token, "roster")
 
 
 @require_safe
 def shared_qrs(request: HttpRequest, token: str) -> HttpResponse:
-    return _shared_preview(request, token, "qrs")
+    return _army_preview(request, _SHARED, token, "qrs")
 
 
 # -- the rule set's own QRS ------------------------------------------------------------------
@@ -278,13 +252,13 @@ def ruleset_qrs(request: HttpRequest, slug: str) -> HttpResponse:
         options = services.options_from_query(ruleset, request.GET.dict())
         pdf_url = reverse("printing:ruleset_qrs_pdf", args=[slug])
         wanted = _extras(request)
-        links = {
-            "pdf_a4": pdf_url + _query(request, paper="a4"),
-            "pdf_letter": pdf_url + _query(request, paper="letter"),
-            "back": reverse("catalog:ruleset", args=[slug]),
-            "back_label": f"Back to {ruleset.title}",
-            "extras": _extra_links(request, slug, "qrs"),
-        }
+        links = _links(
+            request,
+            pdf_url,
+            reverse("catalog:ruleset", args=[slug]),
+            f"Back to {ruleset.title}",
+            extras=_extra_links(request, slug, "qrs"),
+        )
         chosen = ruleset.default_options()
         chosen.update(options)
         return _html_response(

@@ -299,3 +299,75 @@ def check_extras(extras: tuple[str, ...], offered: Mapping[str, str]) -> None:
 def sections(*items: Section | None) -> tuple[Section, ...]:
     """The sections that apply (``None`` marks one the army does not need)."""
     return tuple(s for s in items if s is not None)
+
+
+def assemble_sheet(
+    ruleset: str,
+    title: str,
+    source: str,
+    *,
+    settings: tuple[tuple[str, str], ...],
+    core: tuple[Section, ...],
+    army: Army | None,
+    army_sections: Iterable[Section | None],
+    reference_title: str,
+    extras: tuple[str, ...],
+    offered: Mapping[str, str],
+) -> Sheet:
+    """The :class:`Sheet` every rule-set module returns.
+
+    With an army its part opens with the army's stat lines, then ``army_sections`` (``None``
+    marks one it does not need), headed with the army's name; without one it holds the
+    reference sections under ``reference_title``. ``offered`` is the module's optional
+    sections (key: label).
+    """
+    stat_lines = () if army is None else (stat_line_section(army, army_stats(army)),)
+    return Sheet(
+        ruleset=ruleset,
+        title=title,
+        source=source,
+        settings=settings,
+        core=core,
+        army=sections(*stat_lines, *army_sections),
+        army_name=army.name if army else None,
+        army_title=f"Army: {army.name}" if army else reference_title,
+        extras=extras,
+        optional_extras=tuple(offered.items()),
+    )
+
+
+def variant_section(army: Army | None, texts: Mapping[str, str], title: str) -> Section | None:
+    """The rules of unit variants (by ``variant`` key): all of them, or those the army fields."""
+    if army is None:
+        return Section(title, items=tuple(texts.values()), key="variants")
+    fielded = [v for v in texts if any(u.get("variant") == v for u in army.units)]
+    if not fielded:
+        return None
+    return Section(
+        f"{title} this army fields",
+        items=tuple(texts[v] for v in fielded),
+        key="variants",
+    )
+
+
+def personality_section(army: Army | None, texts: Mapping[str, str]) -> Section | None:
+    """Personalities (``personality`` and ``banner`` unit fields): who leads whom, and the
+    rules of those the army fields; without an army, every personality's rule."""
+    if army is None:
+        return Section("Personalities", items=tuple(texts.values()), key="personalities")
+    rows = []
+    used: list[str] = []
+    for unit in army.units:
+        who = unit.get("personality")
+        if who:
+            banner = " with banner" if unit.get("banner") else ""
+            rows.append((f"{who.capitalize()}{banner}", unit["name"]))
+            used += [who] + (["banner"] if unit.get("banner") else [])
+    if not rows:
+        return None
+    return Section(
+        "Personalities this army fields",
+        tables=(Table("Who leads whom", ("Personality", "With unit"), tuple(rows)),),
+        items=tuple(texts[p] for p in texts if p in used),
+        key="personalities",
+    )

@@ -15,11 +15,11 @@ from rules.qrs import (
     Section,
     Sheet,
     Table,
-    army_stats,
+    assemble_sheet,
     check_extras,
     die,
-    sections,
-    stat_line_section,
+    personality_section,
+    variant_section,
 )
 
 TITLE = "NT Dark Ages Rules — 1 Hour Update (2015)"
@@ -213,29 +213,26 @@ def build(options: Mapping[str, Any], army: Army | None, *, extras: tuple[str, .
         ),
         _optional(personalities, variable_quality),
     )
-    army_part: list[Section | None] = []
-    if army is not None:
-        army_part.append(stat_line_section(army, army_stats(army)))
-    army_part.append(_variants(army))
-    if personalities:
-        army_part.append(_personalities(army))
     settings = (
         ("Army size", f"{options.get('army_size', 6)} units"),
         ("Variable quality", "on" if variable_quality else "off"),
         ("Personalities", "on" if personalities else "off"),
         ("Missile supply", "three shots" if supply == "three_shots" else "roll (5 or 6 ends)"),
     )
-    return Sheet(
-        ruleset="dark-ages-2015",
-        title=TITLE,
-        source=SOURCE,
+    return assemble_sheet(
+        "dark-ages-2015",
+        TITLE,
+        SOURCE,
         settings=settings,
         core=core,
-        army=sections(*army_part),
-        army_name=army.name if army else None,
-        army_title=f"Army: {army.name}" if army else "Unit types and personalities",
+        army=army,
+        army_sections=(
+            variant_section(army, VARIANTS, "Additional unit types"),
+            personality_section(army, PERSONALITIES) if personalities else None,
+        ),
+        reference_title="Unit types and personalities",
         extras=extras,
-        optional_extras=tuple(EXTRAS.items()),
+        offered=EXTRAS,
     )
 
 
@@ -259,37 +256,3 @@ def _optional(personalities: bool, variable_quality: bool) -> Section:
         "free attack.",
     ]
     return Section("Optional rules in play", items=tuple(items), key="optional")
-
-
-def _variants(army: Army | None) -> Section | None:
-    if army is None:
-        return Section("Additional unit types", items=tuple(VARIANTS.values()), key="variants")
-    fielded = [v for v in VARIANTS if any(u.get("variant") == v for u in army.units)]
-    if not fielded:
-        return None
-    return Section(
-        "Additional unit types this army fields",
-        items=tuple(VARIANTS[v] for v in fielded),
-        key="variants",
-    )
-
-
-def _personalities(army: Army | None) -> Section | None:
-    if army is None:
-        return Section("Personalities", items=tuple(PERSONALITIES.values()), key="personalities")
-    rows = []
-    used: list[str] = []
-    for unit in army.units:
-        who = unit.get("personality")
-        if who:
-            banner = " with banner" if unit.get("banner") else ""
-            rows.append((f"{who.capitalize()}{banner}", unit["name"]))
-            used += [who] + (["banner"] if unit.get("banner") else [])
-    if not rows:
-        return None
-    return Section(
-        "Personalities this army fields",
-        tables=(Table("Who leads whom", ("Personality", "With unit"), tuple(rows)),),
-        items=tuple(PERSONALITIES[p] for p in PERSONALITIES if p in used),
-        key="personalities",
-    )

@@ -15,11 +15,11 @@ from rules.qrs import (
     Section,
     Sheet,
     Table,
-    army_stats,
+    assemble_sheet,
     check_extras,
     die,
-    sections,
-    stat_line_section,
+    personality_section,
+    variant_section,
 )
 
 TITLE = "Dark Age Wargame Rules (d5 revision)"
@@ -225,30 +225,29 @@ def build(options: Mapping[str, Any], army: Army | None, *, extras: tuple[str, .
         ),
         _optional(d, personalities),
     )
-    army_part: list[Section | None] = []
-    if army is not None:
-        army_part.append(stat_line_section(army, army_stats(army)))
-    army_part.append(_variants(army, d))
-    if personalities:
-        army_part.append(_personalities(army, d))
-    army_part.append(_allies(army))
     settings = (
         ("Dice", d),
         ("Personalities", "on" if personalities else "off"),
         ("Missile supply", "three shots" if supply == "three_shots" else "roll (a 5 ends)"),
         ("Rally variation", "on" if rally_variation else "off"),
     )
-    return Sheet(
-        ruleset="dark-ages-d5",
-        title=TITLE,
-        source=SOURCE,
+    variants = {key: text.format(d=d) for key, text in VARIANTS.items()}
+    people = {key: text.format(d=d) for key, text in PERSONALITIES.items()}
+    return assemble_sheet(
+        "dark-ages-d5",
+        TITLE,
+        SOURCE,
         settings=settings,
         core=core,
-        army=sections(*army_part),
-        army_name=army.name if army else None,
-        army_title=f"Army: {army.name}" if army else "Unit types, personalities and allies",
+        army=army,
+        army_sections=(
+            variant_section(army, variants, "Unit types"),
+            personality_section(army, people) if personalities else None,
+            _allies(army),
+        ),
+        reference_title="Unit types, personalities and allies",
         extras=extras,
-        optional_extras=tuple(EXTRAS.items()),
+        offered=EXTRAS,
     )
 
 
@@ -271,48 +270,6 @@ def _optional(d: str, personalities: bool) -> Section:
         "unit; never beyond ±2.",
     ]
     return Section("Optional rules in play", items=tuple(items), key="optional")
-
-
-def _variants(army: Army | None, d: str) -> Section | None:
-    if army is None:
-        return Section(
-            "Unit types",
-            items=tuple(text.format(d=d) for text in VARIANTS.values()),
-            key="variants",
-        )
-    fielded = [v for v in VARIANTS if any(u.get("variant") == v for u in army.units)]
-    if not fielded:
-        return None
-    return Section(
-        "Unit types this army fields",
-        items=tuple(VARIANTS[v].format(d=d) for v in fielded),
-        key="variants",
-    )
-
-
-def _personalities(army: Army | None, d: str) -> Section | None:
-    if army is None:
-        return Section(
-            "Personalities",
-            items=tuple(text.format(d=d) for text in PERSONALITIES.values()),
-            key="personalities",
-        )
-    rows = []
-    used: list[str] = []
-    for unit in army.units:
-        who = unit.get("personality")
-        if who:
-            banner = " with banner" if unit.get("banner") else ""
-            rows.append((f"{who.capitalize()}{banner}", unit["name"]))
-            used += [who] + (["banner"] if unit.get("banner") else [])
-    if not rows:
-        return None
-    return Section(
-        "Personalities this army fields",
-        tables=(Table("Who leads whom", ("Personality", "With unit"), tuple(rows)),),
-        items=tuple(PERSONALITIES[p].format(d=d) for p in PERSONALITIES if p in used),
-        key="personalities",
-    )
 
 
 def _allies(army: Army | None) -> Section | None:

@@ -17,12 +17,10 @@ from rules.qrs import (
     Section,
     Sheet,
     Table,
-    army_stats,
+    assemble_sheet,
     check_extras,
     inches,
-    sections,
     signed,
-    stat_line_section,
 )
 
 TITLE = "Medieval Wargaming Rules (Dewitt, 1987)"
@@ -251,24 +249,21 @@ def build(options: Mapping[str, Any], army: Army | None, *, extras: tuple[str, .
             rule="7. Rules of Play",
         ),
     )
-    army_part: list[Section | None] = []
-    if army is not None:
-        army_part.append(stat_line_section(army, army_stats(army)))
-        army_part.append(_commanders(army))
-    if "siege" in extras:
-        army_part.append(_siege(d))
     settings = (("Figure scale", "15 mm — every distance halved" if fifteen else "25 mm"),)
-    return Sheet(
-        ruleset="dewitt-medieval",
-        title=TITLE,
-        source=SOURCE,
+    return assemble_sheet(
+        "dewitt-medieval",
+        TITLE,
+        SOURCE,
         settings=settings,
         core=core,
-        army=sections(*army_part),
-        army_name=army.name if army else None,
-        army_title=f"Army: {army.name}" if army else "Sieges",
+        army=army,
+        army_sections=(
+            _commanders(army) if army is not None else None,
+            _siege(d) if "siege" in extras else None,
+        ),
+        reference_title="Sieges",
         extras=extras,
-        optional_extras=tuple(EXTRAS.items()),
+        offered=EXTRAS,
     )
 
 

@@ -18,13 +18,11 @@ from rules.qrs import (
     Section,
     Sheet,
     Table,
-    army_stats,
+    assemble_sheet,
     check_extras,
     die,
     inches,
     number,
-    sections,
-    stat_line_section,
 )
 from rules.registry import get_ruleset
 
@@ -224,14 +222,6 @@ def build(options: Mapping[str, Any], army: Army | None, *, extras: tuple[str, .
         _rallies(dx, six_hit),
         _optional(dx, diced, six_hit, trained, tired, supply),
     )
-    army_part: list[Section | None] = []
-    if army is not None:
-        army_part.append(stat_line_section(army, army_stats(army)))
-        army_part.append(_matrix_for(army))
-    else:
-        army_part.append(_matrix())
-    army_part.append(_personalities(army, bw))
-    army_part.append(_advantages(army))
     settings = (
         ("Dx", dx),
         ("Base width", f"BW {i(bw)}, BD {i(bd)}"),
@@ -242,17 +232,21 @@ def build(options: Mapping[str, Any], army: Army | None, *, extras: tuple[str, .
             str(supply), "three shots")),
         ("Tired units", "on" if tired else "off"),
     )  # fmt: skip
-    return Sheet(
-        ruleset="feudal-2017",
-        title=TITLE,
-        source=SOURCE,
+    return assemble_sheet(
+        "feudal-2017",
+        TITLE,
+        SOURCE,
         settings=settings,
         core=core,
-        army=sections(*army_part),
-        army_name=army.name if army else None,
-        army_title=f"Army: {army.name}" if army else "Force matrix, personalities, advantages",
+        army=army,
+        army_sections=(
+            _matrix_for(army) if army is not None else _matrix(),
+            _personalities(army, bw),
+            _advantages(army),
+        ),
+        reference_title="Force matrix, personalities, advantages",
         extras=extras,
-        optional_extras=tuple(EXTRAS.items()),
+        offered=EXTRAS,
     )
 
 
@@ -341,19 +335,11 @@ def _optional(
 
 
 def _matrix() -> Section:
-    return Section(
+    return _matrix_section(
         "Feudal force matrix (d6)",
-        tables=(
-            Table(
-                "Units per column",
-                ("Roll", "Core", "Type 1", "Type 2", "Type 3"),
-                tuple(tuple(str(n) for n in row) for row in FORCE_MATRIX),
-                note="Feudal list: core knights (may dismount), type 1 bowmen, type 2 "
-                "brigans, type 3 freemen.",
-                key="force-matrix",
-            ),
-        ),
-        key="force-matrix",
+        tuple(tuple(str(n) for n in row) for row in FORCE_MATRIX),
+        note="Feudal list: core knights (may dismount), type 1 bowmen, type 2 brigans, "
+        "type 3 freemen.",
     )
 
 
@@ -373,18 +359,18 @@ def _matrix_for(army: Army) -> Section | None:
             items=("This army fits no row of the force matrix.",),
             key="force-matrix",
         )
-    return Section(
-        "Force matrix rows this army fits",
-        tables=(
-            Table(
-                "Units per column",
-                ("Roll", "Core", "Type 1", "Type 2", "Type 3"),
-                table_rows,
-                key="force-matrix",
-            ),
-        ),
+    return _matrix_section("Force matrix rows this army fits", table_rows)
+
+
+def _matrix_section(title: str, rows: tuple[tuple[str, ...], ...], note: str = "") -> Section:
+    table = Table(
+        "Units per column",
+        ("Roll", "Core", "Type 1", "Type 2", "Type 3"),
+        rows,
+        note=note,
         key="force-matrix",
     )
+    return Section(title, tables=(table,), key="force-matrix")
 
 
 def _personalities(army: Army | None, bw: Fraction) -> Section | None:

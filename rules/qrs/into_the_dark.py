@@ -16,12 +16,10 @@ from rules.qrs import (
     Section,
     Sheet,
     Table,
-    army_stats,
+    assemble_sheet,
     check_extras,
     inches,
-    sections,
     signed,
-    stat_line_section,
 )
 
 TITLE = "Into the Dark"
@@ -301,27 +299,21 @@ def build(options: Mapping[str, Any], army: Army | None, *, extras: tuple[str, .
             rule="Control Tests; Rallying",
         ),
     )
-
-    army_part: list[Section | None] = []
-    if army is not None:
-        army_part.append(stat_line_section(army, army_stats(army)))
-    army_part.append(_special_troops(army, d))
-    army_part.append(_command(army, options, d))
     settings = (
         ("Figure scale", "15 mm — every distance halved" if fifteen else "25 mm"),
         ("Command & control", "on" if options.get("command_and_control") else "off"),
     )
-    return Sheet(
-        ruleset="into-the-dark",
-        title=TITLE,
-        source=SOURCE,
+    return assemble_sheet(
+        "into-the-dark",
+        TITLE,
+        SOURCE,
         settings=settings,
         core=core,
-        army=sections(*army_part),
-        army_name=army.name if army else None,
-        army_title=f"Army: {army.name}" if army else "Special troops, SWAT and command",
+        army=army,
+        army_sections=(_special_troops(army, d), _command(army, options, d)),
+        reference_title="Special troops, SWAT and command",
         extras=extras,
-        optional_extras=tuple(EXTRAS.items()),
+        offered=EXTRAS,
     )
 
 
