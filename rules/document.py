@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -33,6 +34,29 @@ _NOTES = Field("notes", "Notes", "text", default="", maximum=5000)
 _POINTS_LIMIT = Field(
     "points_limit", "Points limit", "integer", nullable=True, minimum=1, maximum=100000
 )
+
+
+def load_json(text: str) -> Any:
+    """Read a document's JSON strictly, or raise MalformedDocument saying where it breaks.
+
+    Refuses what Python's json would let through but JSON does not allow (NaN, Infinity),
+    and input too deeply nested or with numbers too long to read, with a message rather
+    than a crash.
+    """
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as exc:
+        raise MalformedDocument(
+            "", f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+        ) from None
+    except RecursionError:
+        raise MalformedDocument("", "not valid JSON: nested too deeply") from None
+    except ValueError as exc:  # NaN/Infinity, or an integer with thousands of digits
+        raise MalformedDocument("", f"not valid JSON: {exc}") from None
+
+
+def _refuse_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def no_lists(ruleset: str) -> Mapping[str, Mapping[str, Any]]:

@@ -100,3 +100,18 @@ def test_the_import_page_and_my_armies_offer_the_upload_form(owner_client):
         page = owner_client.get(url).content.decode()
         assert 'enctype="multipart/form-data"' in page
         assert '<input type="file" id="id_document" name="document"' in page
+
+
+@pytest.mark.parametrize(
+    "content,words",
+    [
+        (b"[" * 50000 + b"]" * 50000, "nested too deeply"),
+        (b'{"format": NaN}', "NaN is not a JSON number"),
+        (b'{"format": "muster.army/1",', "line 1"),
+    ],
+)
+def test_a_pathological_upload_is_refused_with_a_message_not_a_crash(content, words):
+    from armybuilder.armies.services import ImportRefused, read_upload
+
+    with pytest.raises(ImportRefused, match=words):
+        read_upload(content)

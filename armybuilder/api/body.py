@@ -1,10 +1,12 @@
 """Reading a posted army document strictly: size, encoding, JSON, then the parser."""
 
-import json
 from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, JsonResponse
+
+from rules.document import load_json
+from rules.errors import MalformedDocument
 
 
 class BadBody(Exception):
@@ -16,10 +18,6 @@ class BadBody(Exception):
 
     def response(self) -> JsonResponse:
         return JsonResponse({"error": self.message, "path": self.path}, status=self.status)
-
-
-def _refuse_constant(name: str) -> None:
-    raise ValueError(f"{name} is not a JSON number")
 
 
 def read_json_body(request: HttpRequest) -> Any:
@@ -41,6 +39,6 @@ def read_json_body(request: HttpRequest) -> Any:
     except UnicodeDecodeError as exc:
         raise BadBody(400, "the request body is not UTF-8 text") from exc
     try:
-        return json.loads(text, parse_constant=_refuse_constant)
-    except (ValueError, RecursionError) as exc:
-        raise BadBody(400, f"the request body is not valid JSON: {exc}") from exc
+        return load_json(text)
+    except MalformedDocument as exc:
+        raise BadBody(400, f"the request body is {exc.message}") from None

@@ -30,6 +30,7 @@ from armybuilder.armies.models import Army, new_share_token
 from armybuilder.armies.selectors import DRAFT_SESSION_KEY
 from armybuilder.catalog.services import check_document
 from rules.base import RuleSet
+from rules.document import load_json
 from rules.errors import MalformedDocument
 from rules.fields import Field
 
@@ -469,11 +470,9 @@ def read_upload(content: bytes) -> Any:
     except UnicodeDecodeError:
         raise ImportRefused("The file is not UTF-8 text: choose a .json army document.") from None
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ImportRefused(
-            f"The file is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})."
-        ) from None
+        return load_json(text)
+    except MalformedDocument as exc:
+        raise ImportRefused(f"The file is {exc.message}.") from None
 
 
 def import_document(

@@ -14,6 +14,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 import rules
 from armybuilder.catalog import selectors, services
+from rules.document import load_json
 
 EXIT_VALID, EXIT_INVALID, EXIT_MALFORMED = 0, 1, 2
 
@@ -29,13 +30,9 @@ def read_document(path: str) -> Any:
     except (OSError, UnicodeDecodeError) as exc:
         raise Malformed(f"cannot read {path}: {exc}") from exc
     try:
-        return json.loads(text, parse_constant=_refuse_constant)
-    except (ValueError, RecursionError) as exc:
-        raise Malformed(f"{path} is not valid JSON: {exc}") from exc
-
-
-def _refuse_constant(name: str) -> None:
-    raise ValueError(f"{name} is not a JSON number")
+        return load_json(text)
+    except rules.MalformedDocument as exc:
+        raise Malformed(f"{path} is {exc.message}") from None
 
 
 class Command(BaseCommand):
