@@ -36,7 +36,10 @@ system-deps:
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "installing$$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	    for try in 1 2; do \
+	      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null && break; \
+	      [ $$try = 2 ] && exit 1; echo "apt-get failed; trying once more"; sleep 5; \
+	    done; \
 	  else \
 	    echo "note: missing$$missing (not root): the tests that need them are skipped"; \
 	  fi; \
