@@ -107,6 +107,8 @@ SESSION_COOKIE_AGE = 60 * 60 * 24 * 30
 # The API refuses bodies over 1 MiB itself (413); Django's own ceiling sits above that.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 MUSTER_MAX_DOCUMENT_BYTES = 1024 * 1024
+# Drafts a visitor without an account may keep in one session.
+MUSTER_MAX_DRAFTS = 25
 
 LOGGING = {
     "version": 1,

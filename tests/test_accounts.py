@@ -184,3 +184,24 @@ def test_abandoned_drafts_are_pruned_and_live_ones_kept(db):
     call_command("prune_drafts", stdout=StringIO())
     assert set(Army.objects.values_list("pk", flat=True)) == {kept.pk, owned.pk}
     assert gone.pk not in set(Army.objects.values_list("pk", flat=True))
+
+
+def test_a_visitor_keeps_at_most_the_draft_limit_and_is_told_to_sign_up(client, db, settings):
+    settings.MUSTER_MAX_DRAFTS = 2
+    for n in range(2):
+        client.post("/armies/new/", {"ruleset": "into-the-dark", "name": f"Draft {n}"})
+    refused = client.post("/armies/new/", {"ruleset": "into-the-dark", "name": "One too many"})
+    assert refused.status_code == 400
+    assert b"Sign up (it is free) to keep more" in refused.content
+    first = Army.objects.get(document__name="Draft 0")
+    duplicated = client.post(f"/armies/{first.pk}/duplicate/", follow=True)
+    assert b"You already have 2 drafts" in duplicated.content
+    assert Army.objects.filter(owner__isnull=True).count() == 2
+
+
+def test_an_account_has_no_draft_limit(client, db, settings):
+    settings.MUSTER_MAX_DRAFTS = 1
+    sign_up(client)
+    for n in range(3):
+        client.post("/armies/new/", {"ruleset": "into-the-dark", "name": f"Army {n}"})
+    assert Army.objects.filter(owner__username="alice").count() == 3

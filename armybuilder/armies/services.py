@@ -58,6 +58,10 @@ class ImportRefused(ValueError):
         self.message = message
 
 
+class DraftLimitReached(ImportRefused):
+    """A visitor without an account already keeps the most drafts one session may hold."""
+
+
 @dataclass(frozen=True)
 class Checked:
     """A saved army with its parsed form and check report.
@@ -440,9 +444,24 @@ def blank_document(
     }
 
 
+def max_drafts() -> int:
+    """How many drafts one visitor's session may keep before signing up."""
+    return int(getattr(settings, "MUSTER_MAX_DRAFTS", 25))
+
+
 def create_army(raw: Any, *, owner: AbstractBaseUser | None = None, session_key: str = "") -> Army:
-    """A new army from a raw document, parsed first (MalformedDocument: nothing saved)."""
+    """A new army from a raw document, parsed first (MalformedDocument: nothing saved).
+
+    A visitor's drafts are capped per session (DraftLimitReached), so nobody can fill the
+    database without an account.
+    """
     parsed, _ = check_document(raw)
+    drafts = Army.objects.filter(owner__isnull=True, session_key=session_key)
+    if owner is None and drafts.count() >= max_drafts():
+        raise DraftLimitReached(
+            f"You already have {max_drafts()} drafts. Sign up (it is free) to keep more "
+            "armies, or delete a draft you no longer need."
+        )
     return Army.objects.create(
         owner=owner if owner is not None else None,
         session_key="" if owner is not None else session_key,

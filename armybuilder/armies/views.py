@@ -180,6 +180,8 @@ def new_army(request: HttpRequest) -> HttpResponse:
                 army = services.create_army(document, **services.owner_kwargs(request))
             except rules.MalformedDocument as exc:
                 form.add_error(None, services.friendly_message(exc, document))
+            except services.DraftLimitReached as exc:
+                form.add_error(None, exc.message)
             else:
                 return redirect(_army_url(army))
         status = 400
@@ -261,7 +263,11 @@ def document_download(army: Army) -> HttpResponse:
 @require_POST
 def duplicate_army(request: HttpRequest, pk: int) -> HttpResponse:
     army = selectors.owned_army_or_404(request, pk)
-    copy = services.duplicate_army(army, **services.owner_kwargs(request))
+    try:
+        copy = services.duplicate_army(army, **services.owner_kwargs(request))
+    except services.DraftLimitReached as exc:
+        messages.error(request, exc.message)
+        return redirect(_army_url(army))
     messages.success(request, f"Made {copy.name}.")
     return redirect(_army_url(copy))
 
