@@ -1,4 +1,5 @@
 import pytest
+from django.contrib.auth.models import User
 
 from armybuilder.catalog.services import load_lists
 
@@ -8,3 +9,16 @@ def django_db_setup(django_db_setup, django_db_blocker):
     """The test database holds every army list from fixtures/, as `make run` loads them."""
     with django_db_blocker.unblock():
         load_lists()
+
+
+@pytest.fixture
+def user(db):
+    """A player with an account (alice)."""
+    return User.objects.create_user("alice", password="a-long-Pass-123")
+
+
+@pytest.fixture
+def owner_client(client, user):
+    """The test client logged in as ``user``."""
+    client.force_login(user)
+    return client

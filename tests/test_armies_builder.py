@@ -17,17 +17,6 @@ MILITIA = {"name": "Town Militia", "quality": "levy"}
 QUERIES_PER_EDIT = 5
 
 
-@pytest.fixture
-def user(db):
-    return User.objects.create_user("alice", password="a-long-Pass-123")
-
-
-@pytest.fixture
-def owner_client(client, user):
-    client.force_login(user)
-    return client
-
-
 def itd(units: list[dict[str, Any]], **top: Any) -> dict[str, Any]:
     return army("into-the-dark", units, **top)
 

@@ -3,23 +3,11 @@
 import json
 
 import pytest
-from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from armybuilder.armies import services
 from armybuilder.armies.models import Army
 from tests.support import EXAMPLES, army, example
-
-
-@pytest.fixture
-def user(db):
-    return User.objects.create_user("alice", password="a-long-Pass-123")
-
-
-@pytest.fixture
-def owner_client(client, user):
-    client.force_login(user)
-    return client
 
 
 def upload(content: bytes, name: str = "army.json") -> SimpleUploadedFile:

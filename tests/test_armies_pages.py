@@ -3,7 +3,6 @@
 import json
 import re
 
-import pytest
 from django.contrib.auth.models import User
 
 import rules
@@ -11,17 +10,6 @@ from armybuilder.armies import services
 from armybuilder.armies.models import Army
 from armybuilder.catalog.selectors import lists_for
 from tests.support import army, example
-
-
-@pytest.fixture
-def user(db):
-    return User.objects.create_user("alice", password="a-long-Pass-123")
-
-
-@pytest.fixture
-def owner_client(client, user):
-    client.force_login(user)
-    return client
 
 
 def row(page: str, pk: int) -> str:

@@ -4,7 +4,6 @@ import json
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
 from django.http import QueryDict
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -33,11 +32,6 @@ ARCHERS = {
     "training": "cross_trained",
     "missile_weapon": "foot_bow",
 }
-
-
-@pytest.fixture
-def user(db):
-    return User.objects.create_user("alice", password="a-long-Pass-123")
 
 
 def itd(units: list[dict[str, Any]], **top: Any) -> dict[str, Any]:
