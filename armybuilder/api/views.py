@@ -1,12 +1,13 @@
 """JSON API: thin shells over the same core function as the CLI and the pages."""
 
-from django.http import Http404, HttpRequest, JsonResponse
+from django.http import HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 import rules
 from armybuilder.api.body import BadBody, read_json_body
 from armybuilder.catalog import selectors, services
+from armybuilder.catalog.views import ruleset_or_404
 
 
 @csrf_exempt  # stateless: reads no cookies, changes nothing
@@ -28,10 +29,6 @@ def rulesets(request: HttpRequest) -> JsonResponse:
 
 @require_GET
 def ruleset(request: HttpRequest, slug: str) -> JsonResponse:
-    try:
-        found = rules.get_ruleset(slug)
-    except KeyError:
-        raise Http404("no such rule set") from None
-    data = found.vocabulary()
+    data = ruleset_or_404(slug).vocabulary()
     data["army_lists"] = [selectors.list_json(al) for al in selectors.lists_for(slug)]
     return JsonResponse(data)

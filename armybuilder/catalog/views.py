@@ -13,7 +13,8 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "catalog/home.html", {"rulesets": rulesets})
 
 
-def _ruleset_or_404(slug: str) -> rules.RuleSet:
+def ruleset_or_404(slug: str) -> rules.RuleSet:
+    """The rule set for ``slug``, or a 404 (pages and the API alike)."""
     try:
         return rules.get_ruleset(slug)
     except KeyError:
@@ -21,7 +22,7 @@ def _ruleset_or_404(slug: str) -> rules.RuleSet:
 
 
 def ruleset_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    ruleset = _ruleset_or_404(slug)
+    ruleset = ruleset_or_404(slug)
     return render(
         request,
         "catalog/ruleset.html",
@@ -30,7 +31,7 @@ def ruleset_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def army_list_detail(request: HttpRequest, slug: str, list_slug: str) -> HttpResponse:
-    ruleset = _ruleset_or_404(slug)
+    ruleset = ruleset_or_404(slug)
     army_list = selectors.get_list(slug, list_slug)
     if army_list is None:
         raise Http404("no such army list")

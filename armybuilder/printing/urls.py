@@ -9,15 +9,17 @@ from armybuilder.printing import views
 
 app_name = "printing"
 
+ROSTER, QRS = {"sheet": "roster"}, {"sheet": "qrs"}
+
 urlpatterns = [
-    path("armies/<int:pk>/roster.pdf", views.army_roster_pdf, name="army_roster_pdf"),
-    path("armies/<int:pk>/qrs.pdf", views.army_qrs_pdf, name="army_qrs_pdf"),
-    path("armies/<int:pk>/roster/", views.army_roster, name="army_roster"),
-    path("armies/<int:pk>/qrs/", views.army_qrs, name="army_qrs"),
-    path("s/<str:token>/roster.pdf", views.shared_roster_pdf, name="shared_roster_pdf"),
-    path("s/<str:token>/qrs.pdf", views.shared_qrs_pdf, name="shared_qrs_pdf"),
-    path("s/<str:token>/roster/", views.shared_roster, name="shared_roster"),
-    path("s/<str:token>/qrs/", views.shared_qrs, name="shared_qrs"),
+    path("armies/<int:pk>/roster.pdf", views.army_pdf, ROSTER, name="army_roster_pdf"),
+    path("armies/<int:pk>/qrs.pdf", views.army_pdf, QRS, name="army_qrs_pdf"),
+    path("armies/<int:pk>/roster/", views.army_preview, ROSTER, name="army_roster"),
+    path("armies/<int:pk>/qrs/", views.army_preview, QRS, name="army_qrs"),
+    path("s/<str:token>/roster.pdf", views.shared_pdf, ROSTER, name="shared_roster_pdf"),
+    path("s/<str:token>/qrs.pdf", views.shared_pdf, QRS, name="shared_qrs_pdf"),
+    path("s/<str:token>/roster/", views.shared_preview, ROSTER, name="shared_roster"),
+    path("s/<str:token>/qrs/", views.shared_preview, QRS, name="shared_qrs"),
     path("rulesets/<slug:slug>/qrs.pdf", views.ruleset_qrs_pdf, name="ruleset_qrs_pdf"),
     path("rulesets/<slug:slug>/qrs/", views.ruleset_qrs, name="ruleset_qrs"),
 ]

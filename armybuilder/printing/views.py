@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
@@ -22,6 +22,7 @@ import rules
 from armybuilder.api.body import BadBody, read_json_body
 from armybuilder.armies.models import Army
 from armybuilder.armies.selectors import owned_army_or_404, shared_army_or_404
+from armybuilder.catalog.views import ruleset_or_404
 from armybuilder.printing import services
 from rules.qrs import qrs_sheet
 
@@ -179,59 +180,33 @@ def _army_preview(request: HttpRequest, where: _Where, key: Any, sheet: str) -> 
     )
 
 
+# The sheet ("roster" or "qrs") comes from the URLconf's extra kwargs.
 @require_safe
-def army_roster_pdf(request: HttpRequest, pk: int) -> HttpResponse:
-    return _army_pdf(request, _OWNED, pk, "roster")
-
-
-@require_safe
-def army_qrs_pdf(request: HttpRequest, pk: int) -> HttpResponse:
-    return _army_pdf(request, _OWNED, pk, "qrs")
+def army_pdf(request: HttpRequest, pk: int, sheet: str) -> HttpResponse:
+    return _army_pdf(request, _OWNED, pk, sheet)
 
 
 @require_safe
-def army_roster(request: HttpRequest, pk: int) -> HttpResponse:
-    return _army_preview(request, _OWNED, pk, "roster")
+def army_preview(request: HttpRequest, pk: int, sheet: str) -> HttpResponse:
+    return _army_preview(request, _OWNED, pk, sheet)
 
 
 @require_safe
-def army_qrs(request: HttpRequest, pk: int) -> HttpResponse:
-    return _army_preview(request, _OWNED, pk, "qrs")
+def shared_pdf(request: HttpRequest, token: str, sheet: str) -> HttpResponse:
+    return _army_pdf(request, _SHARED, token, sheet)
 
 
 @require_safe
-def shared_roster_pdf(request: HttpRequest, token: str) -> HttpResponse:
-    return _army_pdf(request, _SHARED, token, "roster")
-
-
-@require_safe
-def shared_qrs_pdf(request: HttpRequest, token: str) -> HttpResponse:
-    return _army_pdf(request, _SHARED, token, "qrs")
-
-
-@require_safe
-def shared_roster(request: HttpRequest, token: str) -> HttpResponse:
-    return _army_preview(request, _SHARED, token, "roster")
-
-
-@require_safe
-def shared_qrs(request: HttpRequest, token: str) -> HttpResponse:
-    return _army_preview(request, _SHARED, token, "qrs")
+def shared_preview(request: HttpRequest, token: str, sheet: str) -> HttpResponse:
+    return _army_preview(request, _SHARED, token, sheet)
 
 
 # -- the rule set's own QRS ------------------------------------------------------------------
 
 
-def _ruleset_or_404(slug: str) -> rules.RuleSet:
-    try:
-        return rules.get_ruleset(slug)
-    except KeyError:
-        raise Http404("no such rule set") from None
-
-
 @require_safe
 def ruleset_qrs_pdf(request: HttpRequest, slug: str) -> HttpResponse:
-    ruleset = _ruleset_or_404(slug)
+    ruleset = ruleset_or_404(slug)
 
     def make() -> HttpResponse:
         options = services.options_from_query(ruleset, request.GET.dict())
@@ -246,7 +221,7 @@ def ruleset_qrs_pdf(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_safe
 def ruleset_qrs(request: HttpRequest, slug: str) -> HttpResponse:
-    ruleset = _ruleset_or_404(slug)
+    ruleset = ruleset_or_404(slug)
 
     def make() -> HttpResponse:
         options = services.options_from_query(ruleset, request.GET.dict())
