@@ -3,6 +3,8 @@
 from collections.abc import Mapping
 from typing import Any
 
+from django.db.models import Count
+
 from armybuilder.catalog.models import ArmyList
 
 
@@ -16,10 +18,9 @@ def lists_for(ruleset: str) -> list[ArmyList]:
 
 
 def list_counts() -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for ruleset in ArmyList.objects.values_list("ruleset", flat=True):
-        counts[ruleset] = counts.get(ruleset, 0) + 1
-    return counts
+    """How many army lists each rule set has (one grouped query)."""
+    rows = ArmyList.objects.order_by().values("ruleset").annotate(n=Count("pk"))
+    return {row["ruleset"]: row["n"] for row in rows}
 
 
 def get_list(ruleset: str, slug: str) -> ArmyList | None:
