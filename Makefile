@@ -1,5 +1,13 @@
 # Muster: `make run` serves the app, `make test` runs the whole suite. Both set up first.
-PYTHON ?= $(shell command -v python3.11 || command -v python3)
+# The first interpreter that really runs and is Python 3.12 or newer. A pyenv shim can exist
+# for a version that is not selected and then answers "command not found", so each candidate
+# is run, not looked up: python3.13, python3.12, pyenv's own 3.13/3.12 builds, python3.
+PY_CANDIDATES := python3.13 python3.12 \
+  $(wildcard $(HOME)/.pyenv/versions/3.13*/bin/python3 $(HOME)/.pyenv/versions/3.12*/bin/python3) \
+  $(wildcard $(shell pyenv root 2>/dev/null)/versions/3.13*/bin/python3) \
+  $(wildcard $(shell pyenv root 2>/dev/null)/versions/3.12*/bin/python3) python3
+PY_OK := import sys; sys.exit(sys.version_info < (3, 12))
+PYTHON ?= $(firstword $(foreach p,$(PY_CANDIDATES),$(shell $(p) -c '$(PY_OK)' >/dev/null 2>&1 && echo $(p))))
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
@@ -20,6 +28,7 @@ setup: install
 install: $(STAMP)
 
 $(BIN)/python:
+	@test -n "$(PYTHON)" || { echo "Muster needs Python 3.12 or newer (python3.13 or python3.12)"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP): pyproject.toml | $(BIN)/python

@@ -28,7 +28,6 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
-    "template_partials",
     "armybuilder.catalog",
     "armybuilder.api",
     "armybuilder.armies",

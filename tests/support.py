@@ -1,4 +1,4 @@
-"""Helpers the tests share: where shared/ is, example documents, army lists from fixtures."""
+"""Helpers the tests share: example documents (tests/data), army lists from fixtures."""
 
 import copy
 import json
@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
-EXAMPLES = SHARED / "examples"
+DATA = ROOT / "tests" / "data"
+# Copied from the project's shared examples: the expected figures are facts from the sources.
+EXAMPLES = DATA / "examples"
 FIXTURES = ROOT / "fixtures"
 
 

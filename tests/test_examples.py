@@ -1,4 +1,4 @@
-"""Every example in ../shared/examples comes out as expected.json says, via CLI and API."""
+"""Every example in tests/data/examples comes out as expected.json says, via CLI and API."""
 
 import json
 

@@ -185,8 +185,8 @@ def test_fetcher_serves_the_print_stylesheet_from_our_static_files():
     fetcher = services.SafeFetcher()
     url = services.BASE_URL + "static/css/print.css"
     result = fetcher(url)
-    assert result["mime_type"] == "text/css"
-    assert b"@page" in result["string"]
+    assert result.headers.get_content_type() == "text/css"
+    assert b"@page" in result.read()
     assert fetcher.fetched == [url]
 
 

@@ -16,7 +16,7 @@ import logging
 import mimetypes
 import multiprocessing
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -32,6 +32,7 @@ from django.templatetags.static import static
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
+from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 import rules
 from armybuilder.catalog import selectors
@@ -76,32 +77,34 @@ class FetchRefused(Exception):
     pass
 
 
-@dataclass
-class SafeFetcher:
+class SafeFetcher(URLFetcher):
     """WeasyPrint's url_fetcher: our static files only, and a record of every request.
 
     A URL is served only when it is ``BASE_URL`` + the static URL prefix + a path that the
     staticfiles finders locate under our static directories, with a suffix a sheet uses.
     Anything else — ``file://``, another host, ``data:``, a path escaping the static
     directories — raises, so no text in an army can make the renderer read a local file
-    or call the network.
+    or call the network. ``fetch`` replaces WeasyPrint's opener entirely: none of its
+    protocol handlers is ever reached.
     """
 
-    fetched: list[str] = field(default_factory=list)
-    refused: list[str] = field(default_factory=list)
+    def __init__(self) -> None:
+        super().__init__(allowed_protocols=("https",), allow_redirects=False)
+        self.fetched: list[str] = []
+        self.refused: list[str] = []
 
-    def __call__(self, url: str, timeout: int = 10, **_: Any) -> dict[str, Any]:
+    def fetch(self, url: str, headers: Any = None) -> URLFetcherResponse:
         path = self.static_file(url)
         if path is None:
             self.refused.append(url)
             raise FetchRefused(f"Muster does not fetch {url[:80]!r}")
         self.fetched.append(url)
         mime_type, _encoding = mimetypes.guess_type(path.name)
-        return {
-            "string": path.read_bytes(),
-            "mime_type": mime_type or "application/octet-stream",
-            "redirected_url": url,
-        }
+        return URLFetcherResponse(
+            url,
+            body=path.read_bytes(),
+            headers={"Content-Type": mime_type or "application/octet-stream"},
+        )
 
     @staticmethod
     def static_file(url: str) -> Path | None:
