@@ -3,6 +3,8 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from armybuilder.ops.health import healthz
+
 urlpatterns = [
     path("", include("armybuilder.catalog.urls")),
     path("api/v1/", include("armybuilder.api.urls")),
@@ -10,6 +12,8 @@ urlpatterns = [
     path("", include("armybuilder.armies.urls")),
     path("accounts/", include("armybuilder.armies.account_urls")),
     path("admin/", admin.site.urls),
+    # production (issue 11): database, cache and queue state for a load balancer or monitor
+    path("healthz", healthz, name="healthz"),
 ]
 
 handler400 = "armybuilder.errors.bad_request"

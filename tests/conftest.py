@@ -22,3 +22,12 @@ def owner_client(client, user):
     """The test client logged in as ``user``."""
     client.force_login(user)
     return client
+
+
+@pytest.fixture(autouse=True)
+def _tasks_run_at_once(settings):
+    """Queued tasks (PDF renders) run at once inside the request in most tests.
+
+    tests/test_print_queue.py runs the real database and Redis queues with a worker.
+    """
+    settings.TASKS = {"default": settings.TASK_BACKENDS["immediate"]}

@@ -87,7 +87,10 @@ def test_hostile_army_text_renders_as_text_and_fetches_nothing_outside_static(re
     fetched = [url for fetcher in recording for url in fetcher.fetched]
     refused = [url for fetcher in recording for url in fetcher.refused]
     assert refused == []  # escaping kept every trick from even reaching the fetcher
-    assert fetched == [services.BASE_URL + "static/css/print.css"]
+    assert fetched == [
+        services.BASE_URL + "static/css/print.css",
+        services.BASE_URL + "static/css/paper-a4.css",
+    ]
     # the army's own words are printed as the player typed them
     assert "file:///etc/passwd" in text.replace("\n", "")
 
@@ -193,10 +196,10 @@ def test_fetcher_serves_the_print_stylesheet_from_our_static_files():
 @pytest.mark.parametrize(
     ("name", "expected"),
     [
-        ("Normans at Hastings", "normans-at-hastings-roster.pdf"),
-        ('Ælfred\'s "Fyrd"; rm -rf /\r\nX-Evil: 1', "lfreds-fyrd-rm-rf-x-evil-1-roster.pdf"),
-        ("ᚠᚢᚦᚨᚱᚲ", "army-roster.pdf"),
-        ("../../etc/passwd", "etcpasswd-roster.pdf"),
+        ("Normans at Hastings", "normans-at-hastings-roster-a4.pdf"),
+        ('Ælfred\'s "Fyrd"; rm -rf /\r\nX-Evil: 1', "lfreds-fyrd-rm-rf-x-evil-1-roster-a4.pdf"),
+        ("ᚠᚢᚦᚨᚱᚲ", "army-roster-a4.pdf"),
+        ("../../etc/passwd", "etcpasswd-roster-a4.pdf"),
     ],
 )
 def test_pdf_filename_is_a_safe_ascii_slug_of_the_army_name(name, expected):
@@ -204,7 +207,14 @@ def test_pdf_filename_is_a_safe_ascii_slug_of_the_army_name(name, expected):
     assert filename == expected
     header = services.content_disposition(filename)
     assert header == f'attachment; filename="{expected}"'
-    assert re.fullmatch(r'attachment; filename="[a-z0-9-]+-roster\.pdf"', header)
+    assert re.fullmatch(r'attachment; filename="[a-z0-9-]+-roster-a4\.pdf"', header)
+
+
+def test_pdf_filename_says_army_sheet_and_paper():
+    assert services.pdf_filename("Swiss Pike Block", "roster", "letter") == (
+        "swiss-pike-block-roster-letter.pdf"
+    )
+    assert services.pdf_filename("Swiss Pike Block", "qrs", "a4") == "swiss-pike-block-qrs-a4.pdf"
 
 
 def test_more_than_500_units_is_a_clear_error_not_a_render(client):
@@ -253,4 +263,7 @@ def test_the_time_limited_render_returns_the_same_pdf_and_fetch_record():
     pdf = services.render_pdf(html, fetcher, limit=60)
     assert pdf.startswith(b"%PDF")
     assert "Morale results" in pdf_text(pdf)
-    assert fetcher.fetched == [services.BASE_URL + "static/css/print.css"]
+    assert fetcher.fetched == [
+        services.BASE_URL + "static/css/print.css",
+        services.BASE_URL + "static/css/paper-a4.css",
+    ]

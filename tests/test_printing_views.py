@@ -58,7 +58,7 @@ def test_owner_gets_each_sheet_of_their_army(client, owner, saved, url):
         assert response["Content-Type"] == "application/pdf"
         sheet = url.rsplit("/", 1)[1].removesuffix(".pdf")
         assert response["Content-Disposition"] == (
-            f'attachment; filename="worked-examples-from-into-the-dark-{sheet}.pdf"'
+            f'attachment; filename="worked-examples-from-into-the-dark-{sheet}-a4.pdf"'
         )
         assert "Count Odo" in pdf_text(response.content)
     else:
@@ -156,7 +156,7 @@ def test_rule_set_page_links_its_qrs_and_both_serve(client, slug):
     preview = client.get(f"/rulesets/{slug}/qrs/")
     assert preview.status_code == 200 and b"Quick-reference sheet" in preview.content
     pdf = client.get(f"/rulesets/{slug}/qrs.pdf")
-    assert pdf["Content-Disposition"] == f'attachment; filename="{slug}-qrs.pdf"'
+    assert pdf["Content-Disposition"] == f'attachment; filename="{slug}-qrs-a4.pdf"'
 
 
 def test_rule_set_qrs_prints_for_the_options_in_the_query(client):

@@ -52,7 +52,12 @@ BASE_URL = "https://muster.invalid/"
 STATIC_SUFFIXES = {".css", ".png", ".svg", ".jpg", ".jpeg", ".gif", ".woff", ".woff2", ".ttf"}
 CACHE_PREFIX = "muster:pdf:"
 _ROOT = Path(settings.BASE_DIR)
-_TEMPLATE_FILES = ("templates/printing", "static/css/print.css")
+_TEMPLATE_FILES = (
+    "templates/printing",
+    "static/css/print.css",
+    "static/css/paper-a4.css",
+    "static/css/paper-letter.css",
+)
 
 
 class PrintError(Exception):
@@ -161,10 +166,10 @@ def check_sheet(sheet: str) -> str:
     return sheet
 
 
-def pdf_filename(name: str, sheet: str) -> str:
-    """An ASCII file name safe in a Content-Disposition header: ``normans-1066-roster.pdf``."""
+def pdf_filename(name: str, sheet: str, paper: str = "a4") -> str:
+    """An ASCII file name that says army, sheet and paper: ``swiss-pike-block-roster-letter.pdf``."""
     stem = slugify(name)[:80].strip("-_") or "army"
-    return f"{stem}-{sheet}.pdf"
+    return f"{stem}-{sheet}-{paper}.pdf"
 
 
 def content_disposition(filename: str) -> str:
@@ -235,6 +240,11 @@ def _base_context(sheet: str, paper: str, *, for_pdf: bool) -> dict[str, Any]:
         "for_pdf": for_pdf,
         # the PDF asks our fetcher for the source file; the browser gets the served URL
         "stylesheet_url": static_prefix + "css/print.css" if for_pdf else static("css/print.css"),
+        "paper_stylesheet_url": (
+            static_prefix + f"css/paper-{paper}.css"
+            if for_pdf
+            else static(f"css/paper-{paper}.css")
+        ),
         "printed_on": timezone.localdate(),
     }
 
@@ -264,7 +274,7 @@ class _ArmyJob:
         )
 
 
-def _army_job(
+def army_job(
     raw: Any, sheet: str, paper: str, share_url: str | None, extras: Iterable[str]
 ) -> _ArmyJob:
     sheet = check_sheet(sheet)
@@ -313,7 +323,7 @@ def army_sheet_html(
     for_pdf: bool = False,
 ) -> str:
     """The sheet as HTML: the browser preview (``for_pdf=False``) or WeasyPrint's input."""
-    job = _army_job(raw, sheet, paper, share_url, extras)
+    job = army_job(raw, sheet, paper, share_url, extras)
     context = _army_context(job, for_pdf=for_pdf)
     context["links"] = links or {}
     return render_to_string(f"printing/{job.sheet}.html", context)
@@ -332,8 +342,8 @@ def army_sheet_pdf(
     Raises ``rules.MalformedDocument`` for a document that does not parse and
     :class:`PrintError` for a bad paper, sheet or section, or a failed render.
     """
-    job = _army_job(raw, sheet, paper, share_url, extras)
-    filename = pdf_filename(job.army.name, job.sheet)
+    job = army_job(raw, sheet, paper, share_url, extras)
+    filename = pdf_filename(job.army.name, job.sheet, job.paper)
     key = job.key()
     pdf = _cache_get(key)
     if pdf is not None:
@@ -392,21 +402,34 @@ def ruleset_qrs_pdf(
     """The rule-set-only QRS (no army), for the given options or the defaults."""
     extras = tuple(dict.fromkeys(extras))
     context, sheet, ruleset = _ruleset_context(slug, paper, options, extras, True)
-    filename = f"{ruleset.slug}-qrs.pdf"
-    key = _cache_key(
-        {
-            "ruleset": slug,
-            "options": context["options"],
-            "paper": context["paper"],
-            "extras": extras,
-        }
-    )
+    filename = pdf_filename(ruleset.slug, "qrs", context["paper"])
+    key = _cache_key(_ruleset_spec(slug, context["options"], context["paper"], extras))
     pdf = _cache_get(key)
     if pdf is not None:
         return PrintedSheet(pdf, filename, cached=True)
     pdf = render_pdf(render_to_string("printing/qrs.html", context))
     _cache_set(key, pdf)
     return PrintedSheet(pdf, filename, cached=False)
+
+
+def _ruleset_spec(
+    slug: str, options: Mapping[str, Any], paper: str, extras: tuple[str, ...]
+) -> dict[str, Any]:
+    return {"ruleset": slug, "options": dict(options), "paper": paper, "extras": list(extras)}
+
+
+def ruleset_qrs_key(
+    slug: str,
+    paper: str = "a4",
+    *,
+    options: Mapping[str, Any] | None = None,
+    extras: Iterable[str] = (),
+) -> tuple[str, dict[str, Any]]:
+    """The rule-set QRS's cache key and spec, checked (a bad option or section raises)."""
+    extras = tuple(dict.fromkeys(extras))
+    context, _, _ = _ruleset_context(slug, paper, options, extras, True)
+    spec = _ruleset_spec(slug, context["options"], context["paper"], extras)
+    return _cache_key(spec), spec
 
 
 def option_controls(ruleset: rules.RuleSet, chosen: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -5,7 +5,7 @@ Paths are part of the public interface (army-format.md) and other pages link to 
 
 from django.urls import path
 
-from armybuilder.printing import views
+from armybuilder.printing import progress_views, views
 
 app_name = "printing"
 
@@ -22,4 +22,9 @@ urlpatterns = [
     path("s/<str:token>/qrs/", views.shared_preview, QRS, name="shared_qrs"),
     path("rulesets/<slug:slug>/qrs.pdf", views.ruleset_qrs_pdf, name="ruleset_qrs_pdf"),
     path("rulesets/<slug:slug>/qrs/", views.ruleset_qrs, name="ruleset_qrs"),
+    # background renders: the builder's print panel, progress, download, API status
+    path("armies/<int:pk>/print/", progress_views.army_print, name="army_print"),
+    path("prints/<uuid:render_id>/", progress_views.print_status, name="status"),
+    path("prints/<uuid:render_id>/pdf", progress_views.print_download, name="download"),
+    path("api/v1/prints/<uuid:render_id>", progress_views.api_print_status, name="api_status"),
 ]

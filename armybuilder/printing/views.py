@@ -23,18 +23,11 @@ from armybuilder.api.body import BadBody, read_json_body
 from armybuilder.armies.models import Army
 from armybuilder.armies.selectors import owned_army_or_404, shared_army_or_404
 from armybuilder.catalog.views import ruleset_or_404
-from armybuilder.printing import services
+from armybuilder.printing import jobs, services
+from armybuilder.printing.progress_views import api_response, browser_response
 from rules.qrs import qrs_sheet
 
 OTHER_SHEET = {"roster": ("qrs", "Quick-reference sheet"), "qrs": ("roster", "Order of battle")}
-
-
-def _pdf_response(printed: services.PrintedSheet) -> HttpResponse:
-    response = HttpResponse(printed.pdf, content_type="application/pdf")
-    response["Content-Disposition"] = services.content_disposition(printed.filename)
-    response["X-Muster-Cache"] = "hit" if printed.cached else "miss"
-    response["Cache-Control"] = "private, no-store"
-    return response
 
 
 def _html_response(html: str) -> HttpResponse:
@@ -141,14 +134,15 @@ def _army_pdf(request: HttpRequest, where: _Where, key: Any, sheet: str) -> Http
     army = where.find(request, key)
     return _guarded(
         request,
-        lambda: _pdf_response(
-            services.army_sheet_pdf(
+        lambda: browser_response(
+            request,
+            jobs.army_render(
                 army.document,
                 sheet,
                 request.GET.get("paper", "a4"),
                 share_url=_share_url(request, army),
                 extras=_extras(request),
-            )
+            ),
         ),
     )
 
@@ -210,10 +204,11 @@ def ruleset_qrs_pdf(request: HttpRequest, slug: str) -> HttpResponse:
 
     def make() -> HttpResponse:
         options = services.options_from_query(ruleset, request.GET.dict())
-        return _pdf_response(
-            services.ruleset_qrs_pdf(
+        return browser_response(
+            request,
+            jobs.ruleset_render(
                 slug, request.GET.get("paper", "a4"), options=options, extras=_extras(request)
-            )
+            ),
         )
 
     return _guarded(request, make)
@@ -250,7 +245,7 @@ def ruleset_qrs(request: HttpRequest, slug: str) -> HttpResponse:
     return _guarded(request, make)
 
 
-# -- JSON API: POST a document, get the PDF ----------------------------------------------------
+# -- JSON API: POST a document, get the PDF (or 202 and a status URL while it renders) ---------
 
 
 def _api_pdf(request: HttpRequest, sheet: str) -> HttpResponse:
@@ -259,10 +254,8 @@ def _api_pdf(request: HttpRequest, sheet: str) -> HttpResponse:
             raw = read_json_body(request)
         except BadBody as exc:
             return exc.response()
-        return _pdf_response(
-            services.army_sheet_pdf(
-                raw, sheet, request.GET.get("paper", "a4"), extras=_extras(request)
-            )
+        return api_response(
+            jobs.army_render(raw, sheet, request.GET.get("paper", "a4"), extras=_extras(request))
         )
 
     return _guarded(request, make, api=True)

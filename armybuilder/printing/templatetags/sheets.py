@@ -12,7 +12,7 @@ MAX_CHARS = 36  # a column longer than this wraps rather than crowd the others
 
 @register.filter
 def column_widths(rows: Sequence[Sequence[object]], available: int = 110) -> list[str]:
-    """Percent widths for a fixed-layout table, from the text in each column.
+    """Whole-percent widths for a fixed-layout table, from the text in each column.
 
     Fixed layout keeps WeasyPrint from measuring every cell (the slow part of long
     rosters). Each column first gets its longest word, so nothing breaks mid-word;
@@ -37,7 +37,9 @@ def column_widths(rows: Sequence[Sequence[object]], available: int = 110) -> lis
         for f, e in zip(floor, extra, strict=True)
     ]
     total = sum(widths)
-    return [f"{100 * w / total:.2f}%" for w in widths]
+    # whole percents, each a class of print.css (col.w1 ... col.w100): no style="" attribute,
+    # so the HTML preview keeps to the Content-Security-Policy
+    return [str(min(100, max(1, round(100 * w / total)))) for w in widths]
 
 
 @register.filter

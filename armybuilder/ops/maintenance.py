@@ -1,0 +1,91 @@
+"""Housekeeping the worker runs on a schedule (no cron line left to the deployer).
+
+``ensure_scheduled`` queues the first run (``manage.py muster_worker`` calls it when a
+worker starts); every run queues the next one ``MUSTER_MAINTENANCE_SECONDS`` later. The
+``Scheduled`` row holds the queued task's id, so starting more workers adds no second chain.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.sessions.models import Session
+from django.db import transaction
+from django.tasks import TaskResultStatus, task
+from django.tasks.exceptions import TaskResultDoesNotExist
+from django.utils import timezone
+
+from armybuilder.armies import services as armies_services
+from armybuilder.armies.models import Army
+from armybuilder.ops.models import Scheduled
+
+logger = logging.getLogger(__name__)
+NAME = "maintenance"
+
+
+def interval() -> timedelta:
+    return timedelta(seconds=int(getattr(settings, "MUSTER_MAINTENANCE_SECONDS", 3600)))
+
+
+def abandoned_drafts(now: datetime | None = None):  # -> QuerySet[Army]
+    """Visitors' drafts nobody can reach any more: the session is gone, the draft untouched."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=settings.SESSION_COOKIE_AGE)
+    live = Session.objects.filter(expire_date__gt=now).values("session_key")
+    return Army.objects.filter(owner__isnull=True, updated__lt=cutoff).exclude(session_key__in=live)
+
+
+def prune_drafts(now: datetime | None = None) -> int:
+    count, _ = abandoned_drafts(now).delete()
+    return count
+
+
+def run_maintenance(now: datetime | None = None) -> str:
+    """Every housekeeping job once; a summary line for the task result and the log."""
+    done = [f"pruned {prune_drafts(now)} abandoned drafts"]
+    # soft-deleted armies past their 30 days (armies.services, from the undo work of issue 10)
+    purge = getattr(armies_services, "purge_deleted_armies", None)
+    if purge is not None:
+        done.append(f"purged deleted armies: {purge(now=now)}")
+    return "; ".join(done)
+
+
+@task
+def maintenance() -> str:
+    """The scheduled housekeeping task: run, then queue the next run."""
+    summary = run_maintenance()
+    logger.info("maintenance: %s", summary)
+    Scheduled.objects.filter(name=NAME).update(last_run=timezone.now(), last_result=summary)
+    schedule_next(force=True)
+    return summary
+
+
+def _pending(task_id: str) -> bool:
+    try:
+        result = maintenance.get_result(task_id)
+    except (TaskResultDoesNotExist, NotImplementedError):
+        return False
+    return result.status in (TaskResultStatus.READY, TaskResultStatus.RUNNING)
+
+
+def schedule_next(*, force: bool = False, now: datetime | None = None) -> Scheduled:
+    """Queue the next run unless one is already queued (``force``: from the running task)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        row, created = Scheduled.objects.select_for_update().get_or_create(name=NAME)
+        if not force and row.task_id and _pending(row.task_id):
+            return row
+        run_after = now + interval() if (force or not created) else None
+        # the first run goes at once; later ones wait a whole interval
+        queued = maintenance.using(run_after=run_after) if run_after else maintenance
+        result = queued.enqueue()
+        row.task_id = str(result.id)[:64]
+        row.run_after = run_after
+        row.save(update_fields=["task_id", "run_after"])
+    return row
+
+
+def ensure_scheduled() -> Scheduled:
+    return schedule_next(force=False)

@@ -1,0 +1,123 @@
+"""Asking for a PDF: find the stored render of exactly this sheet, or queue one.
+
+The web process only validates the request (a bad document or paper is a 400 at once),
+looks up the render by its key (document content, sheet, paper, share link, sections)
+and, when there is none yet, queues ``printing.tasks.render_sheet`` on Django's tasks
+framework. A ready render is served straight from the database.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+from datetime import timedelta
+from typing import Any
+
+from django.db import IntegrityError
+from django.utils import timezone
+
+from armybuilder.printing import services
+from armybuilder.printing.models import Render
+from armybuilder.printing.tasks import render_sheet
+
+logger = logging.getLogger(__name__)
+
+
+class QueueUnavailable(services.PrintError):
+    status = 503
+
+
+def army_render(
+    raw: Any,
+    sheet: str,
+    paper: str = "a4",
+    *,
+    share_url: str | None = None,
+    extras: Iterable[str] = (),
+    retry: bool = False,
+) -> Render:
+    """The render of one sheet of an army document, queued if it is not stored yet."""
+    job = services.army_job(raw, sheet, paper, share_url, extras)
+    spec = {
+        "kind": "army",
+        "document": job.army.to_document(),
+        "sheet": job.sheet,
+        "paper": job.paper,
+        "share_url": share_url,
+        "extras": list(job.extras),
+    }
+    filename = services.pdf_filename(job.army.name, job.sheet, job.paper)
+    return _render_for(job.key(), spec, filename, retry=retry)
+
+
+def ruleset_render(
+    slug: str,
+    paper: str = "a4",
+    *,
+    options: Mapping[str, Any] | None = None,
+    extras: Iterable[str] = (),
+    retry: bool = False,
+) -> Render:
+    """The rule set's own QRS, queued if it is not stored yet."""
+    key, spec = services.ruleset_qrs_key(slug, paper, options=options, extras=extras)
+    filename = services.pdf_filename(slug, "qrs", spec["paper"])
+    return _render_for(key, {"kind": "ruleset", **spec}, filename, retry=retry)
+
+
+def stale_after() -> timedelta:
+    """A queued or rendering render older than this lost its worker: queue it again."""
+    return timedelta(seconds=max(services.time_limit(), 1) * 3 + 600)
+
+
+def _render_for(key: str, spec: dict[str, Any], filename: str, *, retry: bool) -> Render:
+    now = timezone.now()
+    try:
+        render, created = Render.objects.get_or_create(
+            key=key, defaults={"spec": spec, "filename": filename, "queued": now}
+        )
+    except IntegrityError:  # two requests raced to create it: the other one won
+        render, created = Render.objects.get(key=key), False
+    if created:
+        return _enqueue(render)
+    lost = render.pending and render.queued < now - stale_after()
+    if lost or (retry and render.status == Render.FAILED):
+        Render.objects.filter(pk=render.pk).update(
+            status=Render.QUEUED, error="", queued=now, started=None, finished=None
+        )
+        render.refresh_from_db()
+        return _enqueue(render)
+    return render
+
+
+def _enqueue(render: Render) -> Render:
+    try:
+        result = render_sheet.enqueue(str(render.pk))
+    except Exception as exc:
+        logger.exception("could not queue render %s", render.pk)
+        Render.objects.filter(pk=render.pk).update(
+            status=Render.FAILED, error="The print queue is not answering; please try again."
+        )
+        raise QueueUnavailable(
+            "The print queue is not answering; please try again in a minute."
+        ) from exc
+    Render.objects.filter(pk=render.pk).update(task_id=str(result.id)[:64])
+    render.refresh_from_db()
+    render.queued_now = True  # made (or queued) for this request: not from the store
+    return render
+
+
+def elapsed_seconds(render: Render) -> int:
+    """Seconds since this attempt was queued (until it finished)."""
+    end = render.finished or timezone.now()
+    return max(0, int((end - render.queued).total_seconds()))
+
+
+def retry(render: Render) -> Render:
+    """Queue a failed render once more (the player asked to try again)."""
+    if render.status != Render.FAILED:
+        return render
+    Render.objects.filter(pk=render.pk, status=Render.FAILED).update(
+        status=Render.QUEUED, error="", queued=timezone.now(), started=None, finished=None
+    )
+    render.refresh_from_db()
+    return _enqueue(render)

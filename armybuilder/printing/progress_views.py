@@ -1,0 +1,163 @@
+"""Background printing over HTTP: the builder's print panel, the progress page, downloads.
+
+A PDF request finds the stored render (``printing.jobs``) or queues it for the worker.
+Browsers watch ``/prints/<id>/``: with htmx the progress partial polls itself every second
+(queued -> rendering -> ready, with the elapsed time) and ``static/js/print.js`` then starts
+the download; without JavaScript the page refreshes itself and shows a download link. API
+clients get ``202 Accepted`` with a status URL, then the PDF from that URL.
+
+A render's id is a random UUID known only to whoever asked for it (like a share token).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from uuid import UUID
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_safe
+
+import rules
+from armybuilder.armies.selectors import owned_army_or_404
+from armybuilder.printing import jobs, services
+from armybuilder.printing.models import Render
+
+
+def render_pdf_response(render_obj: Render) -> HttpResponse:
+    cached = not getattr(render_obj, "queued_now", False)
+    return pdf_response(bytes(render_obj.pdf), render_obj.filename, cached)
+
+
+def pdf_response(pdf: bytes, filename: str, cached: bool = True) -> HttpResponse:
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = services.content_disposition(filename)
+    response["X-Muster-Cache"] = "hit" if cached else "miss"
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def status_url(render_obj: Render) -> str:
+    return reverse("printing:status", args=[render_obj.pk])
+
+
+def api_status_url(render_obj: Render) -> str:
+    return reverse("printing:api_status", args=[render_obj.pk])
+
+
+def browser_response(request: HttpRequest, render_obj: Render) -> HttpResponse:
+    """A PDF link's answer: the PDF when ready, else the progress page (or the error)."""
+    if request.htmx:  # the print panel: progress (or "ready"), never PDF bytes in a swap
+        return _progress(request, render_obj)
+    if render_obj.status == Render.READY:
+        return render_pdf_response(render_obj)
+    if render_obj.status == Render.FAILED:
+        return _progress(request, render_obj, status=400)
+    return redirect(status_url(render_obj), permanent=False)
+
+
+def api_response(render_obj: Render) -> HttpResponse:
+    """The API's answer: the PDF, 202 with the status URL, or 400 naming the failure."""
+    if render_obj.status == Render.READY:
+        return render_pdf_response(render_obj)
+    if render_obj.status == Render.FAILED:
+        return JsonResponse(
+            {"error": render_obj.error, "path": "", "status": render_obj.status}, status=400
+        )
+    url = api_status_url(render_obj)
+    response = JsonResponse(
+        {
+            "status": render_obj.status,
+            "status_url": url,
+            "elapsed_seconds": jobs.elapsed_seconds(render_obj),
+        },
+        status=202,
+    )
+    response["Location"] = url
+    response["Retry-After"] = "1"
+    return response
+
+
+def _render_or_404(render_id: UUID) -> Render:
+    return get_object_or_404(Render.objects.defer("pdf"), pk=render_id)
+
+
+def _progress(request: HttpRequest, render_obj: Render, status: int = 200) -> HttpResponse:
+    context = {
+        "render": render_obj,
+        "elapsed": jobs.elapsed_seconds(render_obj),
+        "status_url": status_url(render_obj),
+        "download_url": reverse("printing:download", args=[render_obj.pk]),
+        "retry_url": status_url(render_obj) + "?retry=1",
+        # an htmx panel saw it finish: static/js/print.js starts the download once
+        "auto_download": bool(request.htmx),
+    }
+    if request.htmx:
+        return render(request, "printing/progress.html#progress", context)
+    return render(request, "printing/progress.html", context, status=status)
+
+
+@require_safe
+def print_status(request: HttpRequest, render_id: UUID) -> HttpResponse:
+    render_obj = _render_or_404(render_id)
+    if request.GET.get("retry"):
+        # queue a failed render once more, then watch the plain URL (a refresh never re-queues)
+        guarded(request, lambda: jobs.retry(render_obj) and HttpResponse())
+        return redirect(status_url(render_obj), permanent=False)
+    return _progress(request, render_obj, status=400 if render_obj.status == Render.FAILED else 200)
+
+
+@require_safe
+def print_download(request: HttpRequest, render_id: UUID) -> HttpResponse:
+    render_obj = get_object_or_404(Render, pk=render_id)
+    if render_obj.status != Render.READY:
+        return redirect(status_url(render_obj), permanent=False)
+    return render_pdf_response(render_obj)
+
+
+@require_safe
+def api_print_status(request: HttpRequest, render_id: UUID) -> HttpResponse:
+    try:
+        render_obj = Render.objects.get(pk=render_id)
+    except Render.DoesNotExist:
+        return JsonResponse({"error": "No such print job.", "path": ""}, status=404)
+    return api_response(render_obj)
+
+
+@require_safe
+def army_print(request: HttpRequest, pk: int) -> HttpResponse:
+    """The builder's print panel (sheet and paper chosen there): start, then show progress."""
+    army = owned_army_or_404(request, pk)
+    sheet = request.GET.get("sheet", "roster")
+    share_url = request.build_absolute_uri(f"/s/{army.share_token}/") if army.share_token else None
+    return guarded(
+        request,
+        lambda: browser_response(
+            request,
+            jobs.army_render(
+                army.document, sheet, request.GET.get("paper", "a4"), share_url=share_url
+            ),
+        ),
+    )
+
+
+def guarded(request: HttpRequest, make: Callable[[], HttpResponse]) -> HttpResponse:
+    """Player-facing errors of a print request as a page (4xx), never a stack trace."""
+    try:
+        return make()
+    except rules.MalformedDocument as exc:
+        return error_page(request, f"The army document is not valid: {exc.message}")
+    except services.PrintError as exc:
+        return error_page(request, exc.message, exc.status)
+    except Http404:
+        raise
+
+
+def error_page(request: HttpRequest, message: str, status: int = 400) -> HttpResponse:
+    return render(
+        request,
+        "error.html",
+        {"status": status, "title": "This sheet cannot be printed", "message": message},
+        status=status,
+    )
