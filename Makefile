@@ -13,13 +13,47 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 MANAGE := $(BIN)/python manage.py
 
-.PHONY: run test setup install system-deps lint format bench clean
+.PHONY: run dev test test-py312 setup setup-production install system-deps lint format bench clean
 
-run: setup
-	$(MANAGE) runserver 127.0.0.1:8000
+# -- production (issue 11): `make run` = gunicorn + the task worker, DEBUG off -----------------
+# One command starts both (honcho reads the Procfile). WORKERS is the number of render
+# workers (concurrent PDF renders); DJANGO_HTTPS=0 because make run serves plain HTTP on
+# 127.0.0.1 (behind a TLS proxy set DJANGO_HTTPS=1, see README "Deploying").
+WORKERS ?= 1
+PRODUCTION := DJANGO_SETTINGS_MODULE=armybuilder.settings_production DJANGO_HTTPS=$${DJANGO_HTTPS:-0}
+
+run: setup-production
+	$(PRODUCTION) $(BIN)/honcho start -f Procfile -c web=1,worker=$(WORKERS)
+
+setup-production: install
+	$(PRODUCTION) $(MANAGE) migrate --noinput
+	$(PRODUCTION) $(MANAGE) muster load-lists
+	$(PRODUCTION) $(MANAGE) collectstatic --noinput --verbosity 0
+
+# The autoreloading development server, DEBUG on; PDFs render inside the request.
+dev: setup
+	MUSTER_TASK_BACKEND=immediate $(MANAGE) runserver 127.0.0.1:8000
 
 test: setup system-deps
 	$(BIN)/pytest
+
+# The rules engine and the API on the other supported Python (3.12), in its own venv.
+# CI runs the whole suite on the first Python found (3.13) and this on 3.12 when present.
+PY312 ?= $(firstword $(foreach p,python3.12 $(wildcard $(HOME)/.pyenv/versions/3.12*/bin/python3) $(wildcard $(shell pyenv root 2>/dev/null)/versions/3.12*/bin/python3),$(shell $(p) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 12))' >/dev/null 2>&1 && echo $(p))))
+VENV312 := .venv312
+PY312_TESTS := tests/test_document.py tests/test_examples.py tests/test_into_the_dark.py \
+  tests/test_dewitt_medieval.py tests/test_feudal_2017.py tests/test_feudal_matrix.py \
+  tests/test_dark_ages_2015.py tests/test_dark_ages_d5.py tests/test_api.py \
+  tests/test_api_properties.py tests/test_architecture.py
+
+test-py312:
+	@test -n "$(PY312)" || { echo "no Python 3.12 here: the 3.12 run is skipped"; exit 0; }; \
+	test -x $(VENV312)/bin/python || $(PY312) -m venv $(VENV312); \
+	test -f $(VENV312)/.installed-stamp -a $(VENV312)/.installed-stamp -nt pyproject.toml || \
+	  { $(VENV312)/bin/python -m pip install --quiet --upgrade pip && \
+	    $(VENV312)/bin/python -m pip install --quiet -e '.[dev]' && touch $(VENV312)/.installed-stamp; }; \
+	$(VENV312)/bin/python --version; \
+	$(VENV312)/bin/pytest -q $(PY312_TESTS)
 
 setup: install
 	$(MANAGE) migrate --noinput
@@ -66,4 +100,4 @@ bench: setup
 	$(BIN)/python -m bench
 
 clean:
-	rm -rf $(VENV) db.sqlite3 staticfiles test-artifacts
+	rm -rf $(VENV) $(VENV312) db.sqlite3 staticfiles test-artifacts

@@ -1,0 +1,160 @@
+"""PDFs rendered by the background worker, on both queues: the database and Redis (RQ).
+
+Each test queues renders through the real views, then runs the real worker in this process
+until the queue is empty (db_worker --batch, or an RQ SimpleWorker in burst mode, which
+runs jobs without forking so it sees the test database).
+"""
+
+import json
+import time
+
+import pytest
+from django.core.cache import cache
+from django.core.management import call_command
+
+from armybuilder.printing import services
+from armybuilder.printing.models import Render
+from tests.support import army, example
+
+REDIS_URL = "redis://127.0.0.1:6379/8"
+
+
+def _redis_or_skip():
+    import redis
+
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping()
+    except redis.exceptions.RedisError as exc:
+        pytest.skip(f"Redis does not answer on {REDIS_URL}: {exc}")
+
+
+@pytest.fixture(params=["database", "rq"])
+def queue(request, settings, monkeypatch):
+    """The task backend under test, and a function that runs its worker until idle."""
+    if request.param == "rq":
+        _redis_or_skip()
+        import django_rq.queues
+        import django_rq.settings
+        from django_tasks_rq import Job
+        from rq import SimpleWorker
+
+        monkeypatch.setitem(django_rq.settings.QUEUES, "default", {"URL": REDIS_URL})
+        monkeypatch.setattr(django_rq.queues, "get_redis_connection", _fresh_connection())
+        django_rq.get_queue("default").empty()
+
+        def work():
+            connection = django_rq.get_connection("default")
+            queue_obj = django_rq.get_queue("default", job_class=Job)
+            worker = SimpleWorker([queue_obj], connection=connection, job_class=Job)
+            worker.work(burst=True)
+
+    else:
+
+        def work():
+            call_command("db_worker", "--batch", "--no-startup-delay", "--queue-name", "default")
+
+    settings.TASKS = {"default": settings.TASK_BACKENDS[request.param]}
+    settings.MUSTER_TASK_BACKEND = request.param
+    cache.clear()
+    return work
+
+
+def _fresh_connection():
+    import django_rq.queues
+
+    original = django_rq.queues.get_redis_connection
+
+    def get(config, use_strict_redis=False):
+        return original({**config, "URL": REDIS_URL}, use_strict_redis)
+
+    return get
+
+
+def post_roster(client, document, paper="a4"):
+    return client.post(
+        f"/api/v1/roster.pdf?paper={paper}", json.dumps(document), content_type="application/json"
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_api_render_goes_from_queued_to_a_pdf(client, queue):
+    document = example("dewitt-medieval-lance-and-bow.json")
+    accepted = post_roster(client, document, "letter")
+    assert accepted.status_code == 202
+    body = accepted.json()
+    assert body["status"] == "queued"
+    assert accepted["Location"] == body["status_url"]
+    waiting = client.get(body["status_url"])
+    assert waiting.status_code == 202
+    assert waiting.json()["status"] == "queued"
+
+    queue()
+
+    done = client.get(body["status_url"])
+    assert done.status_code == 200
+    assert done["Content-Type"] == "application/pdf"
+    assert done.content.startswith(b"%PDF")
+    assert done["Content-Disposition"].endswith('-roster-letter.pdf"')
+    # the same document again: the stored render, at once
+    again = post_roster(client, document, "letter")
+    assert again.status_code == 200
+    assert again["X-Muster-Cache"] == "hit"
+    assert again.content == done.content
+    assert Render.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_browser_print_shows_progress_then_the_download(client, queue):
+    from armybuilder.armies.models import Army
+
+    saved = Army.objects.create(
+        session_key="x" * 32, document=example("dewitt-medieval-lance-and-bow.json")
+    )
+    first = client.get(f"/s/{saved.share_token}/roster.pdf?paper=a4")
+    assert first.status_code == 302
+    status_url = first["Location"]
+    page = client.get(status_url)
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Queued" in html and 'http-equiv="refresh"' in html
+    partial = client.get(status_url + "?poll=1", headers={"HX-Request": "true"})
+    assert 'hx-trigger="load delay:1s"' in partial.content.decode()
+
+    queue()
+
+    ready = client.get(status_url + "?poll=1", headers={"HX-Request": "true"}).content.decode()
+    assert "Ready after" in ready and "data-auto-download" in ready
+    assert "hx-trigger" not in ready  # polling stops
+    download = client.get(status_url + "pdf")
+    assert download.status_code == 200
+    assert download.content.startswith(b"%PDF")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_render_over_the_time_limit_fails_clearly_and_the_worker_goes_on(
+    client, queue, settings, monkeypatch
+):
+    settings.MUSTER_PDF_TIME_LIMIT = 8
+    real = services.html_to_pdf
+
+    def slow_for_slowpoke(html, fetcher=None):
+        if "Slowpoke" in html:
+            time.sleep(120)  # in the forked render child, which the limit kills
+        return real(html, fetcher)
+
+    monkeypatch.setattr(services, "html_to_pdf", slow_for_slowpoke)
+    slow = post_roster(client, army("into-the-dark", [{"name": "Slowpoke"}]))
+    fast = post_roster(client, army("into-the-dark", [{"name": "Quick"}]))
+    assert slow.status_code == fast.status_code == 202
+
+    queue()  # one worker, both tasks, in order
+
+    failed = client.get(slow.json()["status_url"])
+    assert failed.status_code == 400
+    assert "took longer than 8 seconds" in failed.json()["error"]
+    assert client.get(fast.json()["status_url"]).status_code == 200  # the worker went on
+    render = Render.objects.get(status=Render.FAILED)
+    page = client.get(f"/prints/{render.pk}/")
+    assert page.status_code == 400
+    assert "took longer than 8 seconds" in page.content.decode()
+    assert "Try again" in page.content.decode()
