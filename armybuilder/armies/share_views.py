@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from armybuilder.armies import presenters, selectors, services
 from armybuilder.armies.views import document_download
+from armybuilder.ops.pages import shared_army_version, versioned_page
 
 
 def _description(checked: services.Checked, title: str) -> str:
@@ -36,6 +37,7 @@ def _description(checked: services.Checked, title: str) -> str:
 
 
 @require_GET
+@versioned_page(shared_army_version)  # ETag, 304, cached HTML (issue 11)
 def shared(request: HttpRequest, token: str) -> HttpResponse:
     army = selectors.shared_army_or_404(token)
     checked = services.check_army(army)

@@ -5,6 +5,7 @@ from django.shortcuts import render
 
 import rules
 from armybuilder.catalog import selectors
+from armybuilder.ops.pages import army_list_version, ruleset_version, versioned_page
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -21,6 +22,7 @@ def ruleset_or_404(slug: str) -> rules.RuleSet:
         raise Http404("no such rule set") from None
 
 
+@versioned_page(ruleset_version)  # ETag, 304, cached HTML (issue 11)
 def ruleset_detail(request: HttpRequest, slug: str) -> HttpResponse:
     ruleset = ruleset_or_404(slug)
     return render(
@@ -30,6 +32,7 @@ def ruleset_detail(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+@versioned_page(army_list_version)  # ETag, 304, cached HTML (issue 11)
 def army_list_detail(request: HttpRequest, slug: str, list_slug: str) -> HttpResponse:
     ruleset = ruleset_or_404(slug)
     army_list = selectors.get_list(slug, list_slug)

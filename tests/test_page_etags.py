@@ -1,0 +1,106 @@
+"""Share, rule-set and army-list pages: ETag and Last-Modified from the army or list
+version, 304 on repeat, HTML cached per version and per visitor."""
+
+import pytest
+from django.test import Client
+
+from armybuilder.armies import services
+from armybuilder.armies.models import Army
+from armybuilder.catalog.models import ArmyList
+from tests.support import example
+
+
+def visitor() -> Client:
+    """A browser that has been here before (it holds a CSRF cookie)."""
+    client = Client()
+    client.get("/")
+    assert "csrftoken" in client.cookies
+    return client
+
+
+@pytest.fixture
+def saved(db, user):
+    return Army.objects.create(owner=user, document=example("dewitt-medieval-lance-and-bow.json"))
+
+
+def pages(saved):
+    some_list = ArmyList.objects.filter(ruleset="feudal-2017").first()
+    return [
+        f"/s/{saved.share_token}/",
+        "/rulesets/feudal-2017/",
+        f"/rulesets/feudal-2017/lists/{some_list.slug}/",
+    ]
+
+
+def test_each_page_answers_304_for_its_etag_and_serves_cached_html(saved):
+    client = visitor()
+    for url in pages(saved):
+        first = client.get(url)
+        assert first.status_code == 200, url
+        etag = first["ETag"]
+        assert first["Last-Modified"]
+        assert "no-cache" in first["Cache-Control"] and "private" in first["Cache-Control"]
+        assert first["X-Muster-Page-Cache"] == "miss"
+        again = client.get(url, headers={"If-None-Match": etag})
+        assert again.status_code == 304, url
+        assert again["ETag"] == etag
+        assert again.content == b""
+        cached = client.get(url)
+        assert cached["X-Muster-Page-Cache"] == "hit"
+        assert cached.content == first.content
+        assert client.get(url, headers={"If-None-Match": '"other"'}).status_code == 200
+
+
+def test_a_saved_edit_changes_the_share_pages_etag(saved, user):
+    client = visitor()
+    url = f"/s/{saved.share_token}/"
+    before = client.get(url)
+    document = dict(saved.document, name="Renamed host")
+    services.save_document(saved, document, saved.version)
+    after = client.get(url, headers={"If-None-Match": before["ETag"]})
+    assert after.status_code == 200
+    assert after["ETag"] != before["ETag"]
+    assert "Renamed host" in after.content.decode()
+
+
+def test_an_edited_army_list_changes_its_pages_etags(saved):
+    client = visitor()
+    army_list = ArmyList.objects.filter(ruleset="feudal-2017").first()
+    urls = ["/rulesets/feudal-2017/", f"/rulesets/feudal-2017/lists/{army_list.slug}/"]
+    before = [client.get(url)["ETag"] for url in urls]
+    army_list.name = "Renamed list"
+    army_list.save()
+    for url, etag in zip(urls, before, strict=True):
+        response = client.get(url, headers={"If-None-Match": etag})
+        assert response.status_code == 200
+        assert "Renamed list" in response.content.decode()
+
+
+def test_another_visitor_never_gets_my_cached_page(saved, user):
+    mine = visitor()
+    mine.force_login(user)
+    url = f"/s/{saved.share_token}/"
+    my_page = mine.get(url)
+    assert user.username in my_page.content.decode()
+    theirs = visitor()
+    their_page = theirs.get(url, headers={"If-None-Match": my_page["ETag"]})
+    assert their_page.status_code == 200
+    assert their_page["ETag"] != my_page["ETag"]
+    assert their_page["X-Muster-Page-Cache"] == "miss"
+    assert user.username not in their_page.content.decode()
+    assert mine.cookies["csrftoken"].value not in their_page.content.decode()
+
+
+def test_a_first_visit_without_a_csrf_cookie_is_rendered_not_cached(saved):
+    response = Client().get(f"/s/{saved.share_token}/")
+    assert response.status_code == 200
+    assert "ETag" not in response
+    assert "X-Muster-Page-Cache" not in response
+
+
+def test_a_revoked_share_link_is_still_a_404(saved):
+    client = visitor()
+    token = saved.share_token
+    assert client.get(f"/s/{token}/").status_code == 200
+    Army.objects.filter(pk=saved.pk).update(share_token=None)
+    assert client.get(f"/s/{token}/").status_code == 404
