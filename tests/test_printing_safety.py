@@ -89,6 +89,7 @@ def test_hostile_army_text_renders_as_text_and_fetches_nothing_outside_static(re
     assert refused == []  # escaping kept every trick from even reaching the fetcher
     assert fetched == [
         services.BASE_URL + "static/css/print.css",
+        services.BASE_URL + "static/fonts/NotoEmoji-Regular.ttf",
         services.BASE_URL + "static/css/paper-a4.css",
     ]
     # the army's own words are printed as the player typed them
@@ -265,5 +266,6 @@ def test_the_time_limited_render_returns_the_same_pdf_and_fetch_record():
     assert "Morale results" in pdf_text(pdf)
     assert fetcher.fetched == [
         services.BASE_URL + "static/css/print.css",
+        services.BASE_URL + "static/fonts/NotoEmoji-Regular.ttf",
         services.BASE_URL + "static/css/paper-a4.css",
     ]

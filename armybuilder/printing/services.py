@@ -37,6 +37,7 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse
 import rules
 from armybuilder.catalog import selectors
 from armybuilder.catalog import services as catalog_services
+from armybuilder.printing import glyphs
 from armybuilder.printing.roster import build_roster
 from rules.fields import Field, parse_object
 from rules.qrs import Sheet, qrs_sheet
@@ -302,6 +303,9 @@ def _check_extras(slug: str, extras: tuple[str, ...]) -> None:
 def _army_context(job: _ArmyJob, *, for_pdf: bool) -> dict[str, Any]:
     context = _base_context(job.sheet, job.paper, for_pdf=for_pdf)
     context["army_name"] = job.army.name
+    if for_pdf:  # the PDF names any character of the army's text no font can print
+        texts = [*glyphs.strings_in(job.army.to_document()), job.list_name]
+        context["unprintable"] = glyphs.unprintable(texts)
     if job.sheet == "roster":
         context["roster"] = build_roster(job.army, job.report, list_name=job.list_name)
         context["share_url"] = job.share_url
