@@ -96,7 +96,12 @@ format: install
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
+# The load section (bench/load.py) drives gunicorn with ApacheBench: Debian's apache2-utils,
+# installed when missing and running as root (otherwise that section says so and is skipped).
 bench: setup
+	@command -v ab >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq apache2-utils >/dev/null; } || \
+	  echo "note: ab (apache2-utils) missing: the load section is skipped"; }
 	$(BIN)/python -m bench
 
 clean:
