@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from rules import memo
 from rules.base import Army
 from rules.errors import MalformedDocument
 from rules.fields import Field, describe, parse_object, parse_value
@@ -134,10 +135,15 @@ def parse_document(raw: Any, lists: ListLookup = no_lists) -> Army:
             "units", f"units: {len(units_raw)} units; an army has at most {MAX_UNITS}"
         )
     units = []
+    options_key = memo.digest(options)  # a unit parses the same way in the same options
     for i, u in enumerate(units_raw):
         path = f"units[{i}]"
-        parsed = parse_object(ruleset.unit_fields, u, path, what="a unit (an object)")
-        units.append(ruleset.normalise_unit(parsed, options, path))
+
+        def parse_unit(u: Any = u, path: str = path) -> Any:
+            parsed = parse_object(ruleset.unit_fields, u, path, what="a unit (an object)")
+            return ruleset.normalise_unit(parsed, options, path)
+
+        units.append(memo.parsed_unit(slug, options_key, u, parse_unit))
 
     notes = parse_value(_NOTES, raw.get("notes", ""), "notes")
     if notes is None:

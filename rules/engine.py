@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules import memo
 from rules.base import Army, Cost, Issue, ItemReport, Report, error
 from rules.document import ListLookup, no_lists, parse_document
 from rules.registry import get_ruleset
@@ -14,10 +15,15 @@ def check(army: Army) -> Report:
     ruleset = get_ruleset(army.ruleset)
     issues: list[Issue] = []
     unit_reports = []
+    context = _context_key(army)  # cost and stat line depend on the unit and this only
     for i, unit in enumerate(army.units):
-        unit_reports.append(
-            _item(i, unit, ruleset.cost_unit(unit, army), ruleset.stats(unit, army))
+        cost, stats = memo.unit_results(
+            army.ruleset,
+            context,
+            unit,
+            lambda unit=unit: (ruleset.cost_unit(unit, army), ruleset.stats(unit, army)),
         )
+        unit_reports.append(_item(i, unit, cost, stats))
         issues.extend(ruleset.check_unit(unit, i, army))
     general_reports = []
     for i, general in enumerate(army.generals):
@@ -48,6 +54,21 @@ def check(army: Army) -> Report:
         generals=tuple(general_reports),
         issues=tuple(issues),
         composition=ruleset.composition(army),
+    )
+
+
+def _context_key(army: Army) -> str:
+    """Everything of the army but its units, as one digest."""
+    return memo.digest(
+        {
+            "options": army.options,
+            "army_list": army.army_list,
+            "list_data": army.list_data,
+            "generals": army.generals,
+            "points_limit": army.points_limit,
+            "name": army.name,
+            "lists": sorted(army.ruleset_lists),
+        }
     )
 
 

@@ -151,3 +151,16 @@ def test_canonical_order_restores_the_formats_key_order_and_changes_nothing_else
     assert list(restored) == list(doc)
     assert [list(u) for u in restored["units"]] == [list(u) for u in doc["units"]]
     assert list(restored["generals"][0]) == list(doc["generals"][0])
+
+
+def test_the_unit_memo_keeps_values_of_different_types_apart():
+    """A unit parsed once is remembered by content; 1 and True must not share an entry."""
+    from rules import check_document as check_raw
+    from rules.errors import MalformedDocument
+
+    good = {"name": "Levy", "figures": 12, "mounted": True}
+    doc = {"format": "muster.army/1", "name": "A", "ruleset": "into-the-dark", "units": [good]}
+    check_raw(doc)
+    bad = dict(doc, units=[{"name": "Levy", "figures": 12, "mounted": 1}])
+    with pytest.raises(MalformedDocument, match=r"units\[0\]\.mounted"):
+        check_raw(bad)
