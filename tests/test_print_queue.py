@@ -158,3 +158,34 @@ def test_a_render_over_the_time_limit_fails_clearly_and_the_worker_goes_on(
     assert page.status_code == 400
     assert "took longer than 8 seconds" in page.content.decode()
     assert "Try again" in page.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_builders_print_panel_is_owner_only_and_unknown_prints_are_404(client, user):
+    from django.contrib.auth.models import User
+
+    from armybuilder.armies.models import Army
+
+    saved = Army.objects.create(owner=user, document=example("dewitt-medieval-lance-and-bow.json"))
+    client.force_login(User.objects.create_user("mallory", password="a-long-Pass-123"))
+    assert client.get(f"/armies/{saved.pk}/print/?sheet=roster&paper=a4").status_code == 404
+    missing = "00000000-0000-4000-8000-000000000000"
+    assert client.get(f"/prints/{missing}/").status_code == 404
+    assert client.get(f"/prints/{missing}/pdf").status_code == 404
+    api = client.get(f"/api/v1/prints/{missing}")
+    assert api.status_code == 404 and "error" in api.json()
+
+
+@pytest.mark.django_db
+def test_the_print_panel_answers_htmx_with_progress_and_no_js_with_the_pdf(owner_client, user):
+    from armybuilder.armies.models import Army
+
+    saved = Army.objects.create(owner=user, document=example("dewitt-medieval-lance-and-bow.json"))
+    url = f"/armies/{saved.pk}/print/?sheet=qrs&paper=letter"
+    panel = owner_client.get(url, headers={"HX-Request": "true"}).content.decode()
+    assert 'id="print-progress"' in panel and "data-auto-download" in panel  # rendered at once
+    plain = owner_client.get(url)
+    assert plain["Content-Type"] == "application/pdf"
+    assert plain["Content-Disposition"].endswith('-qrs-letter.pdf"')
+    bad = owner_client.get(f"/armies/{saved.pk}/print/?sheet=poster&paper=letter")
+    assert bad.status_code == 400 and "sheet" in bad.content.decode()

@@ -42,9 +42,23 @@ def prune_drafts(now: datetime | None = None) -> int:
     return count
 
 
+def prune_renders(now: datetime | None = None) -> int:
+    """Stored PDFs older than ``MUSTER_RENDER_KEEP_DAYS`` (default 30): a later print
+    of the same sheet simply renders again."""
+    from armybuilder.printing.models import Render
+
+    now = now or timezone.now()
+    days = int(getattr(settings, "MUSTER_RENDER_KEEP_DAYS", 30))
+    count, _ = Render.objects.filter(created__lt=now - timedelta(days=days)).delete()
+    return count
+
+
 def run_maintenance(now: datetime | None = None) -> str:
     """Every housekeeping job once; a summary line for the task result and the log."""
-    done = [f"pruned {prune_drafts(now)} abandoned drafts"]
+    done = [
+        f"pruned {prune_drafts(now)} abandoned drafts",
+        f"{prune_renders(now)} old stored PDFs",
+    ]
     # soft-deleted armies past their 30 days (armies.services, from the undo work of issue 10)
     purge = getattr(armies_services, "purge_deleted_armies", None)
     if purge is not None:

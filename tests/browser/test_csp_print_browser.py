@@ -7,6 +7,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
 from armybuilder.armies.models import Army
+from tests.browser.conftest import ARTIFACTS
 from tests.support import example
 
 pytestmark = pytest.mark.browser
@@ -53,6 +54,8 @@ def test_builder_prints_under_the_csp_with_progress_and_a_download(live_server, 
     download = download_info.value
     assert download.suggested_filename == "swiss-pike-block-roster-letter.pdf"
     expect(page.locator("#print-progress .print-steps")).to_contain_text("Queued")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#files").screenshot(path=str(ARTIFACTS / "builder-print-panel.png"))
 
     assert violations == []
     assert page.evaluate("window.__csp || []") == []
