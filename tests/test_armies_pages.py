@@ -132,7 +132,7 @@ def test_a_visitor_can_start_building_without_an_account(client, db):
 def test_rule_set_and_army_list_pages_offer_a_new_army(client, db):
     page = client.get("/rulesets/into-the-dark/").content.decode()
     assert (
-        '<input type="hidden" name="ruleset" value="into-the-dark"><button type="submit">New Into the Dark army</button>'
+        '<input type="hidden" name="ruleset" value="into-the-dark"><button type="submit">Start an army</button>'
         in page
     )
     page = client.get("/rulesets/into-the-dark/lists/norman-1066/").content.decode()
