@@ -78,15 +78,15 @@ def test_rule_set_page_leads_with_summary_start_and_army_lists(client):
     ruleset = rules.get_ruleset("feudal-2017")
     order = [
         html.index('<p class="lede">'),
+        html.index(">Start an army</button>"),
         html.index("How points work"),
         html.index(ruleset.source),
-        html.index(">Start an army</button>"),
         html.index('<h2 id="lists">Army lists</h2>'),
         html.index('<h2 id="reference">Field-by-field reference</h2>'),
         html.index('<h2 id="checks">'),
     ]
     assert order == sorted(order)
-    assert "force matrix" in html[order[1] : order[2]]
+    assert "force matrix" in html[order[2] : order[3]]
     for army_list in ArmyList.objects.filter(ruleset="feudal-2017"):
         link = f'<a href="/rulesets/feudal-2017/lists/{army_list.slug}/"><strong>{army_list.name}</strong>'
         assert link in html
