@@ -54,3 +54,15 @@ def test_a_signed_in_viewer_still_copies_into_the_account(shared):
     assert Army.objects.get(owner=viewer).document == shared.document
     page = client.get(f"/s/{shared.share_token}/").content.decode()
     assert ">Copy to my armies</button>" in page
+
+
+def test_the_share_page_names_the_army_list_and_links_it(client, db):
+    owner = User.objects.create_user("owner", password=PASSWORD)
+    document = example("into-the-dark-source-examples.json")
+    document["army_list"] = "norman-1066"
+    army = services.create_army(document, owner=owner)
+    page = client.get(f"/s/{army.share_token}/").content.decode()
+    assert (
+        'army list <a href="/rulesets/into-the-dark/lists/norman-1066/">Norman (Hastings, 1066)</a>'
+        in page
+    )

@@ -13,7 +13,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from armybuilder.armies import presenters, selectors, services
+from armybuilder.armies.models import Army
 from armybuilder.armies.views import document_download
+from armybuilder.catalog.models import ArmyList
+from armybuilder.catalog.selectors import get_list
 
 
 def _description(checked: services.Checked, title: str) -> str:
@@ -53,8 +56,14 @@ def shared(request: HttpRequest, token: str) -> HttpResponse:
             "og_description": _description(checked, ruleset.title),
             "is_owner": selectors.can_edit(request, army),
             "notes": army.document.get("notes", ""),
+            "army_list": _army_list(army),
         },
     )
+
+
+def _army_list(army: Army) -> ArmyList | None:
+    slug = army.document.get("army_list")
+    return get_list(army.ruleset, str(slug)) if slug else None
 
 
 @require_GET
