@@ -21,6 +21,7 @@ VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, 
 PAGES = {
     "home": ("/", True),
     "ruleset": ("/rulesets/into-the-dark/", True),
+    "ruleset-without-lists": ("/rulesets/dewitt-medieval/", False),
     "army-list": ("/rulesets/into-the-dark/lists/norman-1066/", True),
     "builder": ("/armies/{pk}/", True),
     "share": ("/s/{token}/", False),

@@ -176,6 +176,11 @@ def test_my_pages_never_scroll_sideways_on_a_phone(live_server, browser, alice, 
             page.goto(live_server.url + path)
             assert horizontal_overflow(page) <= 0, path
             assert small_targets(page) == [], path
+            wide_tables = page.evaluate(
+                """[...document.querySelectorAll('.table-wrap')]
+                   .filter(el => el.scrollWidth > el.clientWidth + 1).map(el => el.innerText.slice(0, 40))"""
+            )
+            assert wide_tables == [], path  # no table to scroll sideways inside the page
             if width == 360 and path.startswith("/rulesets/into"):
                 shoot(page, "ruleset-phone-360")
     finally:
