@@ -108,13 +108,13 @@ def test_rule_set_reference_has_no_json_or_python_reprs(client, slug):
 def test_rule_set_page_writes_yes_no_labels_numbers_and_dashes(client):
     html = main(client.get("/rulesets/feudal-2017/").content.decode())
     row = re.search(r"<tr><th scope=\"row\">Base width.*?</tr>", html, re.S).group(0)
-    assert "A number from 2 to 8" in row and "<td>5</td>" in row
+    assert "A number from 2 to 8" in row and '<td data-label="Default">5</td>' in row
     row = re.search(r"<tr><th scope=\"row\">Dismounted.*?</tr>", html, re.S).group(0)
-    assert "Yes or no" in row and "<td>No</td>" in row
+    assert "Yes or no" in row and '<td data-label="Default">No</td>' in row
     html = main(client.get("/rulesets/dewitt-medieval/").content.decode())
     row = re.search(r"<tr><th scope=\"row\">Weapons.*?</tr>", html, re.S).group(0)
     assert "Any of (or none)" in row and "<li>Lance (+2) (cavalry only)</li>" in row
-    assert "<td>None</td>" in row
+    assert '<td data-label="Default">None</td>' in row
 
 
 def test_rule_set_page_keeps_rulings_and_a_readable_checks_list(client):
