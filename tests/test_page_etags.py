@@ -104,3 +104,13 @@ def test_a_revoked_share_link_is_still_a_404(saved):
     assert client.get(f"/s/{token}/").status_code == 200
     Army.objects.filter(pk=saved.pk).update(share_token=None)
     assert client.get(f"/s/{token}/").status_code == 404
+
+
+def test_a_deleted_armys_share_page_is_a_404_even_for_a_matching_etag(saved):
+    from django.utils import timezone
+
+    client = visitor()
+    url = f"/s/{saved.share_token}/"
+    etag = client.get(url)["ETag"]
+    Army.objects.filter(pk=saved.pk).update(deleted_at=timezone.now())
+    assert client.get(url, headers={"If-None-Match": etag}).status_code == 404

@@ -178,6 +178,7 @@ def test_the_worker_prunes_abandoned_drafts_on_a_schedule(settings):
     row = Scheduled.objects.get(name="maintenance")
     assert row.last_result.startswith("pruned 1 abandoned draft")
     assert "0 old stored PDFs" in row.last_result
+    assert "purged 0 deleted armies" in row.last_result
     upcoming = DBTaskResult.objects.get(id=row.task_id)
     assert upcoming.status == "READY"
     assert upcoming.run_after > timezone.now() + timedelta(minutes=30)

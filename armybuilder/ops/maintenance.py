@@ -59,10 +59,8 @@ def run_maintenance(now: datetime | None = None) -> str:
         f"pruned {prune_drafts(now)} abandoned drafts",
         f"{prune_renders(now)} old stored PDFs",
     ]
-    # soft-deleted armies past their 30 days (armies.services, from the undo work of issue 10)
-    purge = getattr(armies_services, "purge_deleted_armies", None)
-    if purge is not None:
-        done.append(f"purged deleted armies: {purge(now=now)}")
+    # soft-deleted armies past their 30 days of undo (issue 10)
+    done.append(f"purged {armies_services.purge_deleted_armies(now=now)} deleted armies")
     return "; ".join(done)
 
 
