@@ -710,9 +710,7 @@ class Feudal2017(RuleSet):
                 "make one knights unit mounted serjeants or one freemen unit unwilling levy"
             )
         elif placed_balances and not crossbows:
-            problem = (
-                f"{placed_balances[0]}: balances mercenary crossbows the army does not have"
-            )
+            problem = f"{placed_balances[0]}: balances mercenary crossbows the army does not have"
         if problem:
             yield error("crossbow-balance", f"{problem}.", MATRIX_RULE)
 
