@@ -1,6 +1,5 @@
 """Dewitt's Medieval Wargaming Rules (1987): costs, stat line and every check code."""
 
-
 import pytest
 
 from rules import MalformedDocument, check_document
