@@ -327,14 +327,6 @@ class DewittMedieval(RuleSet):
         name = unit["name"]
         at = {"unit": index}
         stands = unit["stands"]
-        if not STANDS_MIN <= stands <= STANDS_MAX:
-            yield error("stands-out-of-range",
-                        f"{name}: {stands} stands; a unit has {STANDS_MIN} to {STANDS_MAX}.",
-                        "Unit sizes", **at)  # fmt: skip
-        if unit["figures_per_stand"] not in FIGURES_PER_STAND:
-            yield error("bad-figures-per-stand",
-                        f"{name}: {unit['figures_per_stand']} figures per stand; a stand holds "
-                        "3, 2 or 1 figures.", "Unit sizes", **at)  # fmt: skip
         for weapon in unit["weapons"]:
             if weapon in CAVALRY_ONLY and unit["arm"] != "cavalry":
                 yield error("weapon-wrong-arm",

@@ -665,11 +665,13 @@ class Feudal2017(RuleSet):
 
     def check_army(self, army: Army) -> Iterable[Issue]:
         units = army.units
-        if len(units) != FORCE_SIZE:
-            yield error("army-size", army_size_message(len(units)), MATRIX_RULE)
         force = self.force(army)
         types = [matrix_type(u) for u in units]
-        if units and not matching_rows(types, force):
+        if len(units) != FORCE_SIZE:
+            # one mistake, one error: the wrong size says which rows are nearest
+            nearest = f" {mismatch_message(types, force).split('. ', 1)[1]}" if units else ""
+            yield error("army-size", army_size_message(len(units)) + nearest, MATRIX_RULE)
+        elif not matching_rows(types, force):
             yield error("matrix-mismatch", mismatch_message(types, force), MATRIX_RULE)
         yield from self._check_crossbows(army)
         allowed = len(units) // 3
