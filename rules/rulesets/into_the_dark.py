@@ -419,8 +419,8 @@ class IntoTheDark(RuleSet):
         if mixed:
             in_contact = ", ".join(f"{part_code(p)} {HIT_ON[p.armour]}" for p in parts(unit))
             notes.append(
-                f"mixed unit: moves as its slowest type; missile fire uses the majority "
-                f"({part_code(most)}); in melee the figures in contact decide ({in_contact})"
+                f"mixed unit: moves as its slowest type, missile fire uses the majority "
+                f"({part_code(most)}), in melee the figures in contact decide ({in_contact})"
             )
         if notes:
             stats["notes"] = "; ".join(notes)
