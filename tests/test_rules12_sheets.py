@@ -97,7 +97,7 @@ def test_variable_quality_prints_on_the_d5_qrs_and_the_roster():
         ("feudal-2017", ["Strategos (+3 once to seize the initiative)",
                          "Only 3 shots (when the army has more)",
                          "modification-not-applicable", "German Knight Unit"]),
-        ("dewitt-medieval", ["Stands outside 1-12", "TABLE X", "Artillery, rams"]),
+        ("dewitt-medieval", ["Stands outside 1-12", "TABLE X", "Artillery, rams", "Stakes"]),
     ],
 )  # fmt: skip
 def test_rule_set_page_shows_the_new_options_checks_and_rulings(client, slug, words):
@@ -106,3 +106,20 @@ def test_rule_set_page_shows_the_new_options_checks_and_rulings(client, slug, wo
     text = page.content.decode()
     for word in words:
         assert word in text, word
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("slug", "refused", "ruling"),
+    [
+        ("into-the-dark", {"figures-out-of-range"}, "R6"),
+        ("dewitt-medieval", {"stands-out-of-range", "bad-figures-per-stand"}, "R5"),
+    ],
+)
+def test_api_documents_range_errors_as_refused_documents_not_check_codes(
+    client, slug, refused, ruling
+):
+    data = client.get(f"/api/v1/rulesets/{slug}").json()
+    assert not refused & {c["code"] for c in data["checks"]}
+    text = next(r["text"] for r in data["rulings"] if r["code"] == ruling)
+    assert "refused as a malformed document" in text

@@ -198,6 +198,9 @@ class DewittMedieval(RuleSet):
         "Artillery, rams and siege towers: the source moves and fights them but gives no "
         "piece cost (the siege section is on the quick-reference sheet only).",
         'The shooting-points "TABLE X" values (R3).',
+        "Stakes: the source gives defenders behind stakes -1 (infantry) or -2 (cavalry) in "
+        "melee but no cost, so they are placed as terrain, not bought with a unit (on the "
+        "quick-reference sheet's melee modifiers).",
     )
     checks = (
         CheckDoc("weapon-wrong-arm", "error", "unit",
