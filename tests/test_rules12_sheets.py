@@ -123,3 +123,28 @@ def test_api_documents_range_errors_as_refused_documents_not_check_codes(
     assert not refused & {c["code"] for c in data["checks"]}
     text = next(r["text"] for r in data["rulings"] if r["code"] == ruling)
     assert "refused as a malformed document" in text
+
+
+@pytest.mark.django_db
+def test_a_player_picks_a_mixed_unit_in_the_builder(owner_client, user):
+    """The option and the field come from the vocabulary, so the builder offers both."""
+    from armybuilder.armies import services
+
+    saved = services.create_army(
+        army("into-the-dark", [{"name": "Thegns", "figures": 8, "armour": "armoured"}],
+             options={"mixed_units": True}),
+        owner=user,
+    )  # fmt: skip
+    page = owner_client.get(f"/armies/{saved.pk}/").content.decode()
+    assert 'name="f.mixed.figures"' in page
+    data = {"version": saved.version, "f.mixed": ["0", "1"], "f.mixed.figures": "4",
+            "f.mixed.density": "loose", "f.mixed.armour": "unarmoured"}  # fmt: skip
+    response = owner_client.post(
+        f"/armies/{saved.pk}/units/0/", data, headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 200
+    saved.refresh_from_db()
+    assert saved.document["units"][0]["mixed"] == {
+        "figures": 4, "density": "loose", "armour": "unarmoured", "mounted": False,
+    }  # fmt: skip
+    assert "8 CAF + 4 LUF" in response.content.decode()
