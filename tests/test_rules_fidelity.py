@@ -177,10 +177,10 @@ PLURAL_NOUNS = ("figure", "unit", "stand", "upgrade", "downgrade", "personalit",
 
 def _builders():
     from rules import dark_ages_common as common
+    from rules import feudal_checks as feudal
     from rules.into_the_dark_mixed import figures_phrase
     from rules.rulesets import dark_ages_d5 as d5
     from rules.rulesets import dewitt_medieval as dewitt
-    from rules.rulesets import feudal_2017 as feudal
     from rules.rulesets import into_the_dark as itd
 
     names = ["A", "B", "C"]

@@ -16,6 +16,14 @@ from typing import Any
 
 from rules.base import Army, CheckDoc, Issue, RuleSet, Ruling, Unit, error
 from rules.errors import MalformedDocument
+from rules.feudal_checks import (
+    advantage_count_message,
+    army_size_message,
+    balance_count_message,
+    crossbow_count_message,
+    modification_issues,
+    personality_count_message,
+)
 from rules.feudal_matrix import (
     COLUMN_LABELS,
     COLUMNS,
@@ -95,9 +103,6 @@ PERSONALITY_NOTE = {
     "priest": "priest: once, rallies Dx bonus hits, then leaves",
     "strategos": "strategos: once per game, +3 to seize the initiative",
 }
-# advantages and disadvantages that change a unit's shooting or its missiles
-MISSILE_MODIFICATIONS = ("shoot_plus", "shoot_minus", "extra_missiles", "three_shots",
-                         "runs_out_5_6")  # fmt: skip
 HORSE_MARSHAL_TYPES = ("knights", "cavalry")
 
 DEFAULT_LIST_SLUG = "feudal"
@@ -181,84 +186,6 @@ def shooting_modifier(unit: Unit) -> int | None:
     if unit["disadvantage"] == "shoot_minus":
         modifier -= 1
     return modifier
-
-
-def modification_issues(unit: Unit, index: int, supply: str) -> Iterable[Issue]:
-    """modification-not-applicable: a missile or shooting modification that changes nothing
-    ("Extra Missiles for 4 Shots total", "only have 3 shots, or run out on a 5-6")."""
-    name = unit["name"]
-    for slot in ("advantage", "disadvantage"):
-        value = unit[slot]
-        if value not in MISSILE_MODIFICATIONS:
-            continue
-        label = MODIFICATION_LABEL[value]
-        if unit["type"] not in SHOOTING:
-            reason = f"{TYPE_NAME[unit['type']].lower()} do not shoot"
-        elif value == "extra_missiles" and supply != "three_shots":
-            reason = (
-                "the army is well supplied with 4 shots already"
-                if supply == "four_shots"
-                else "the army rolls for its missiles (out on a natural 5), it counts no shots"
-            )
-        elif value == "three_shots" and supply == "three_shots":
-            reason = "every unit has 3 shots already"
-        else:
-            continue
-        yield error("modification-not-applicable",
-                    f"{name}: {label} changes nothing: {reason}.", ADVANTAGE_RULE,
-                    unit=index)  # fmt: skip
-
-
-MODIFICATION_LABEL = {
-    "shoot_plus": "shoot +1",
-    "shoot_minus": "shoot -1",
-    "extra_missiles": "extra missiles (4 shots)",
-    "three_shots": "only 3 shots",
-    "runs_out_5_6": "running out on a 5-6",
-}
-
-
-def crossbow_count_message(names: list[str]) -> str:
-    return (
-        f"{_plural(len(names), 'mercenary crossbow unit')} ({', '.join(names)}); an army "
-        "fields one at most"
-    )
-
-
-def balance_count_message(names: list[str]) -> str:
-    return (
-        f"{_plural(len(names), 'balancing unit')} ({', '.join(names)}); one balances the "
-        "mercenary crossbows"
-    )
-
-
-def advantage_count_message(names: list[str], kind: str) -> str:
-    """kind: "advantage" or "disadvantage"."""
-    what = "improve" if kind == "advantage" else "downgrade"
-    return (
-        f"{_plural(len(names), 'unit')} with {'an' if kind == 'advantage' else 'a'} {kind} "
-        f"({', '.join(names)}); an army may {what} one"
-    )
-
-
-def personality_count_message(used: int, units: int) -> str:
-    return (
-        f"{_plural(used, 'personality')} (banners count as one each); "
-        f"{_plural(units, 'unit')} allow {units // 3}, one for every three"
-    )
-
-
-def army_size_message(units: int) -> str:
-    return (
-        f"The army has {_plural(units, 'unit')}; a Feudal force is six (one row of the force "
-        "matrix)."
-    )
-
-
-def _plural(n: int, word: str) -> str:
-    if n != 1 and word.endswith("ty"):
-        return f"{n} {word[:-1]}ies"
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 class Feudal2017(RuleSet):
@@ -647,7 +574,13 @@ class Feudal2017(RuleSet):
                         f"{name}: has {' and '.join(modified)} besides {crossbow}; a unit "
                         "takes no advantage or disadvantage on top of the crossbow "
                         "arrangement.", ADVANTAGE_RULE, **at)  # fmt: skip
-        yield from modification_issues(unit, index, army.options["missile_supply"])
+        yield from modification_issues(
+            unit,
+            index,
+            army.options["missile_supply"],
+            shoots=kind in SHOOTING,
+            type_name=type_name,
+        )
         melee = melee_modifier(unit)
         if abs(melee) > MODIFIER_CAP:
             yield error("modifier-cap",
