@@ -128,7 +128,7 @@ def mismatch_detail(
     for key in entry.misses(unit):
         f = fields.get(key)
         name = f.label.lower() if f is not None else key.replace("_", " ")
-        values = _in_order(entry.match[key], f)
+        values = in_order(entry.match[key], f)
         parts.append(
             f"{name} {_quoted(unit.get(key))} is not allowed for {entry.label} "
             f"(allowed: {', '.join(word(v) for v in values)})"
@@ -140,7 +140,8 @@ def _quoted(value: Any) -> str:
     return f"'{value}'" if isinstance(value, str) else word(value)
 
 
-def _in_order(allowed: Sequence[Any], f: Field | None) -> list[Any]:
+def in_order(allowed: Sequence[Any], f: Field | None) -> list[Any]:
+    """``allowed`` in the field's vocabulary order (as given without a field)."""
     if f is None:
         return list(allowed)
     return [v for v in vocabulary(f) if _member(v, allowed)]
@@ -169,7 +170,7 @@ def restrict_by_entries(
         for key in keys:
             if key not in entry.match:
                 continue
-            values = tuple(_in_order(entry.match[key], fields[key]))
+            values = tuple(in_order(entry.match[key], fields[key]))
             if values != vocabulary(fields[key]):
                 result[key] = Allowed(values, _reason([entry], fields[key], values, near=True))
         return result
@@ -282,3 +283,10 @@ def _normalised(ruleset: RuleSet, unit: Unit, army: Army) -> Unit:
         return ruleset.normalise_unit(unit, army.options, "unit")
     except MalformedDocument:
         return unit
+
+
+def match_choices(
+    match: Mapping[str, Sequence[Any]], fields: Sequence[Field]
+) -> dict[str, tuple[Any, ...]]:
+    """An entry's match as field -> allowed values, both in the vocabulary's order."""
+    return {f.name: tuple(in_order(match[f.name], f)) for f in fields if f.name in match}

@@ -313,7 +313,8 @@ def test_feudal_without_a_list_gives_the_default_lists_entries():
 def test_feudal_replacements_are_entries_with_their_limit():
     entries = by_key(entries_for("feudal-2017", "north-welsh"))
     assert entries["freemen-as-serjeants"].maximum == 1
-    assert entries["freemen-as-brigans"].maximum is None
+    # a stand-in takes a freemen slot: at most the 4 of the core column
+    assert entries["freemen-as-brigans"].maximum == 4
     assert "one freemen may be serjeants" in entries["freemen-as-serjeants"].note
 
 

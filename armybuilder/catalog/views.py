@@ -4,7 +4,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 import rules
-from armybuilder.catalog import selectors
+from armybuilder.catalog import presenters, selectors
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -35,4 +35,10 @@ def army_list_detail(request: HttpRequest, slug: str, list_slug: str) -> HttpRes
     army_list = selectors.get_list(slug, list_slug)
     if army_list is None:
         raise Http404("no such army list")
-    return render(request, "catalog/army_list.html", {"ruleset": ruleset, "army_list": army_list})
+    others = selectors.lists_for(slug) if presenters.takes_allies(ruleset) else []
+    page = presenters.army_list_page(ruleset, army_list, others)
+    return render(
+        request,
+        "catalog/army_list.html",
+        {"ruleset": ruleset, "army_list": army_list, "page": page},
+    )
