@@ -42,6 +42,7 @@ def test_every_list_page_renders_with_no_raw_data(client):
         for leak in LEAKS:
             assert leak not in text, (ruleset, slug, leak)
         assert "<pre" not in page, (ruleset, slug)
+        assert "any unit of the rule set" not in text, (ruleset, slug)  # each entry says what
 
 
 def test_every_list_page_shows_each_entry_with_its_count_and_cost(client):

@@ -71,9 +71,7 @@ def _row(
         if f.kind == "boolean" and len(values) == 1:
             (always if values[0] else never).append(f.label.lower())
         elif f.kind != "boolean":
-            words = value_words(f, values)
-            if words != entry.label:  # "Type: Knights" beside "Knights" says nothing
-                choices.append((f.label, words))
+            choices.append((f.label, value_words(f, values)))
     cost_note = ""
     if entry.cost is not None and "figures" in fields:
         figures = entry.values.get("figures", fields["figures"].default)
