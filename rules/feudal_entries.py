@@ -138,13 +138,19 @@ def allowed_values(
         return own
     placeable = _placeable(force_list(data))
     field = ruleset.unit_field("type")
-    allowed = [t for t in field.values if matrix_type(_as(unit, t)) in placeable]
-    reason = f"the army list fields {words(placeable)}"
-    return merge(only(field, allowed, reason), own)
+    dismounted = bool(unit.get("dismounted"))
+    allowed = [t for t in field.values if matrix_type(_as(unit, t, dismounted)) in placeable]
+    if not allowed:  # dismounted knights in a list without knights: as mounted units
+        allowed = [t for t in field.values if matrix_type(_as(unit, t, False)) in placeable]
+    listed = only(field, allowed, f"the army list fields {words(placeable)}")
+    if "knights" not in placeable:
+        dismount = ruleset.unit_field("dismounted")
+        listed = merge(listed, only(dismount, [False], "the army list fields no knights"))
+    return merge(listed, own)
 
 
-def _as(unit: Mapping[str, Any], kind: str) -> Unit:
-    return {**unit, "type": kind, "dismounted": bool(unit.get("dismounted"))}
+def _as(unit: Mapping[str, Any], kind: str, dismounted: bool) -> Unit:
+    return {**unit, "type": kind, "dismounted": dismounted}
 
 
 def describe_list(ruleset: Feudal2017, list_data: Mapping[str, Any] | None) -> ListDescription:

@@ -213,7 +213,11 @@ def rule_words(f: Field, values: Sequence[Any]) -> str:
 
 
 def merge(*restrictions: Mapping[str, Allowed]) -> dict[str, Allowed]:
-    """Several restrictions of one unit together: values both allow, reasons joined."""
+    """Several restrictions of one unit together: values both allow, reasons joined.
+
+    Where they allow no value in common (a unit far from every entry, e.g. a mounted unit
+    nearest a foot-archer entry) the first restriction's values stand, so a field always
+    offers something; the unit stays refused until other fields change too."""
     result: dict[str, Allowed] = {}
     for restriction in restrictions:
         for key, allowed in restriction.items():
@@ -222,6 +226,7 @@ def merge(*restrictions: Mapping[str, Allowed]) -> dict[str, Allowed]:
                 continue
             before = result[key]
             values = tuple(v for v in before.values if _member(v, allowed.values))
+            values = values or before.values
             result[key] = Allowed(values, f"{before.reason}; {allowed.reason}")
     return result
 
@@ -253,7 +258,9 @@ def by_checks(
     that field changed, the unit draws no more of the rule's issues than the best value
     does. So the values offered are exactly those the engine's checks accept."""
     army = blank_army(ruleset, None)
-    base = unit_from(ruleset, unit, army) or dict(unit)
+    base = unit_from(ruleset, unit, army)
+    if base is None:  # a unit the parser refuses: its checks cannot be asked
+        return {}
     fields = {f.name: f for f in ruleset.unit_fields}
     result: dict[str, Allowed] = {}
     for rule in rules:
