@@ -6,8 +6,8 @@ import re
 import pytest
 
 import rules
+from armybuilder.catalog.list_page import count_words
 from armybuilder.catalog.models import ArmyList
-from armybuilder.catalog.presenters import count_words
 
 pytestmark = pytest.mark.django_db
 

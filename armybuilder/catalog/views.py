@@ -4,7 +4,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 import rules
-from armybuilder.catalog import presenters, selectors
+from armybuilder.catalog import selectors
+from armybuilder.catalog.list_page import army_list_page, takes_allies
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -35,8 +36,8 @@ def army_list_detail(request: HttpRequest, slug: str, list_slug: str) -> HttpRes
     army_list = selectors.get_list(slug, list_slug)
     if army_list is None:
         raise Http404("no such army list")
-    others = selectors.lists_for(slug) if presenters.takes_allies(ruleset) else []
-    page = presenters.army_list_page(ruleset, army_list, others)
+    others = selectors.lists_for(slug) if takes_allies(ruleset) else []
+    page = army_list_page(ruleset, army_list, others)
     return render(
         request,
         "catalog/army_list.html",
