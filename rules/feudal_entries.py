@@ -41,13 +41,16 @@ FIELD_RULES = (
               "bowmen only, with no advantage or disadvantage"),
     FieldRule("balance", ("crossbow-balance", "one-modification-per-unit"),
               "mounted serjeants are knights, unwilling levy freemen; no other modification"),
-    FieldRule("advantage", ("one-modification-per-unit", "modifier-cap", "advantage-limit"),
-              "one modification per unit, modifiers within +2 and -2; woods for freemen or "
-              "bowmen only", army=True),
-    FieldRule("disadvantage", ("one-modification-per-unit", "modifier-cap"),
-              "one modification per unit, modifiers within +2 and -2"),
+    FieldRule("advantage", ("one-modification-per-unit", "modifier-cap", "advantage-limit",
+                            "modification-not-applicable"),
+              "not with mercenary crossbows or a balance, modifiers within +2 and -2, shooting "
+              "advantages for units that shoot; woods for freemen or bowmen only", army=True),
+    FieldRule("disadvantage", ("one-modification-per-unit", "modifier-cap",
+                               "modification-not-applicable"),
+              "not with mercenary crossbows or a balance, modifiers within +2 and -2, shooting "
+              "disadvantages for units that shoot"),
     FieldRule("personality", ("horse-marshal-unit", "bow-marshal-unit"),
-              "a horse marshal leads knights, a bow marshal bowmen"),
+              "a horse marshal leads knights or cavalry, a bow marshal bowmen"),
     FieldRule("banner", ("banner-unit",),
               "a banner stays with knights or serjeants that have a personality"),
 )  # fmt: skip
