@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
+from rules import feudal_entries
 from rules.base import Army, CheckDoc, Issue, RuleSet, Ruling, Unit, error
 from rules.errors import MalformedDocument
 from rules.feudal_checks import (
@@ -726,6 +727,19 @@ class Feudal2017(RuleSet):
         return army.to_document()
 
     # -- army lists --------------------------------------------------------------------
+    def list_entries(
+        self, list_data: Mapping[str, Any] | None, army: Army | None
+    ) -> tuple[feudal_entries.EntryStatus, ...]:
+        return feudal_entries.list_entries(self, list_data, army)
+
+    def allowed_values(
+        self, list_data: Mapping[str, Any] | None, unit: Mapping[str, Any]
+    ) -> Mapping[str, feudal_entries.Allowed]:
+        return feudal_entries.allowed_values(self, list_data, unit)
+
+    def describe_list(self, list_data: Mapping[str, Any] | None) -> feudal_entries.ListDescription:
+        return feudal_entries.describe_list(self, list_data)
+
     def unit_presets(self, list_data: Mapping[str, Any] | None) -> list[tuple[str, Unit]]:
         """One unit of each column's type, the list's (or the default list's) columns."""
         columns = (list_data or DEFAULT_LIST).get("columns", {})
