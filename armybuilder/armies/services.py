@@ -27,6 +27,7 @@ from django.utils import timezone
 import rules
 from armybuilder.armies.controls import values_from_post
 from armybuilder.armies.models import Army, new_share_token
+from armybuilder.armies.revisions import RevisionNote, record
 from armybuilder.armies.selectors import DRAFT_SESSION_KEY
 from armybuilder.catalog.services import check_document
 from rules.base import RuleSet
@@ -164,17 +165,22 @@ def _require_version(army: Army, version: int | None) -> None:
         raise StaleVersion(army)
 
 
-def save_document(army: Army, raw: Any, version: int | None) -> Checked:
+def save_document(
+    army: Army, raw: Any, version: int | None, change: RevisionNote | None = None
+) -> Checked:
     """Parse ``raw`` and store it if ``army`` is still at ``version``.
 
     Raises StaleVersion (the army moved on), MalformedDocument (nothing saved). A change
     that leaves the normalised document as it was writes nothing and keeps the version.
+    Every write records a revision (``change``, or a whole-document one): see
+    ``armies.revisions``.
     """
     _require_version(army, version)
     parsed, report = check_document(raw)
     document = parsed.to_document()
     if document == army.document:
         return Checked(army, parsed, report)
+    note = change if change is not None else RevisionNote("Changed the army", op="replace")
     now = timezone.now()
     assert version is not None
     written = Army.objects.filter(pk=army.pk, version=version).update(
@@ -185,9 +191,11 @@ def save_document(army: Army, raw: Any, version: int | None) -> Checked:
         if current is None:
             raise ItemNotFound("the army was deleted")
         raise StaleVersion(current)
+    before = army.document
     army.document = document
     army.version = version + 1
     army.updated = now
+    record(army, note, before, document)
     return Checked(army, parsed, report)
 
 
@@ -259,7 +267,8 @@ def edit_item(
         adjusted = _follow_ups(ruleset, current, items[index])
     if kind == "generals":
         _follow_renamed_general(document, current.get("name"), items[index].get("name"))
-    checked = save_document(army, document, version)
+    note = RevisionNote(f"Edited {_item_name(items[index])}", op="edit", target=kind, index=index)
+    checked = save_document(army, document, version, note)
     return replace(checked, adjusted=tuple(adjusted)) if adjusted else checked
 
 
@@ -304,6 +313,18 @@ def presets(ruleset: RuleSet, list_data: Mapping[str, Any] | None) -> list[Prese
                     {kind_field.name: choice.value, "name": choice.label},
                 )
             )
+    list_entries = getattr(ruleset, "list_entries", None)
+    if list_entries is not None:  # rules' list-aware interface: stable entry keys
+        for entry in list_entries(list_data, None):
+            found.append(
+                Preset(
+                    f"entry:{entry.key}",
+                    entry.label,
+                    "From the army list",
+                    _known(entry.values, fields),
+                )
+            )
+        return found
     for i, (label, values) in enumerate(ruleset.unit_presets(list_data)):
         found.append(Preset(f"entry:{i}", label, "From the army list", _known(values, fields)))
     return found
@@ -341,8 +362,11 @@ def add_item(
         item.setdefault("name", f"Unit {len(items) + 1}")
     else:
         item = {"name": f"General {len(items) + 1}"}
-    items.insert(len(items) if at is None else at, item)
-    return save_document(army, document, version)
+    position = len(items) if at is None else at
+    items.insert(position, item)
+    what = "unit" if kind == "units" else "general"
+    note = RevisionNote(f"Added {what} {item.get('name')}", op="add", target=kind, index=position)
+    return save_document(army, document, version, note)
 
 
 def duplicate_item(army: Army, kind: str, index: int, version: int | None) -> Checked:
@@ -351,7 +375,10 @@ def duplicate_item(army: Army, kind: str, index: int, version: int | None) -> Ch
     items = _items(document, kind)
     _index(items, index)
     items.insert(index + 1, copy.deepcopy(items[index]))
-    return save_document(army, document, version)
+    note = RevisionNote(
+        f"Duplicated {_item_name(items[index])}", op="add", target=kind, index=index + 1
+    )
+    return save_document(army, document, version, note)
 
 
 def move_item(army: Army, kind: str, index: int, delta: int, version: int | None) -> Checked:
@@ -362,7 +389,14 @@ def move_item(army: Army, kind: str, index: int, delta: int, version: int | None
     _index(items, index)
     target = min(max(index + delta, 0), len(items) - 1)
     items.insert(target, items.pop(index))
-    return save_document(army, document, version)
+    note = RevisionNote(
+        f"Moved {_item_name(items[target])} {'up' if delta < 0 else 'down'}",
+        op="move",
+        target=kind,
+        index=index,
+        op_to=target,
+    )
+    return save_document(army, document, version, note)
 
 
 def delete_item(army: Army, kind: str, index: int, version: int | None) -> Checked:
@@ -370,8 +404,14 @@ def delete_item(army: Army, kind: str, index: int, version: int | None) -> Check
     document = _working_copy(army)
     items = _items(document, kind)
     _index(items, index)
-    items.pop(index)
-    return save_document(army, document, version)
+    gone = items.pop(index)
+    note = RevisionNote(f"Deleted {_item_name(gone)}", op="delete", target=kind, index=index)
+    return save_document(army, document, version, note)
+
+
+def _item_name(item: Any) -> str:
+    name = item.get("name") if isinstance(item, dict) else None
+    return str(name).strip() if name else "an item"
 
 
 def update_settings(
@@ -379,6 +419,12 @@ def update_settings(
 ) -> Checked:
     """Name, army list, points limit, options and notes from the settings form."""
     _require_version(army, version)
+    document = settings_document(army, data)
+    return save_document(army, document, version, RevisionNote("Changed the army settings"))
+
+
+def settings_document(army: Army, data: QueryDict | Mapping[str, Any]) -> dict[str, Any]:
+    """The document with the posted settings applied (MalformedDocument if unreadable)."""
     ruleset = ruleset_of(army)
     document = _working_copy(army)
     if "name" in data:
@@ -400,7 +446,7 @@ def update_settings(
         document["notes"] = str(data["notes"]).replace("\r\n", "\n")
     options = dict(document["options"]) if isinstance(document.get("options"), dict) else {}
     document["options"] = values_from_post(ruleset.options, data, options, "options")
-    return save_document(army, document, version)
+    return document
 
 
 def roll_force(army: Army, version: int | None, seed: int | None = None) -> Checked:
@@ -425,7 +471,8 @@ def roll_force(army: Army, version: int | None, seed: int | None = None) -> Chec
             document[key] = rolled[key]
     if not str(document.get("notes") or "").strip() and rolled.get("notes"):
         document["notes"] = rolled["notes"]
-    return save_document(army, document, version)
+    note = RevisionNote(f"Rolled a force ({len(document.get('units') or [])} units)", op="replace")
+    return save_document(army, document, version, note)
 
 
 # -- creating -----------------------------------------------------------------------------
