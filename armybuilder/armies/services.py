@@ -27,7 +27,7 @@ from django.utils import timezone
 import rules
 from armybuilder.armies.controls import values_from_post
 from armybuilder.armies.models import Army, new_share_token
-from armybuilder.armies.revisions import RevisionNote, record
+from armybuilder.armies.revisions import ItemGone, RevisionNote, current_index, record
 from armybuilder.armies.selectors import DRAFT_SESSION_KEY
 from armybuilder.catalog.services import check_document
 from rules.base import RuleSet
@@ -158,6 +158,22 @@ def _label(fields: tuple[Field, ...], key: str | None, sub: str | None) -> str:
 
 
 # -- saving -------------------------------------------------------------------------------
+
+
+def _known_version(army: Army, version: int | None) -> None:
+    """A change that adds or replaces (never edits an item by index) only needs a page
+    version the army has had; it applies to the army as it is now."""
+    if version is None or not 1 <= version <= army.version:
+        raise StaleVersion(army)
+
+
+def _follow(army: Army, kind: str, index: int, version: int | None) -> int:
+    """The index now of the item that was ``kind[index]`` on the page at ``version``;
+    StaleVersion (409, the army as it is now) when another tab deleted it."""
+    try:
+        return current_index(army, kind, index, version)
+    except ItemGone:
+        raise StaleVersion(army) from None
 
 
 def _require_version(army: Army, version: int | None) -> None:
@@ -343,7 +359,7 @@ def add_item(
     army: Army, kind: str, version: int | None, preset_key: str = "blank", *, at: int | None = None
 ) -> Checked:
     """Add a unit from a preset (or a general with the rule set's defaults)."""
-    _require_version(army, version)
+    _known_version(army, version)
     ruleset = ruleset_of(army)
     _item_fields(ruleset, kind)
     document = _working_copy(army)
@@ -366,11 +382,11 @@ def add_item(
     items.insert(position, item)
     what = "unit" if kind == "units" else "general"
     note = RevisionNote(f"Added {what} {item.get('name')}", op="add", target=kind, index=position)
-    return save_document(army, document, version, note)
+    return save_document(army, document, army.version, note)
 
 
 def duplicate_item(army: Army, kind: str, index: int, version: int | None) -> Checked:
-    _require_version(army, version)
+    index = _follow(army, kind, index, version)
     document = _working_copy(army)
     items = _items(document, kind)
     _index(items, index)
@@ -378,12 +394,12 @@ def duplicate_item(army: Army, kind: str, index: int, version: int | None) -> Ch
     note = RevisionNote(
         f"Duplicated {_item_name(items[index])}", op="add", target=kind, index=index + 1
     )
-    return save_document(army, document, version, note)
+    return save_document(army, document, army.version, note)
 
 
 def move_item(army: Army, kind: str, index: int, delta: int, version: int | None) -> Checked:
     """Move an item up (delta -1) or down (+1); at either end it stays put."""
-    _require_version(army, version)
+    index = _follow(army, kind, index, version)
     document = _working_copy(army)
     items = _items(document, kind)
     _index(items, index)
@@ -396,17 +412,17 @@ def move_item(army: Army, kind: str, index: int, delta: int, version: int | None
         index=index,
         op_to=target,
     )
-    return save_document(army, document, version, note)
+    return save_document(army, document, army.version, note)
 
 
 def delete_item(army: Army, kind: str, index: int, version: int | None) -> Checked:
-    _require_version(army, version)
+    index = _follow(army, kind, index, version)
     document = _working_copy(army)
     items = _items(document, kind)
     _index(items, index)
     gone = items.pop(index)
     note = RevisionNote(f"Deleted {_item_name(gone)}", op="delete", target=kind, index=index)
-    return save_document(army, document, version, note)
+    return save_document(army, document, army.version, note)
 
 
 def _item_name(item: Any) -> str:
@@ -451,7 +467,7 @@ def settings_document(army: Army, data: QueryDict | Mapping[str, Any]) -> dict[s
 
 def roll_force(army: Army, version: int | None, seed: int | None = None) -> Checked:
     """Replace the units with a force rolled on the rule set's force matrix."""
-    _require_version(army, version)
+    _known_version(army, version)
     ruleset = ruleset_of(army)
     if not ruleset.can_roll:
         raise ItemNotFound(f"{ruleset.title} has no force matrix")
@@ -472,7 +488,7 @@ def roll_force(army: Army, version: int | None, seed: int | None = None) -> Chec
     if not str(document.get("notes") or "").strip() and rolled.get("notes"):
         document["notes"] = rolled["notes"]
     note = RevisionNote(f"Rolled a force ({len(document.get('units') or [])} units)", op="replace")
-    return save_document(army, document, version, note)
+    return save_document(army, document, army.version, note)
 
 
 # -- creating -----------------------------------------------------------------------------
