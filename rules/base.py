@@ -54,6 +54,36 @@ def entry_preset(entry: Mapping[str, Any], fallback: str) -> tuple[str, Unit]:
     return label, values
 
 
+@dataclass(frozen=True)
+class EntryStatus:
+    """One entry of an army list, as the "Add a unit" picker shows it for this army."""
+
+    key: str  # stable within the list; the picker posts preset "entry:<key>"
+    label: str  # what the player reads, e.g. "Hirdmen"
+    values: Mapping[str, Any]  # unit field values a unit added from this entry starts with
+    cost: int | None  # points of one unit added with `values` (None: no points)
+    have: int  # units of this army that count against this entry now
+    minimum: int  # the list requires at least this many (0 when none required)
+    maximum: int | None  # the list allows at most this many (None: no upper limit)
+    note: str = ""  # a further condition in words, or ""
+
+    @property
+    def still_required(self) -> int:
+        return max(0, self.minimum - self.have)
+
+    @property
+    def remaining(self) -> int | None:
+        return None if self.maximum is None else max(0, self.maximum - self.have)
+
+
+@dataclass(frozen=True)
+class Allowed:
+    """The values a field may take for one unit, and why the others are not offered."""
+
+    values: tuple[Any, ...]  # in the vocabulary's order (the same Python values as the Field's)
+    reason: str  # e.g. "Hirdmen: armour armoured or mailed only", "Serjeants only"
+
+
 def error(code: str, message: str, rule: str, **where: int | None) -> Issue:
     return Issue("error", code, message, rule, **where)
 
@@ -276,6 +306,20 @@ class RuleSet:
         player edits (the first allowed value of each matched field), never a constraint.
         """
         return []
+
+    def list_entries(
+        self, list_data: Mapping[str, Any] | None, army: Army | None
+    ) -> tuple[EntryStatus, ...]:
+        """The army list's entries with this army's counts; () without a list or entries."""
+        return ()
+
+    def allowed_values(
+        self, list_data: Mapping[str, Any] | None, unit: Mapping[str, Any]
+    ) -> Mapping[str, Allowed]:
+        """For one unit (its document dict): field name -> Allowed, only for the fields that
+        are restricted for it (by the list entry it matches or is nearest to, or by a rule of
+        the rule set). {} when nothing is restricted."""
+        return {}
 
     def validate_army_list(self, data: Any) -> list[str]:
         """Messages for everything wrong with an army list's constraint data (empty: fine)."""

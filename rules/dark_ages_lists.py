@@ -51,6 +51,7 @@ from typing import Any
 from rules.base import Issue, Unit, entry_preset, error
 from rules.errors import MalformedDocument
 from rules.fields import Field, parse_value
+from rules.list_entries import Entry, mismatch_detail
 
 LIST_SIZE = 6
 MATCH_KEYS = ("type", "missile", "variant")
@@ -78,6 +79,12 @@ class Slot:
             if allowed is not None and unit.get(key) not in allowed:
                 return False
         return True
+
+    def as_entry(self) -> Entry:
+        """The slot as a match (``rules.list_entries``): no variant unless it names one."""
+        match = dict(self.match)
+        match.setdefault("variant", (None,))
+        return Entry(self.name, match)
 
 
 @dataclass(frozen=True)
@@ -483,7 +490,8 @@ def list_issues(
             issues.append(error(
                 "choice-not-allowed",
                 f"{unit['name']}: {_describe(unit)} is neither a required unit nor a choice "
-                f"of this list (it allows {_allowed(spec)}).", rule, unit=index,
+                f"of this list (it allows {_allowed(spec)}){_nearest(spec, unit)}.", rule,
+                unit=index,
             ))  # fmt: skip
     spare = max(0, stand_ins - max(0, fit_result.choice_places - fit_result.choices_filled))
     for slot in spec.required:
@@ -507,6 +515,12 @@ def _describe(unit: Unit) -> str:
     if unit.get("variant"):
         return f"{str(unit['variant']).replace('_', ' ')} ({', '.join(what)})"
     return what[0] if len(what) == 1 else f"{what[0]} ({what[1]})"
+
+
+def _nearest(spec: ListSpec, unit: Unit) -> str:
+    """ " — type 'cavalry' is not allowed for Bow skirmishers (allowed: skirmishers)"."""
+    detail = mismatch_detail([s.as_entry() for s in spec.slots], unit, {})
+    return f" — {detail}" if detail else ""
 
 
 def _allowed(spec: ListSpec) -> str:

@@ -92,6 +92,38 @@ def fit_row(types: Sequence[str], force: ForceList, row: int) -> RowFit:
     counts = Counter(types)
     kinds = sorted(counts)
     need = dict(zip(COLUMNS, MATRIX[row], strict=True))
+    flow, placed = _row_flow(types, force, row)
+    missing = {
+        c: need[c] - flow.used(("column", c), "sink")
+        for c in COLUMNS
+        if need[c] > flow.used(("column", c), "sink")
+    }
+    surplus = {
+        k: counts[k] - flow.used("source", ("type", k))
+        for k in kinds
+        if counts[k] > flow.used("source", ("type", k))
+    }
+    return RowFit(row, placed, missing, surplus)
+
+
+def row_usage(
+    types: Sequence[str], force: ForceList, row: int
+) -> tuple[dict[str, int], dict[int, int]]:
+    """In the best placement into ``row``: units per column, and units standing in
+    through each replacement (by its index in ``force.replacements``)."""
+    flow, _ = _row_flow(types, force, row)
+    columns = {c: flow.used(("column", c), "sink") for c in COLUMNS}
+    replaced = {
+        n: flow.used(("type", rep.to), ("replacement", n))
+        for n, rep in enumerate(force.replacements)
+    }
+    return columns, replaced
+
+
+def _row_flow(types: Sequence[str], force: ForceList, row: int) -> tuple[_Flow, int]:
+    counts = Counter(types)
+    kinds = sorted(counts)
+    need = dict(zip(COLUMNS, MATRIX[row], strict=True))
     flow = _Flow()
     for kind in kinds:
         flow.add("source", ("type", kind), counts[kind])
@@ -109,17 +141,7 @@ def fit_row(types: Sequence[str], force: ForceList, row: int) -> RowFit:
     for column in COLUMNS:
         flow.add(("column", column), "sink", need[column])
     placed = flow.run("source", "sink")
-    missing = {
-        c: need[c] - flow.used(("column", c), "sink")
-        for c in COLUMNS
-        if need[c] > flow.used(("column", c), "sink")
-    }
-    surplus = {
-        k: counts[k] - flow.used("source", ("type", k))
-        for k in kinds
-        if counts[k] > flow.used("source", ("type", k))
-    }
-    return RowFit(row, placed, missing, surplus)
+    return flow, placed
 
 
 def matching_rows(types: Sequence[str], force: ForceList) -> list[int]:

@@ -11,14 +11,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 
-def max_assignment(options: Sequence[Sequence[int]], capacity: Sequence[int]) -> list[int | None]:
+def max_assignment(
+    options: Sequence[Sequence[int]],
+    capacity: Sequence[int],
+    start: Sequence[int | None] | None = None,
+) -> list[int | None]:
     """Place as many items as possible; ``options[i]`` lists the slots item ``i`` may take.
 
     Returns, per item, the slot it got or None. Simple augmenting paths: armies are small.
+    ``start`` is a placement within ``capacity`` to grow from: an augmenting path never
+    lowers a slot's count, so every slot keeps at least the items ``start`` gave it.
     """
     load = [0] * len(capacity)
     holders: list[list[int]] = [[] for _ in capacity]
     placed: list[int | None] = [None] * len(options)
+    for item, slot in enumerate(start or ()):
+        if slot is not None:
+            load[slot] += 1
+            holders[slot].append(item)
+            placed[item] = slot
 
     def augment(item: int, seen: set[int]) -> bool:
         for slot in options[item]:
@@ -39,7 +50,8 @@ def max_assignment(options: Sequence[Sequence[int]], capacity: Sequence[int]) ->
         return False
 
     for item in range(len(options)):
-        augment(item, set())
+        if placed[item] is None:
+            augment(item, set())
     return placed
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rules import dark_ages_common as common
+from rules import dark_ages_entries as entries
 from rules.base import Army, CheckDoc, Issue, RuleSet, Ruling, Unit, error, warning
 from rules.dark_ages_common import die, plural
 from rules.dark_ages_lists import (
@@ -386,6 +387,19 @@ class DarkAges2015(RuleSet):
         yield from list_issues(result, dict(enumerate(army.units)), LIST_RULE)
 
     # -- army lists ---------------------------------------------------------------------
+    def list_entries(
+        self, list_data: Mapping[str, Any] | None, army: Army | None
+    ) -> tuple[entries.EntryStatus, ...]:
+        size = army.options["army_size"] if army is not None else LIST_SIZE
+        scale = size // LIST_SIZE if size % LIST_SIZE == 0 else 1
+        units = list(enumerate(army.units)) if army is not None else []
+        return entries.list_entries(self, list_data, army, units=units, scale=scale)
+
+    def allowed_values(
+        self, list_data: Mapping[str, Any] | None, unit: Mapping[str, Any]
+    ) -> Mapping[str, entries.Allowed]:
+        return entries.allowed_values(self, list_data, unit, entries.FIELD_RULES_2015)
+
     def unit_presets(self, list_data: Mapping[str, Any] | None) -> list[tuple[str, Unit]]:
         return unit_presets(list_data)
 

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rules import dark_ages_common as common
+from rules import dark_ages_entries as entries
 from rules.base import Army, CheckDoc, Issue, RuleSet, Ruling, Unit, error, warning
 from rules.dark_ages_common import die, plural
 from rules.dark_ages_lists import ListSpec, VariantRule, fit, list_issues, unit_presets, validate
@@ -500,6 +501,17 @@ class DarkAgesD5(RuleSet):
                         f"changed); remove its {unit['change']} change.", rule, unit=i)  # fmt: skip
 
     # -- army lists -----------------------------------------------------------------------------
+    def list_entries(
+        self, list_data: Mapping[str, Any] | None, army: Army | None
+    ) -> tuple[entries.EntryStatus, ...]:
+        host = [(i, u) for i, u in enumerate(army.units) if u["ally"] is None] if army else []
+        return entries.list_entries(self, list_data, army, units=host, changed=_changed)
+
+    def allowed_values(
+        self, list_data: Mapping[str, Any] | None, unit: Mapping[str, Any]
+    ) -> Mapping[str, entries.Allowed]:
+        return entries.allowed_values(self, list_data, unit, entries.FIELD_RULES_D5)
+
     def unit_presets(self, list_data: Mapping[str, Any] | None) -> list[tuple[str, Unit]]:
         return unit_presets(list_data)
 

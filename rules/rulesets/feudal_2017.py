@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
+from rules import feudal_entries
 from rules.base import Army, CheckDoc, Issue, RuleSet, Ruling, Unit, error
 from rules.errors import MalformedDocument
 from rules.feudal_matrix import (
@@ -672,6 +673,16 @@ class Feudal2017(RuleSet):
         return army.to_document()
 
     # -- army lists --------------------------------------------------------------------
+    def list_entries(
+        self, list_data: Mapping[str, Any] | None, army: Army | None
+    ) -> tuple[feudal_entries.EntryStatus, ...]:
+        return feudal_entries.list_entries(self, list_data, army)
+
+    def allowed_values(
+        self, list_data: Mapping[str, Any] | None, unit: Mapping[str, Any]
+    ) -> Mapping[str, feudal_entries.Allowed]:
+        return feudal_entries.allowed_values(self, list_data, unit)
+
     def unit_presets(self, list_data: Mapping[str, Any] | None) -> list[tuple[str, Unit]]:
         """One unit of each column's type, the list's (or the default list's) columns."""
         columns = (list_data or DEFAULT_LIST).get("columns", {})

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
+from rules import itd_entries
 from rules.base import (
     Army,
     CheckDoc,
@@ -496,8 +497,7 @@ class IntoTheDark(RuleSet):
             fitting = [e for e, entry in enumerate(entries) if self._matches(unit, entry["match"])]
             options.append(fitting)
             if not fitting:
-                yield error("not-in-army-list",
-                            f"{unit['name']}: matches no troop entry of this army list.",
+                yield error("not-in-army-list", itd_entries.no_entry_message(self, data, unit),
                             LIST_RULE, unit=i)  # fmt: skip
         listed = [opt for opt in options if opt]
         minimum = [entry.get("min", 0) for entry in entries]
@@ -541,6 +541,16 @@ class IntoTheDark(RuleSet):
             yield error("army-list-limit",
                         f"{limit.get('label', 'Restricted troops')}: {part} of {total} points; "
                         f"the list allows at most {_share(share)} of the points.", LIST_RULE)  # fmt: skip
+
+    def list_entries(
+        self, list_data: Mapping[str, Any] | None, army: Army | None
+    ) -> tuple[itd_entries.EntryStatus, ...]:
+        return itd_entries.list_entries(self, list_data, army)
+
+    def allowed_values(
+        self, list_data: Mapping[str, Any] | None, unit: Mapping[str, Any]
+    ) -> Mapping[str, itd_entries.Allowed]:
+        return itd_entries.allowed_values(self, list_data, unit)
 
     def unit_presets(self, list_data: Mapping[str, Any] | None) -> list[tuple[str, Unit]]:
         presets = []
