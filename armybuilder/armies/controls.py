@@ -61,6 +61,7 @@ class Control:
     field: str = ""  # the field path a change names (top-level controls only)
     from_json: str = ""  # the value shown, as JSON: what a change is made from
     reason: str = ""  # why some options are not offered (the army list's entry, a rule)
+    disabled: bool = False  # a checkbox the unit may not tick (``reason`` says why)
 
     @property
     def debounced(self) -> bool:

@@ -28,6 +28,7 @@ from armybuilder.armies.controls import control_id
 from armybuilder.armies.models import Army, Revision
 from armybuilder.armies.revisions import HistoryMissing, ItemGone, get_value
 from armybuilder.armies.services import Checked, ItemNotFound, StaleVersion
+from armybuilder.catalog.selectors import lists_for
 
 TEMPLATE = "armies/builder.html"
 SETTING_IDS = {
@@ -127,7 +128,9 @@ def item_field(request: HttpRequest, army: Army, kind: str, index: int) -> HttpR
         return HttpResponseRedirect(views._army_url(checked.army, f"{item}-{index}"))
     context = views._context(request, checked, full=False, rows=False)
     redraw = bool(checked.adjusted)
-    row = presenters.item_row(checked, context["ruleset"], kind, now, with_controls=redraw)
+    ruleset = context["ruleset"]
+    allies = presenters.ally_choices(ruleset, lists_for(ruleset.slug)) if redraw else ()
+    row = presenters.item_row(checked, ruleset, kind, now, with_controls=redraw, ally_lists=allies)
     context["row"] = replace(row, index=index, url=f"{context['base']}{kind}/{index}/")
     names = ["item-row" if redraw else "item-summary", "oob-edit"]
     context.update(_toast(checked.army, request))

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.http import HttpRequest
 from django.urls import reverse
 
-from armybuilder.armies.controls import Control, controls_for
+from armybuilder.armies.controls import Control, Option, controls_for, restrict
 from armybuilder.armies.services import Checked, Preset, presets
 from rules.base import ItemReport, RuleSet
 
@@ -144,6 +144,7 @@ def item_row(
     focus: bool = False,
     base: str = "",
     problems: list[IssueView] | None = None,
+    ally_lists: tuple[tuple[str, str], ...] = (),
 ) -> Row:
     """The row of one unit or general; ``with_controls`` False for the summary alone."""
     base = base or reverse("armies:builder", args=[checked.army.pk])
@@ -159,6 +160,8 @@ def item_row(
         fields = ruleset.unit_fields if kind == "units" else ruleset.general_fields
         prefix = f"{'u' if kind == 'units' else 'g'}{index}"
         controls = tuple(controls_for(fields, item, prefix, datalists=_datalists(ruleset)))
+        if kind == "units":
+            controls = list_aware(controls, ruleset, parsed, item, ally_lists)
     return Row(
         kind=kind,
         index=index,
@@ -176,6 +179,43 @@ def item_row(
         size=size_text(item),
         problems=tuple(problems),
     )
+
+
+def list_aware(
+    controls: tuple[Control, ...],
+    ruleset: RuleSet,
+    parsed: Any,
+    item: Mapping[str, Any],
+    ally_lists: tuple[tuple[str, str], ...],
+) -> tuple[Control, ...]:
+    """Offer only what the unit's army-list entry (or a rule) allows, saying why; the d5
+    ally is a menu of the other lists' names, not a typed slug."""
+    allowed = ruleset.allowed_values(parsed.list_data, item)
+    result = []
+    for control in controls:
+        rule = allowed.get(control.field)
+        if rule is not None and control.widget in ("select", "multi"):
+            control = restrict(control, rule.values, rule.reason)
+        elif rule is not None and control.widget == "checkbox":
+            if True not in rule.values and not control.checked:
+                control = replace(control, disabled=True, reason=rule.reason)
+        elif control.field == "ally" and ally_lists and control.widget == "text":
+            own = parsed.army_list
+            chosen = item.get("ally")
+            options = [Option("", "— none: the army's own units —", not chosen)]
+            options += [
+                Option(slug, name, slug == chosen) for slug, name in ally_lists if slug != own
+            ]
+            control = replace(control, widget="select", options=tuple(options))
+        result.append(control)
+    return tuple(result)
+
+
+def ally_choices(ruleset: RuleSet, lists: Any) -> tuple[tuple[str, str], ...]:
+    """(slug, name) of every army list, when the rule set's units name an ally list."""
+    if not any(f.name == "ally" for f in ruleset.unit_fields):
+        return ()
+    return tuple((str(found.slug), str(found.name)) for found in lists)
 
 
 DESCRIBING = ("type", "arm", "class", "quality", "density", "armour", "rating")
@@ -255,6 +295,7 @@ def builder(
     controls: bool = True,
     focus: tuple[str, int] | None = None,
     errors: Mapping[tuple[str, int], str] | None = None,
+    ally_lists: tuple[tuple[str, str], ...] = (),
 ) -> Builder:
     """The whole builder (``rows`` False: only totals and issues, for a partial)."""
     view = Builder(checked=checked, ruleset=ruleset)
@@ -283,6 +324,7 @@ def builder(
                     focus=focus == (kind, i),
                     base=base,
                     problems=by_item.get(f"#{ITEM[kind]}-{i}", []),
+                    ally_lists=ally_lists,
                 )
                 for i in range(len(items))
             )

@@ -59,12 +59,14 @@ def _context(
         ruleset = services.ruleset_of(army)
     except ItemNotFound:
         raise Http404("this army's rule set is no longer offered") from None
+    lists = lists_for(ruleset.slug) if full else []
     view = presenters.builder(
         checked,
         ruleset,
         rows=rows,
         focus=extra.pop("focus", None),
         errors=extra.pop("errors", None),
+        ally_lists=presenters.ally_choices(ruleset, lists),
     )
     context: dict[str, Any] = {
         "b": view,
@@ -78,7 +80,7 @@ def _context(
         list_data = checked.parsed.list_data if checked.parsed is not None else None
         context.update(
             option_controls=presenters.option_controls(checked, ruleset),
-            army_lists=lists_for(ruleset.slug),
+            army_lists=lists,
             presets=[
                 p
                 for p in presenters.add_presets(ruleset, list_data)
