@@ -105,6 +105,7 @@ def item_field(request: HttpRequest, army: Army, kind: str, index: int) -> HttpR
     prefix = f"{'u' if kind == 'units' else 'g'}{index}"
     msg_id = control_id(prefix, field) + "-msg"
     views = _views()
+    before = army.document
     try:
         made_from = changes.parse_from(request.POST.get("_from"))
         checked, now = changes.change_item_field(
@@ -131,8 +132,17 @@ def item_field(request: HttpRequest, army: Army, kind: str, index: int) -> HttpR
     ruleset = context["ruleset"]
     allies = presenters.ally_choices(ruleset, lists_for(ruleset.slug)) if redraw else ()
     row = presenters.item_row(checked, ruleset, kind, now, with_controls=redraw, ally_lists=allies)
-    context["row"] = replace(row, index=index, url=f"{context['base']}{kind}/{index}/")
+    context["row"] = replace(row, index=index, url=f"{context['base']}{kind}/{index}/", open=True)
     names = ["item-row" if redraw else "item-summary", "oob-edit"]
+    if not redraw and kind == "units" and _restrictions_moved(checked, ruleset, before, now):
+        full_row = presenters.item_row(
+            checked, ruleset, kind, now, ally_lists=presenters.ally_choices(ruleset, [])
+        )
+        context["restricted_rows"] = [
+            replace(full_row, controls=_renumbered(full_row.controls, now, index))
+        ]
+        context["keep_field"] = field
+        names.append("restricted-oob")
     context.update(_toast(checked.army, request))
     response = _render(request, context, names)
     if redraw:
@@ -140,6 +150,29 @@ def item_field(request: HttpRequest, army: Army, kind: str, index: int) -> HttpR
         response["HX-Reswap"] = "outerHTML"
     response["X-Muster-Value"] = json.dumps(get_value(checked.army.document, kind, now, field))
     return response
+
+
+def _restrictions_moved(checked: Checked, ruleset: Any, before: Any, now: int) -> bool:
+    """Whether the change altered what the unit's list entry (or a rule) allows."""
+    parsed = checked.parsed
+    if parsed is None:
+        return False
+    try:
+        old = before["units"][now]
+    except (KeyError, IndexError, TypeError):
+        return True
+    list_data = parsed.list_data
+    return ruleset.allowed_values(list_data, old) != ruleset.allowed_values(
+        list_data, parsed.units[now]
+    )
+
+
+def _renumbered(controls: Any, now: int, index: int) -> Any:
+    """Controls drawn for unit ``now`` with the ids of unit ``index`` on the page."""
+    if now == index:
+        return controls
+    old, new = f"u{now}-", f"u{index}-"
+    return tuple(replace(c, id=new + c.id.removeprefix(old)) for c in controls)
 
 
 def setting_field(request: HttpRequest, army: Army) -> HttpResponse:

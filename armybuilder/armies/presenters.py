@@ -52,6 +52,7 @@ class Row:
     first: bool = False
     last: bool = False
     focus: bool = False
+    open: bool = False  # drawn with its editor open (a redraw of the card being edited)
     url: str = ""
     descriptor: str = ""  # the unit's type in words, e.g. "Levy · close · unarmoured"
     size: str = ""  # "24 figures", "4 stands"

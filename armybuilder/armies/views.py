@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from django.contrib import messages
@@ -306,8 +307,9 @@ def edit_item(request: HttpRequest, pk: int, kind: str, index: int) -> HttpRespo
     def success(checked: Checked) -> HttpResponse:
         context = _context(request, checked, full=False, rows=False)
         redraw = bool(checked.adjusted)  # the builder set other fields: redraw the controls
-        context["row"] = presenters.item_row(
-            checked, context["ruleset"], kind, index, with_controls=redraw
+        context["row"] = replace(
+            presenters.item_row(checked, context["ruleset"], kind, index, with_controls=redraw),
+            open=True,
         )
         if not redraw:
             return _parts(request, context, ["item-summary", "oob"])

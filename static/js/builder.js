@@ -31,6 +31,11 @@
     var source = sourceOf(detail);
     var wrap = source && source.matches && source.matches("input, select, textarea") ? wrapperOf(source) : null;
     if (!wrap || !wrap.dataset.param) { return; }
+    if (wrap.classList.contains("conflicted")) {
+      // the player has a choice to make first (Keep mine / Use theirs beside the field)
+      event.preventDefault();
+      return;
+    }
     var param = wrap.dataset.param;
     Array.from(data.keys()).forEach(function (key) {
       if (key === "csrfmiddlewaretoken" || key === "version") { return; }
@@ -40,6 +45,23 @@
     data.set("_from", wrap.dataset.from);
     if (!wrap.id) { wrap.id = "w-" + Math.random().toString(36).slice(2); }
     detail.headers["X-Muster-Control"] = wrap.id;
+    detail.headers["X-Muster-Seq"] = wrap.dataset.dirty || "";
+  });
+
+  // A control the player changed and whose save has not answered yet is "dirty": nothing
+  // the server sends meanwhile (a redrawn menu of allowed values) may replace it.
+  var seq = 0;
+  function markDirty(event) {
+    var wrap = wrapperOf(event.target);
+    if (wrap) { wrap.dataset.dirty = String(++seq); }
+  }
+  document.addEventListener("input", markDirty, true);
+  document.addEventListener("change", markDirty, true);
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail.target;
+    if (target && target.dataset && target.dataset.field && target.dataset.dirty) {
+      event.detail.shouldSwap = false;
+    }
   });
 
   function markInvalid(wrap, invalid) {
@@ -73,6 +95,8 @@
     var wrap = id ? document.getElementById(id) : null;
     if (!wrap || !xhr) { return; }
     var saved = xhr.getResponseHeader("X-Muster-Value");
+    var sent = config.headers["X-Muster-Seq"];
+    if (sent && wrap.dataset.dirty === sent) { delete wrap.dataset.dirty; }
     if (xhr.status === 200 && saved !== null) {
       wrap.dataset.from = saved;
       wrap.classList.remove("conflicted");
@@ -217,7 +241,18 @@
     keepRefusalsInPlace();
     openTarget(window.location.hash);
   });
+  // A swapped-in card drawn open (the one just added, or being edited) stays open: a
+  // <details name=...> accordion closes an open newcomer while the old copy is still there.
+  function reopenCards() {
+    document.querySelectorAll("details[data-open]").forEach(function (details) {
+      details.open = true;
+      details.removeAttribute("data-open");
+    });
+  }
+
+  document.addEventListener("htmx:afterSwap", reopenCards);
   document.addEventListener("htmx:afterSettle", function () {
+    reopenCards();
     wireCopyButtons(document);
     showUnsaved();
   });
