@@ -283,7 +283,14 @@ def edit_item(
         adjusted = _follow_ups(ruleset, current, items[index])
     if kind == "generals":
         _follow_renamed_general(document, current.get("name"), items[index].get("name"))
-    note = RevisionNote(f"Edited {_item_name(items[index])}", op="edit", target=kind, index=index)
+    changed = [k for k in items[index] if items[index].get(k) != current.get(k)]
+    note = RevisionNote(
+        f"Edited {_item_name(items[index])}" + (f": {changed[0]}" if len(changed) == 1 else ""),
+        op="edit",
+        target=kind,
+        index=index,
+        field=changed[0] if len(changed) == 1 else "",  # one field: a small revision
+    )
     checked = save_document(army, document, version, note)
     return replace(checked, adjusted=tuple(adjusted)) if adjusted else checked
 

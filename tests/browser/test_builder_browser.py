@@ -29,10 +29,17 @@ def new_into_the_dark_army(page: Page, base: str, name: str) -> None:
     expect(page.locator("#army-title")).to_have_text(name)
 
 
+def settled(page: Page) -> None:
+    """Until htmx has wired the content it swapped in (it settles about 20 ms later: a
+    person cannot type into a new field that fast, Playwright can)."""
+    page.wait_for_function("!document.querySelector('.htmx-added, .htmx-settling')")
+
+
 def add_unit(page: Page, index: int, name: str, choices: dict[str, str], ticks=()) -> None:
     page.get_by_role("button", name="Add unit").click()
     unit = page.locator(f"#unit-{index}")
     expect(unit).to_be_visible(timeout=TIMEOUT)
+    settled(page)
     page.locator(f"#u{index}-name").fill(name)
     for field, value in choices.items():
         page.locator(f"#u{index}-{field.replace('_', '-')}").select_option(value)

@@ -81,6 +81,11 @@ def make_army(user: User, ruleset: str, count: int = 3) -> Army:
     return services.create_army(document, owner=user)
 
 
+def settled(page: Page) -> None:
+    """Until htmx has wired the content it swapped in (about 20 ms after the swap)."""
+    page.wait_for_function("!document.querySelector('.htmx-added, .htmx-settling')")
+
+
 def open_builder(page: Page, base: str, saved: Army) -> None:
     page.set_default_timeout(TIMEOUT)
     page.goto(f"{base}/armies/{saved.pk}/")
@@ -155,6 +160,7 @@ def test_build_a_legal_army_from_the_picker_one_click_a_unit(live_server, page, 
         button = page.locator(f"#add-entry-{key}")
         button.click()
         expect(page.locator(f"#unit-{n}")).to_be_visible()
+        settled(page)
         # the picker stays where it was: focus on the button just used
         expect(page.locator(f"#add-entry-{key}")).to_be_focused()
     if plan:
@@ -231,6 +237,7 @@ def test_undo_after_delete_restores_the_army_exactly(live_server, page, ruleset)
     open_card(page, 1)
     page.locator("#unit-1 .item-actions button.danger").click()  # no confirm: at once
     expect(page.locator("#unit-list > li.item")).to_have_count(2)
+    settled(page)
     toast = page.locator("#toast")
     expect(toast).to_contain_text("Deleted")
     toast.get_by_role("button", name="Undo").click()
