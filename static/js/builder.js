@@ -251,6 +251,19 @@
   }
 
   document.addEventListener("htmx:afterSwap", reopenCards);
+
+  // The "Undo" toast goes after a while (Undo and History stay at the top of the page).
+  var toastTimer = null;
+  function fadeToast() {
+    var toast = document.getElementById("toast");
+    if (!toast || !toast.firstElementChild) { return; }
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(function () {
+      if (toast.contains(document.activeElement)) { fadeToast(); return; }
+      toast.textContent = "";
+    }, 12000);
+  }
+  document.addEventListener("htmx:afterSettle", fadeToast);
   document.addEventListener("htmx:afterSettle", function () {
     reopenCards();
     wireCopyButtons(document);
