@@ -201,9 +201,7 @@ def test_a_stale_version_without_javascript_is_409_too(owner_client, user):
     assert saved.document["units"][0]["figures"] == 20
 
 
-def test_structural_changes_from_an_older_page_apply_to_the_army_as_it_is_now(
-    owner_client, user
-):
+def test_structural_changes_from_an_older_page_apply_to_the_army_as_it_is_now(owner_client, user):
     saved = make(user, [MILITIA, dict(MILITIA, name="Spears")])
     edit(owner_client, saved, 0, version=1, figures="20")  # version 2 (another tab)
     base = f"/armies/{saved.pk}/"
