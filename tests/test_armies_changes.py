@@ -298,3 +298,12 @@ def test_queries_per_field_change_do_not_grow_with_the_army(
     with django_assert_max_num_queries(7):
         response = setting(owner_client, saved, "points_limit", "900", None)
     assert response.status_code == 200
+
+
+def test_a_field_name_that_is_not_a_field_path_is_404_not_a_header(owner_client, user):
+    saved = make(user)
+    data = {"version": 1, "_field": "name\r\nX-Evil: 1", "_from": "nope", "f.name": "x"}
+    response = owner_client.post(f"/armies/{saved.pk}/units/0/", data, headers=HX)
+    assert response.status_code == 404
+    data.update(_field="no_such_field", _from='"x"')
+    assert owner_client.post(f"/armies/{saved.pk}/units/0/", data, headers=HX).status_code == 404

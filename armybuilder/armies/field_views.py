@@ -11,6 +11,7 @@ drawn beside the field.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -99,9 +100,18 @@ def _gone(request: HttpRequest, army: Army) -> HttpResponse:
     return views._page(request, checked, status=409, notice=notice)
 
 
+def _field_name(request: HttpRequest) -> str:
+    """The posted ``_field``: a field path of letters, digits, ``_`` and ``.`` (it names
+    the message element in a response header), else 404."""
+    field = request.POST.get("_field", "")
+    if not re.fullmatch(r"[A-Za-z0-9_.]{1,80}", field):
+        raise Http404("no such field")
+    return field
+
+
 def item_field(request: HttpRequest, army: Army, kind: str, index: int) -> HttpResponse:
     """POST ``_field`` (and ``_from``) to a unit's or general's URL: one field changes."""
-    field = request.POST.get("_field", "")
+    field = _field_name(request)
     prefix = f"{'u' if kind == 'units' else 'g'}{index}"
     msg_id = control_id(prefix, field) + "-msg"
     views = _views()
@@ -177,7 +187,7 @@ def _renumbered(controls: Any, now: int, index: int) -> Any:
 
 def setting_field(request: HttpRequest, army: Army) -> HttpResponse:
     """POST ``_field`` (and ``_from``) to the settings URL: one army setting changes."""
-    field = request.POST.get("_field", "")
+    field = _field_name(request)
     msg_id = SETTING_IDS.get(field) or control_id("opt", field.removeprefix("options."))
     msg_id += "-msg"
     views = _views()
