@@ -7,8 +7,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+import rules
 from armybuilder.armies import revisions, services
 from armybuilder.armies.models import Army, Revision
+from armybuilder.catalog.selectors import get_list
 from tests.support import army
 
 HX = {"HX-Request": "true"}
@@ -307,3 +309,36 @@ def test_a_field_name_that_is_not_a_field_path_is_404_not_a_header(owner_client,
     assert response.status_code == 404
     data.update(_field="no_such_field", _from='"x"')
     assert owner_client.post(f"/armies/{saved.pk}/units/0/", data, headers=HX).status_code == 404
+
+
+def test_the_d5_ally_is_a_menu_of_the_other_lists_names(owner_client, user):
+    saved = services.create_army(
+        army("dark-ages-d5", [{"name": "Spears", "type": "infantry"}], army_list="picts"),
+        owner=user,
+    )
+    page = owner_client.get(f"/armies/{saved.pk}/").content.decode()
+    menu = page[page.index('<select id="u0-ally"') :]
+    menu = menu[: menu.index("</select>")]
+    assert '<option value="" selected>' in menu
+    assert '<option value="north-welsh">' in menu and 'value="picts"' not in menu
+
+
+def test_a_list_unit_is_offered_only_the_values_its_entry_allows_with_the_reason(
+    owner_client, user
+):
+    saved = services.create_army(
+        army("into-the-dark", [{"name": "Bondi", "quality": "average"}], army_list="viking"),
+        owner=user,
+    )
+    ruleset = rules.get_ruleset("into-the-dark")
+    rule = ruleset.allowed_values(
+        get_list("into-the-dark", "viking").data, saved.document["units"][0]
+    )
+    field, allowed = next(
+        (f, a) for f, a in rule.items() if "." not in f and ruleset.unit_field(f).kind == "choice"
+    )
+    page = owner_client.get(f"/armies/{saved.pk}/").content.decode()
+    control = page[page.index(f'id="u0-{field.replace("_", "-")}"') :]
+    control = control[: control.index("</div>")]
+    assert allowed.reason in control.replace("&#x27;", "'")
+    assert "disabled" in control and "(not allowed)" in control

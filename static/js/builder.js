@@ -19,6 +19,11 @@
   function sourceOf(detail) {
     var event = detail.triggeringEvent;
     var target = event && event.target && event.target.nodeType === 1 ? event.target : null;
+    if (event && event.type === "submit") {
+      // Enter in a field submits its form: the change is that field's
+      var active = document.activeElement;
+      if (active && detail.elt.contains(active)) { return active; }
+    }
     return target || detail.elt;
   }
 
