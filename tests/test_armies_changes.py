@@ -342,3 +342,28 @@ def test_a_list_unit_is_offered_only_the_values_its_entry_allows_with_the_reason
     control = control[: control.index("</div>")]
     assert allowed.reason in control.replace("&#x27;", "'")
     assert "disabled" in control and "(not allowed)" in control
+
+
+def test_the_error_count_jumps_to_the_first_problem_and_each_card_shows_its_own(owner_client, user):
+    saved = services.create_army(
+        army("into-the-dark", [unit("Fine"), unit("Bowmen", missile_weapon="foot_bow")]),
+        owner=user,
+    )
+    page = owner_client.get(f"/armies/{saved.pk}/").content.decode()
+    assert '<a class="jump" href="#unit-1" data-open-target>1 error, 0 warnings</a>' in page
+    card = page[page.index('id="unit-1-summary"') :]
+    card = card[: card.index("</summary>")]
+    assert "card-problem error" in card and "melee troops carry no missile weapon" in card
+    first = page[page.index('id="unit-0-summary"') : page.index('id="unit-1-summary"')]
+    assert "card-problem" not in first
+
+
+def test_revisions_are_visible_in_the_admin(client, user):
+    saved = make(user)
+    services.delete_item(saved, "units", 0, 1)
+    admin = User.objects.create_superuser("root", "root@example.com", "a-long-Pass-123")
+    client.force_login(admin)
+    page = client.get("/admin/armies/revision/").content.decode()
+    assert "Deleted Unit 0" in page
+    revision = Revision.objects.get(army=saved)
+    assert client.get(f"/admin/armies/revision/{revision.pk}/change/").status_code == 200
