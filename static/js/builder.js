@@ -69,6 +69,35 @@
     }
   });
 
+  // A redrawn card (the builder set other fields along with a change) must not lose what
+  // the player typed meanwhile: put the unsaved values back and send them.
+  var carried = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target;
+    carried = null;
+    if (!target || !target.matches || !target.matches("li.item")) { return; }
+    target.querySelectorAll("[data-field][data-dirty]").forEach(function (wrap) {
+      wrap.querySelectorAll("input[id]:not([type=hidden]):not([type=checkbox]), textarea[id]").forEach(function (control) {
+        carried = carried || [];
+        carried.push([control.id, control.value]);
+      });
+    });
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    if (!carried) { return; }
+    var values = carried;
+    carried = null;
+    setTimeout(function () {  // once htmx has wired the new controls
+      values.forEach(function (pair) {
+        var control = document.getElementById(pair[0]);
+        if (control && control.value !== pair[1]) {
+          control.value = pair[1];
+          control.dispatchEvent(new Event("change", { bubbles: true }));
+        }
+      });
+    }, 50);
+  });
+
   function markInvalid(wrap, invalid) {
     wrap.classList.toggle("invalid", invalid);
     wrap.querySelectorAll("input:not([type=hidden]), select, textarea").forEach(function (control) {
