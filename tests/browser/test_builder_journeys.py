@@ -9,6 +9,7 @@ common action takes are written to test-artifacts/clicks.json for ``make bench``
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -338,6 +339,8 @@ def test_screenshots_of_six_units_collapsed_and_one_open_and_the_clicks_per_acti
     page.locator("#share").get_by_role("button", name="Copy").click()
     expect(page.locator("#share").get_by_role("button", name="Copied")).to_be_visible()
     record_clicks("copy the share link", "into-the-dark", 1)
-    link = page.get_by_role("link", name="Order of battle (PDF)")
-    expect(link).to_be_visible()
+    # print: one click on the sheet in the "Print and export" panel
+    page.locator("#files").get_by_role("link", name="Order of battle (preview)").click()
+    expect(page).to_have_url(re.compile(r"/roster/$"))
+    expect(page.get_by_text("Journey host").first).to_be_visible()
     record_clicks("print", "into-the-dark", 1)
