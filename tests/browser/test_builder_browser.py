@@ -12,6 +12,7 @@ pytestmark = pytest.mark.browser
 
 PASSWORD = "a-long-Pass-123"
 TIMEOUT = 10_000
+expect.set_options(timeout=TIMEOUT)  # a loaded machine answers slowly, never wrongly
 
 
 def sign_up(page: Page, username: str) -> None:
