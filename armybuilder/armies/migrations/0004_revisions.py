@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('armies', '0002_constraints_and_index'),
+        ('armies', '0003_army_deleted_at'),
     ]
 
     operations = [
