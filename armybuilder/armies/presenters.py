@@ -56,6 +56,7 @@ class Row:
     url: str = ""
     descriptor: str = ""  # the unit's type in words, e.g. "Levy · close · unarmoured"
     size: str = ""  # "24 figures", "4 stands"
+    code: str = ""  # the unit's code where the rule set has one (Into the Dark: "CUF")
     problems: tuple[IssueView, ...] = ()
 
     @property
@@ -177,6 +178,7 @@ def item_row(
         focus=focus,
         url=f"{base}{kind}/{index}/",
         descriptor=descriptor(ruleset, kind, item),
+        code=str(item_report.stats.get("code") or ""),
         size=size_text(item),
         problems=tuple(problems),
     )
