@@ -5,7 +5,7 @@ The public surface: ``parse_document`` (strict parser of ``muster.army/1``),
 CLI, the API and the web pages share) and the registry of rule sets.
 """
 
-from rules.base import Allowed, Army, Cost, EntryStatus, Issue, Report, RuleSet
+from rules.base import Allowed, Army, Cost, EntryStatus, Issue, ListDescription, Report, RuleSet
 from rules.document import FORMAT, ListLookup, parse_document
 from rules.engine import check, check_document
 from rules.errors import MalformedDocument
@@ -18,6 +18,7 @@ __all__ = [
     "Cost",
     "EntryStatus",
     "Issue",
+    "ListDescription",
     "ListLookup",
     "MalformedDocument",
     "Report",

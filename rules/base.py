@@ -84,6 +84,16 @@ class Allowed:
     reason: str  # e.g. "Hirdmen: armour armoured or mailed only", "Serjeants only"
 
 
+@dataclass(frozen=True)
+class ListDescription:
+    """An army list in words for its page: what each entry fixes, and the list's further
+    rules (share limits, choice groups, the force matrix...)."""
+
+    # entry key -> field -> the values the entry allows (vocabulary order)
+    choices: Mapping[str, Mapping[str, tuple[Any, ...]]] = field(default_factory=dict)
+    rules: tuple[str, ...] = ()
+
+
 def error(code: str, message: str, rule: str, **where: int | None) -> Issue:
     return Issue("error", code, message, rule, **where)
 
@@ -321,6 +331,10 @@ class RuleSet:
         are restricted for it (by the list entry it matches or is nearest to, or by a rule of
         the rule set). {} when nothing is restricted."""
         return {}
+
+    def describe_list(self, list_data: Mapping[str, Any] | None) -> ListDescription:
+        """What each entry of ``list_entries`` fixes, and the list's rules in sentences."""
+        return ListDescription()
 
     def validate_army_list(self, data: Any) -> list[str]:
         """Messages for everything wrong with an army list's constraint data (empty: fine)."""

@@ -13,11 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from rules.base import Allowed, Army, EntryStatus, RuleSet, Unit, entry_preset
+from rules.base import Allowed, Army, EntryStatus, ListDescription, RuleSet, Unit, entry_preset
 from rules.dark_ages_lists import ListSpec, fit
 from rules.list_entries import (
     FieldRule,
     by_checks,
+    match_choices,
     merge,
     normaliser,
     restrict_by_entries,
@@ -110,6 +111,40 @@ def allowed_values(
             listed = merge(listed, {"change": Allowed((None,), f"{names}: fixed by the list, "
                                                                 "no upgrade or downgrade")})  # fmt: skip
     return merge(listed, own)
+
+
+def describe_list(
+    ruleset: RuleSet,
+    list_data: Mapping[str, Any] | None,
+    *,
+    doubles: bool = False,
+    allies: bool = False,
+) -> ListDescription:
+    """Each entry's match; the choice groups, fixed units, double armies and allies in words."""
+    if not _valid(list_data):
+        return ListDescription()
+    assert list_data is not None
+    spec = ListSpec.from_data(list_data)
+    choices = {s.key: match_choices(s.match, ruleset.unit_fields) for s in spec.slots}
+    sentences = []
+    for g, group in enumerate(spec.groups):
+        names = ", ".join(s.name for s in spec.options if s.group == g)
+        unit = "unit" if group.pick == 1 else "units"
+        note = f" ({group.note})" if group.note else ""
+        sentences.append(f"Choose {group.pick} {group.name} {unit} from: {names}{note}.")
+    if any(s.fixed for s in spec.slots):
+        sentences.append("Fixed units (the source's italics) may take no upgrade or downgrade.")
+    if doubles:
+        sentences.append(
+            "The list is written for six units: a double army of twelve doubles every number, "
+            "a triple army triples them."
+        )
+    if allies:
+        sentences.append(
+            "Allies: 1 to 3 units from the required units of one other list; they take the "
+            "places of the choices first, then of required units (Allied Forces)."
+        )
+    return ListDescription(choices, tuple(sentences))
 
 
 # the rules of dark-ages-2015 that restrict one field of a unit

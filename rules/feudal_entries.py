@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from rules.base import Allowed, Army, EntryStatus, Unit
+from rules.base import Allowed, Army, EntryStatus, ListDescription, Unit
 from rules.feudal_matrix import (
     COLUMN_LABELS,
     COLUMNS,
@@ -27,7 +27,7 @@ from rules.feudal_matrix import (
     nearest_rows,
     row_usage,
 )
-from rules.list_entries import FieldRule, by_checks, merge, only, words
+from rules.list_entries import FieldRule, by_checks, match_choices, merge, only, words
 
 if TYPE_CHECKING:
     from rules.rulesets.feudal_2017 import Feudal2017
@@ -41,13 +41,16 @@ FIELD_RULES = (
               "bowmen only, with no advantage or disadvantage"),
     FieldRule("balance", ("crossbow-balance", "one-modification-per-unit"),
               "mounted serjeants are knights, unwilling levy freemen; no other modification"),
-    FieldRule("advantage", ("one-modification-per-unit", "modifier-cap", "advantage-limit"),
-              "one modification per unit, modifiers within +2 and -2; woods for freemen or "
-              "bowmen only", army=True),
-    FieldRule("disadvantage", ("one-modification-per-unit", "modifier-cap"),
-              "one modification per unit, modifiers within +2 and -2"),
+    FieldRule("advantage", ("one-modification-per-unit", "modifier-cap", "advantage-limit",
+                            "modification-not-applicable"),
+              "not with mercenary crossbows or a balance, modifiers within +2 and -2, shooting "
+              "advantages for units that shoot; woods for freemen or bowmen only", army=True),
+    FieldRule("disadvantage", ("one-modification-per-unit", "modifier-cap",
+                               "modification-not-applicable"),
+              "not with mercenary crossbows or a balance, modifiers within +2 and -2, shooting "
+              "disadvantages for units that shoot"),
     FieldRule("personality", ("horse-marshal-unit", "bow-marshal-unit"),
-              "a horse marshal leads knights, a bow marshal bowmen"),
+              "a horse marshal leads knights or cavalry, a bow marshal bowmen"),
     FieldRule("banner", ("banner-unit",),
               "a banner stays with knights or serjeants that have a personality"),
 )  # fmt: skip
@@ -105,11 +108,14 @@ def list_entries(
             cost=None, have=in_column[column], minimum=low, maximum=high,
             note=f"{COLUMN_LABELS[column]} column: {low} to {high} by the force-matrix roll",
         ))  # fmt: skip
+    # the most slots a type's column has in any row: a stand-in takes one of them
+    most = {force.columns[c]: max(MATRIX[row][i] for row in MATRIX) for i, c in enumerate(COLUMNS)}
     for n, rep in enumerate(force.replacements):
+        high = most[rep.source] if rep.limit is None else min(rep.limit, most[rep.source])
         entries.append(EntryStatus(
             key=f"{rep.source}-as-{rep.to}", label=f"{TYPE_NAME[rep.to]} for {rep.source}",
             values={"name": TYPE_NAME[rep.to], "type": rep.to}, cost=None, have=replaced[n],
-            minimum=0, maximum=rep.limit, note=f"replacement: {rep.describe()}",
+            minimum=0, maximum=high, note=f"replacement: {rep.describe()}",
         ))  # fmt: skip
     placeable = _placeable(force)
     for key, label, values, counts_as in ALTERNATIVES:
@@ -118,7 +124,8 @@ def list_entries(
         have = sum(1 for u in units if all(u.get(k) == v for k, v in values.items()))
         entries.append(EntryStatus(
             key=key, label=label, values={"name": label, **values}, cost=None, have=have,
-            minimum=0, maximum=None, note=f"counts as {counts_as} in the force matrix",
+            minimum=0, maximum=most.get(counts_as),
+            note=f"counts as {counts_as} in the force matrix",
         ))  # fmt: skip
     return tuple(entries)
 
@@ -134,10 +141,47 @@ def allowed_values(
         return own
     placeable = _placeable(force_list(data))
     field = ruleset.unit_field("type")
-    allowed = [t for t in field.values if matrix_type(_as(unit, t)) in placeable]
-    reason = f"the army list fields {words(placeable)}"
-    return merge(only(field, allowed, reason), own)
+    dismounted = bool(unit.get("dismounted"))
+    allowed = [t for t in field.values if matrix_type(_as(unit, t, dismounted)) in placeable]
+    if not allowed:  # dismounted knights in a list without knights: as mounted units
+        allowed = [t for t in field.values if matrix_type(_as(unit, t, False)) in placeable]
+    listed = only(field, allowed, f"the army list fields {words(placeable)}")
+    if "knights" not in placeable:
+        dismount = ruleset.unit_field("dismounted")
+        listed = merge(listed, only(dismount, [False], "the army list fields no knights"))
+    return merge(listed, own)
 
 
-def _as(unit: Mapping[str, Any], kind: str) -> Unit:
-    return {**unit, "type": kind, "dismounted": bool(unit.get("dismounted"))}
+def _as(unit: Mapping[str, Any], kind: str, dismounted: bool) -> Unit:
+    return {**unit, "type": kind, "dismounted": dismounted}
+
+
+def describe_list(ruleset: Feudal2017, list_data: Mapping[str, Any] | None) -> ListDescription:
+    """Each entry's unit type; the force matrix rows, replacements and list rules in words."""
+    from rules.rulesets.feudal_2017 import TYPE_NAME
+
+    data = _data(ruleset, list_data, None)
+    if ruleset.validate_army_list(data):
+        return ListDescription()
+    force = force_list(data)
+    fields = ruleset.unit_fields
+    choices = {
+        e.key: match_choices({k: [v] for k, v in e.values.items() if k != "name"}, fields)
+        for e in list_entries(ruleset, data, None)
+    }
+    sentences = []
+    for row, counts in MATRIX.items():
+        parts = [
+            f"{n} {TYPE_NAME[force.columns[c]].lower()}"
+            for c, n in zip(COLUMNS, counts, strict=True)
+            if n
+        ]
+        sentences.append(f"Roll {row}: {', '.join(parts)}.")
+    for rep in force.replacements:
+        text = rep.describe()
+        sentences.append(f"{text[0].upper()}{text[1:]}.")
+    if data.get("schiltrons"):
+        sentences.append("Serjeants fight in schiltrons: mêlée hits are halved, shooting hits not.")
+    if data.get("extra_terrain"):
+        sentences.append(str(data["extra_terrain"]))
+    return ListDescription(choices, tuple(sentences))

@@ -10,14 +10,16 @@ within its minimum and maximum.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from rules.base import Allowed, Army, EntryStatus, Unit, entry_preset
+from rules.base import Allowed, Army, EntryStatus, ListDescription, Unit, entry_preset
 from rules.list_entries import (
     Entry,
     FieldRule,
     by_checks,
     entry_cost,
+    match_choices,
     merge,
     mismatch_detail,
     restrict_by_entries,
@@ -134,3 +136,24 @@ def no_entry_message(
     detail = mismatch_detail(matchers(list_data), unit, fields)
     text = f"{unit['name']}: matches no troop entry of this army list"
     return f"{text} — {detail}." if detail else f"{text}."
+
+
+def describe_list(ruleset: IntoTheDark, list_data: Mapping[str, Any] | None) -> ListDescription:
+    """Each entry's match, and the share limits in words."""
+    choices = {
+        entry_key(e, n): match_choices(e.get("match") or {}, ruleset.unit_fields)
+        for n, e in enumerate(_entries(list_data))
+    }
+    limits = (list_data or {}).get("limits", [])
+    sentences = tuple(
+        f"{limit.get('label', 'Restricted troops')}: at most "
+        f"{_share(limit['max_share'])} of the army's points."
+        for limit in limits
+        if isinstance(limit, Mapping) and "max_share" in limit
+    )
+    return ListDescription(choices, sentences)
+
+
+def _share(value: Any) -> str:
+    share = Fraction(str(value))
+    return str(share) if share.denominator == 1 else f"{share.numerator}/{share.denominator}"

@@ -128,7 +128,7 @@ def mismatch_detail(
     for key in entry.misses(unit):
         f = fields.get(key)
         name = f.label.lower() if f is not None else key.replace("_", " ")
-        values = _in_order(entry.match[key], f)
+        values = in_order(entry.match[key], f)
         parts.append(
             f"{name} {_quoted(unit.get(key))} is not allowed for {entry.label} "
             f"(allowed: {', '.join(word(v) for v in values)})"
@@ -140,7 +140,8 @@ def _quoted(value: Any) -> str:
     return f"'{value}'" if isinstance(value, str) else word(value)
 
 
-def _in_order(allowed: Sequence[Any], f: Field | None) -> list[Any]:
+def in_order(allowed: Sequence[Any], f: Field | None) -> list[Any]:
+    """``allowed`` in the field's vocabulary order (as given without a field)."""
     if f is None:
         return list(allowed)
     return [v for v in vocabulary(f) if _member(v, allowed)]
@@ -169,7 +170,7 @@ def restrict_by_entries(
         for key in keys:
             if key not in entry.match:
                 continue
-            values = tuple(_in_order(entry.match[key], fields[key]))
+            values = tuple(in_order(entry.match[key], fields[key]))
             if values != vocabulary(fields[key]):
                 result[key] = Allowed(values, _reason([entry], fields[key], values, near=True))
         return result
@@ -212,7 +213,11 @@ def rule_words(f: Field, values: Sequence[Any]) -> str:
 
 
 def merge(*restrictions: Mapping[str, Allowed]) -> dict[str, Allowed]:
-    """Several restrictions of one unit together: values both allow, reasons joined."""
+    """Several restrictions of one unit together: values both allow, reasons joined.
+
+    Where they allow no value in common (a unit far from every entry, e.g. a mounted unit
+    nearest a foot-archer entry) the first restriction's values stand, so a field always
+    offers something; the unit stays refused until other fields change too."""
     result: dict[str, Allowed] = {}
     for restriction in restrictions:
         for key, allowed in restriction.items():
@@ -221,6 +226,7 @@ def merge(*restrictions: Mapping[str, Allowed]) -> dict[str, Allowed]:
                 continue
             before = result[key]
             values = tuple(v for v in before.values if _member(v, allowed.values))
+            values = values or before.values
             result[key] = Allowed(values, f"{before.reason}; {allowed.reason}")
     return result
 
@@ -252,7 +258,9 @@ def by_checks(
     that field changed, the unit draws no more of the rule's issues than the best value
     does. So the values offered are exactly those the engine's checks accept."""
     army = blank_army(ruleset, None)
-    base = unit_from(ruleset, unit, army) or dict(unit)
+    base = unit_from(ruleset, unit, army)
+    if base is None:  # a unit the parser refuses: its checks cannot be asked
+        return {}
     fields = {f.name: f for f in ruleset.unit_fields}
     result: dict[str, Allowed] = {}
     for rule in rules:
@@ -282,3 +290,10 @@ def _normalised(ruleset: RuleSet, unit: Unit, army: Army) -> Unit:
         return ruleset.normalise_unit(unit, army.options, "unit")
     except MalformedDocument:
         return unit
+
+
+def match_choices(
+    match: Mapping[str, Sequence[Any]], fields: Sequence[Field]
+) -> dict[str, tuple[Any, ...]]:
+    """An entry's match as field -> allowed values, both in the vocabulary's order."""
+    return {f.name: tuple(in_order(match[f.name], f)) for f in fields if f.name in match}

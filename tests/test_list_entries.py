@@ -214,13 +214,34 @@ def test_dark_ages_entries_are_required_units_then_choices():
     assert "2 support in all" in choices[0].note
 
 
-def test_dark_ages_counts_are_where_the_list_check_places_units():
+# A six-unit list of the Dark Ages format whose choice overlaps a required unit.
+SHIELDWALL = {
+    "required": [
+        {"key": "infantry", "name": "Shieldwall", "match": {"type": ["infantry"]}, "count": 3},
+        {"key": "horse", "name": "Horse", "match": {"type": ["cavalry"]}, "count": 1},
+    ],
+    "choices": [
+        {"key": "support", "name": "support", "pick": 2, "options": [
+            {"key": "more-infantry", "name": "More shieldwall", "match": {"type": ["infantry"]},
+             "max": 1},
+            {"key": "bows", "name": "Bows", "match": {"type": ["skirmishers"]}, "max": 2},
+        ]},
+    ],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("ruleset", ("dark-ages-2015", "dark-ages-d5"))
+def test_dark_ages_counts_are_where_the_list_check_places_units(ruleset):
+    rs = get_ruleset(ruleset)
+    assert rs.validate_army_list(SHIELDWALL) == []
     units = [da_unit(f"Shieldwall {n}", "infantry") for n in range(4)]
-    entries = by_key(entries_for("dark-ages-d5", "sub-roman-british", units))
+    entries = by_key(rs.list_entries(SHIELDWALL, rules.parse_document(army(ruleset, units))))
     # three fill the required infantry; the fourth is a "more infantry" choice
     assert entries["infantry"].have == 3 and entries["infantry"].remaining == 0
-    assert entries["more-infantry"].have == 1
-    assert entries["arthur"].still_required == 1
+    assert entries["more-infantry"].have == 1 and entries["more-infantry"].remaining == 0
+    assert entries["horse"].still_required == 1
+    # the other option keeps the one pick left of the group's two
+    assert entries["bows"].maximum == 1 and entries["bows"].remaining == 1
 
 
 def test_dark_ages_a_full_choice_group_leaves_no_room_in_its_other_options():
@@ -313,7 +334,8 @@ def test_feudal_without_a_list_gives_the_default_lists_entries():
 def test_feudal_replacements_are_entries_with_their_limit():
     entries = by_key(entries_for("feudal-2017", "north-welsh"))
     assert entries["freemen-as-serjeants"].maximum == 1
-    assert entries["freemen-as-brigans"].maximum is None
+    # a stand-in takes a freemen slot: at most the 4 of the core column
+    assert entries["freemen-as-brigans"].maximum == 4
     assert "one freemen may be serjeants" in entries["freemen-as-serjeants"].note
 
 

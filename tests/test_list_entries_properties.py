@@ -136,3 +136,46 @@ def test_feudal_columns_hold_what_the_matrix_row_holds_when_the_army_fits(picks)
 
         row = report.composition["matrix_rows"][0]
         assert [e.have for e in columns] == list(MATRIX[row])
+
+
+@st.composite
+def any_unit(draw: st.DrawFn) -> tuple[str, Any, dict[str, Any]]:
+    """Any parseable unit of any rule set, with any list of it (or none)."""
+    ruleset = draw(st.sampled_from([r.slug for r in rules.all_rulesets()]))
+    rs = get_ruleset(ruleset)
+    unit: dict[str, Any] = {"name": "Any"}
+    for f in rs.unit_fields:
+        if f.kind in ("choice", "boolean"):
+            unit[f.name] = draw(st.sampled_from(vocabulary(f)))
+    slug = draw(st.sampled_from([None, *sorted(fixture_lists(ruleset))]))
+    return ruleset, slug, unit
+
+
+@SETTINGS
+@given(any_unit())
+def test_any_unit_gets_a_non_empty_choice_from_the_vocabulary_for_each_restricted_field(case):
+    ruleset, slug, raw = case
+    rs = get_ruleset(ruleset)
+    try:
+        parsed = rules.parse_document(army(ruleset, [raw], army_list=slug), fixture_lists)
+    except rules.MalformedDocument:
+        return  # e.g. a d5 ally naming the army's own list: refused before any check
+    unit = parsed.units[0]
+    data = fixture_lists(ruleset)[slug] if slug else None
+    for field, allowed in rs.allowed_values(data, unit).items():
+        vocab = vocabulary(rs.unit_field(field))
+        assert allowed.values, (field, allowed)
+        assert all(v in vocab for v in allowed.values)
+        assert list(allowed.values) == [v for v in vocab if v in allowed.values]  # in order
+        assert allowed.reason
+
+
+@SETTINGS
+@given(st.dictionaries(st.sampled_from(["type", "quality", "armour", "name", "junk"]),
+                       st.one_of(st.none(), st.booleans(), st.text(max_size=5)), max_size=4),
+       st.sampled_from(LISTS))  # fmt: skip
+def test_allowed_values_never_fails_on_a_malformed_unit(unit, where):
+    ruleset, slug = where
+    rs = get_ruleset(ruleset)
+    for allowed in rs.allowed_values(fixture_lists(ruleset)[slug], unit).values():
+        assert allowed.reason

@@ -5,6 +5,7 @@ from django.shortcuts import render
 
 import rules
 from armybuilder.catalog import presenters, selectors
+from armybuilder.catalog.list_page import army_list_page, takes_allies
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -45,4 +46,10 @@ def army_list_detail(request: HttpRequest, slug: str, list_slug: str) -> HttpRes
     army_list = selectors.get_list(slug, list_slug)
     if army_list is None:
         raise Http404("no such army list")
-    return render(request, "catalog/army_list.html", {"ruleset": ruleset, "army_list": army_list})
+    others = selectors.lists_for(slug) if takes_allies(ruleset) else []
+    page = army_list_page(ruleset, army_list, others)
+    return render(
+        request,
+        "catalog/army_list.html",
+        {"ruleset": ruleset, "army_list": army_list, "page": page},
+    )

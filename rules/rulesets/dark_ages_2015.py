@@ -400,6 +400,9 @@ class DarkAges2015(RuleSet):
     ) -> Mapping[str, entries.Allowed]:
         return entries.allowed_values(self, list_data, unit, entries.FIELD_RULES_2015)
 
+    def describe_list(self, list_data: Mapping[str, Any] | None) -> entries.ListDescription:
+        return entries.describe_list(self, list_data, doubles=True)
+
     def unit_presets(self, list_data: Mapping[str, Any] | None) -> list[tuple[str, Unit]]:
         return unit_presets(list_data)
 

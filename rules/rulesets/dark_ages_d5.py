@@ -534,6 +534,9 @@ class DarkAgesD5(RuleSet):
     ) -> Mapping[str, entries.Allowed]:
         return entries.allowed_values(self, list_data, unit, entries.FIELD_RULES_D5)
 
+    def describe_list(self, list_data: Mapping[str, Any] | None) -> entries.ListDescription:
+        return entries.describe_list(self, list_data, allies=True)
+
     def unit_presets(self, list_data: Mapping[str, Any] | None) -> list[tuple[str, Unit]]:
         return unit_presets(list_data)
 

@@ -737,6 +737,9 @@ class Feudal2017(RuleSet):
     ) -> Mapping[str, feudal_entries.Allowed]:
         return feudal_entries.allowed_values(self, list_data, unit)
 
+    def describe_list(self, list_data: Mapping[str, Any] | None) -> feudal_entries.ListDescription:
+        return feudal_entries.describe_list(self, list_data)
+
     def unit_presets(self, list_data: Mapping[str, Any] | None) -> list[tuple[str, Unit]]:
         """One unit of each column's type, the list's (or the default list's) columns."""
         columns = (list_data or DEFAULT_LIST).get("columns", {})

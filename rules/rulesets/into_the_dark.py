@@ -631,6 +631,9 @@ class IntoTheDark(RuleSet):
     ) -> Mapping[str, itd_entries.Allowed]:
         return itd_entries.allowed_values(self, list_data, unit)
 
+    def describe_list(self, list_data: Mapping[str, Any] | None) -> itd_entries.ListDescription:
+        return itd_entries.describe_list(self, list_data)
+
     def unit_presets(self, list_data: Mapping[str, Any] | None) -> list[tuple[str, Unit]]:
         presets = []
         for n, entry in enumerate((list_data or {}).get("entries", [])):
