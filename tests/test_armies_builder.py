@@ -13,8 +13,9 @@ from tests.support import army
 
 HX = {"HX-Request": "true"}
 MILITIA = {"name": "Town Militia", "quality": "levy"}
-# an edit: session, user, the army, the rule set's army lists, the versioned UPDATE
-QUERIES_PER_EDIT = 5
+# an edit: session, user, the army, the rule set's army lists, the versioned UPDATE, the
+# revision it records
+QUERIES_PER_EDIT = 6
 
 
 def itd(units: list[dict[str, Any]], **top: Any) -> dict[str, Any]:
@@ -71,7 +72,7 @@ def test_htmx_unit_edit_swaps_the_summary_and_out_of_band_totals_and_issues(owne
     response = edit(owner_client, saved, 0, figures="24")
     body = response.content.decode()
     assert response.status_code == 200
-    assert body.lstrip().startswith('<div class="item-summary" id="unit-0-summary">')
+    assert body.lstrip().startswith('<span class="item-summary" id="unit-0-summary">')
     assert "24 figures x 2 = 48" in body and 'data-points="68"' in body
     assert '<input type="hidden" id="army-version" value="2" hx-swap-oob="true">' in body
     assert re.search(r'<section id="army-totals"[^>]*hx-swap-oob="true"', body)
@@ -106,7 +107,7 @@ def test_a_rule_error_is_listed_with_its_rule_and_a_link_to_the_unit_then_goes(o
     issues = body[body.index('<section id="issues"') :]
     assert 'data-code="melee-with-missile-weapon"' in issues
     assert "Rule: Missile Weapons" in issues
-    assert '<a href="#unit-1">Town Militia (unit 2)</a>' in issues
+    assert '<a href="#unit-1" data-open-target>Town Militia (unit 2)</a>' in issues
     assert '<span class="badge illegal">Illegal</span>' in body
     body = edit(owner_client, saved, 1, version=2, missile_weapon="").content.decode()
     assert "melee-with-missile-weapon" not in body
@@ -167,8 +168,8 @@ def test_queries_per_edit_do_not_grow_for_a_visitors_draft_either(
     url = f"/armies/{saved.pk}/units/add/"
     for version in range(1, 51):
         client.post(url, {"version": version}, headers=HX)
-    # session, the army, the army lists, the UPDATE (no user row for a visitor)
-    with django_assert_num_queries(4):
+    # session, the army, the army lists, the UPDATE, the revision (no user row for a visitor)
+    with django_assert_num_queries(5):
         response = client.post(
             f"/armies/{saved.pk}/units/25/", {"version": 51, "f.figures": "6"}, headers=HX
         )
@@ -200,21 +201,30 @@ def test_a_stale_version_without_javascript_is_409_too(owner_client, user):
     assert saved.document["units"][0]["figures"] == 20
 
 
-def test_every_change_is_refused_when_stale(owner_client, user):
-    saved = make(user, [MILITIA, MILITIA])
-    edit(owner_client, saved, 0, version=1, figures="20")
+def test_structural_changes_from_an_older_page_apply_to_the_army_as_it_is_now(owner_client, user):
+    saved = make(user, [MILITIA, dict(MILITIA, name="Spears")])
+    edit(owner_client, saved, 0, version=1, figures="20")  # version 2 (another tab)
     base = f"/armies/{saved.pk}/"
+    # a whole-form settings save (no JavaScript) made from version 1 is still refused
+    stale = owner_client.post(base + "settings/", {"version": 1, "name": "Other"}, headers=HX)
+    assert stale.status_code == 409
     for url, extra in [
         ("units/add/", {}),
         ("units/0/duplicate/", {}),
         ("units/1/move/", {"direction": "up"}),
-        ("units/0/delete/", {}),
-        ("settings/", {"name": "Other"}),
     ]:
         response = owner_client.post(base + url, {"version": 1, **extra}, headers=HX)
-        assert response.status_code == 409, url
+        assert response.status_code == 200, url
     saved.refresh_from_db()
-    assert saved.version == 2 and len(saved.document["units"]) == 2
+    # unit 1 of the version-1 page was "Spears": after the duplicate it is unit 2 now,
+    # and it is the one that moved up
+    assert [u["name"] for u in saved.document["units"]] == [
+        "Town Militia",
+        "Spears",
+        "Town Militia",
+        "Unit 3",
+    ]
+    assert saved.document["units"][0]["figures"] == 20  # the other tab's edit stays
 
 
 def test_structural_changes_swap_the_units_section(owner_client, user):
@@ -301,7 +311,7 @@ def test_changing_the_army_list_applies_its_checks_and_offers_its_entries(owner_
     text = owner_client.post(f"/armies/{saved.pk}/settings/", data, headers=HX).content.decode()
     assert 'data-code="not-in-army-list"' in text
     assert re.search(
-        r'<optgroup label="From the army list">\s*<option value="entry:0">Huscarls<', text
+        r'name="preset" value="entry:huscarls"[^>]*>\s*<span class="entry-name">Huscarls<', text
     )
 
 

@@ -156,8 +156,8 @@ def test_add_unit_from_an_army_list_entry_takes_the_entrys_values(user):
     listed = {p.key: p for p in services.presets(
         rules.get_ruleset("into-the-dark"), fixture_lists("into-the-dark")["anglo-danish-1066"]
     )}  # fmt: skip
-    assert listed["entry:0"].label == "Huscarls"
-    checked = services.add_item(saved, "units", 1, "entry:0")
+    assert listed["entry:huscarls"].label == "Huscarls"
+    checked = services.add_item(saved, "units", 1, "entry:huscarls")
     unit = checked.army.document["units"][0]
     assert (unit["name"], unit["quality"], unit["armour"]) == ("Huscarls", "elite", "armoured")
     assert not [i for i in checked.report.issues if i.code == "not-in-army-list"]

@@ -40,7 +40,7 @@ def test_the_share_page_shows_the_roster_totals_and_issues_without_login(saved, 
     assert '<span class="total-points" id="total-points">581</span>' in page
     assert "No problems: this army is legal." in page
     assert "12 figures x 16 = 192" in page  # the breakdown
-    assert "<dt>code</dt><dd>LMM</dd>" in page  # the stat line
+    assert '<span class="stat-label">code</span> LMM' in page  # the stat line
 
 
 def test_the_share_page_is_read_only(saved, client):

@@ -10,7 +10,7 @@ from django.contrib import admin
 from django.db.models import F
 from django.http import HttpRequest
 
-from armybuilder.armies.models import Army
+from armybuilder.armies.models import Army, Revision
 
 
 @admin.register(Army)
@@ -27,7 +27,35 @@ class ArmyAdmin(admin.ModelAdmin):
         return army.is_draft
 
     def save_model(self, request: HttpRequest, obj: Army, form: Any, change: bool) -> None:
+        before = Army.objects.filter(pk=obj.pk).values_list("document", flat=True).first()
         super().save_model(request, obj, form, change)
         if change:
             Army.objects.filter(pk=obj.pk).update(version=F("version") + 1)
             obj.refresh_from_db(fields=["version"])
+            # a whole-document change: an open builder tab no longer maps its units
+            Revision.objects.create(
+                army=obj,
+                version=obj.version,
+                summary=f"Changed in the admin by {request.user}",
+                kind=Revision.SNAPSHOT,
+                op="replace",
+                document=before,
+            )
+
+
+@admin.register(Revision)
+class RevisionAdmin(admin.ModelAdmin):
+    """Every change to every army, to look into (changes are made in the builder)."""
+
+    list_display = ("army", "version", "created", "summary", "kind", "op", "undone")
+    list_filter = ("kind", "op", "undone")
+    list_select_related = ("army",)
+    search_fields = ("summary", "army__document__name")
+    raw_id_fields = ("army", "undo_of")
+    readonly_fields = [f.name for f in Revision._meta.get_fields() if f.concrete]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -14,8 +14,9 @@ marker first, so "unchecked" and "not in this form" differ.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -34,6 +35,7 @@ class Option:
     value: str
     label: str
     selected: bool
+    disabled: bool = False  # not allowed for this unit (the control's ``reason`` says why)
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,10 @@ class Control:
     help: str = ""
     datalist: str = ""
     children: tuple[Control, ...] = field(default_factory=tuple)
+    field: str = ""  # the field path a change names (top-level controls only)
+    from_json: str = ""  # the value shown, as JSON: what a change is made from
+    reason: str = ""  # why some options are not offered (the army list's entry, a rule)
+    disabled: bool = False  # a checkbox the unit may not tick (``reason`` says why)
 
     @property
     def debounced(self) -> bool:
@@ -91,10 +97,23 @@ def controls_for(
     datalists: Mapping[str, str] | None = None,
 ) -> list[Control]:
     """The controls of ``fields`` showing ``values`` (a parsed unit, general or options)."""
-    return [
-        control_for(f, values.get(f.name, f.default), id_prefix, name_prefix, datalists or {})
-        for f in fields
-    ]
+    controls = []
+    for f in fields:
+        value = values.get(f.name, f.default)
+        control = control_for(f, value, id_prefix, name_prefix, datalists or {})
+        controls.append(replace(control, field=f.name, from_json=json.dumps(value)))
+    return controls
+
+
+def restrict(control: Control, allowed: tuple[Any, ...], reason: str) -> Control:
+    """Disable the options a unit may not take (keeping the one it has, so nothing is
+    changed behind the player's back), with the reason beside the control."""
+    texts = {as_text(v) for v in allowed}
+    options = tuple(
+        replace(o, disabled=o.value not in texts and not o.selected and o.value != "")
+        for o in control.options
+    )
+    return replace(control, options=options, reason=reason)
 
 
 def control_for(
@@ -262,3 +281,8 @@ def _read_object(
     base = current if isinstance(current, Mapping) else {}
     base = {sub.name: base.get(sub.name, sub.default) for sub in f.fields}
     return True, values_from_post(f.fields, data, base, path, name_prefix=f"{name}.")
+
+
+def control_id(prefix: str, field: str) -> str:
+    """The HTML id of a field's control (as ``control_for`` makes it)."""
+    return f"{prefix}-{field}".replace("_", "-").replace(".", "-")

@@ -104,3 +104,54 @@ class Army(models.Model):
         except MalformedDocument as exc:
             raise ValidationError({"document": exc.message}) from exc
         self.document = parsed.to_document()
+
+
+class Revision(models.Model):
+    """One change to an army: what changed, when, and enough to take it back.
+
+    A ``field`` revision names one value (``target`` army/units/generals, ``index`` and
+    ``field``) with the value before and after: small, so a keystroke-paced edit writes a
+    few bytes, never the whole document. Any other change (add, delete, move, roll,
+    undo of those, restore, an edit whose follow-ups touched more than its own field)
+    is a ``snapshot`` revision that keeps the whole document from before it.
+    ``op`` and ``op_to`` say how item indices moved, so a change posted from an older
+    page is applied to the same unit even after another tab added or deleted one.
+    """
+
+    FIELD = "field"
+    SNAPSHOT = "snapshot"
+
+    army = models.ForeignKey(Army, on_delete=models.CASCADE, related_name="revisions")
+    version = models.PositiveIntegerField(help_text="The army's version this change made.")
+    created = models.DateTimeField(auto_now_add=True)
+    summary = models.CharField(max_length=300)
+    kind = models.CharField(
+        max_length=10, choices=[(FIELD, "One field"), (SNAPSHOT, "Whole document")]
+    )
+    target = models.CharField(max_length=10, default="army")  # army | units | generals
+    index = models.IntegerField(null=True, blank=True)
+    field = models.CharField(max_length=80, blank=True, default="")
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    document = models.JSONField(
+        null=True, blank=True, help_text="The whole document before a snapshot change."
+    )
+    op = models.CharField(max_length=12, default="edit")  # edit add delete move replace
+    op_to = models.IntegerField(null=True, blank=True)
+    undone = models.BooleanField(default=False)
+    undo_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["army", "version"], name="revision_army_version")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.army_id} v{self.version}: {self.summary}"
+
+    @property
+    def structural(self) -> bool:
+        return self.op != "edit"

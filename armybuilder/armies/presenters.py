@@ -6,14 +6,15 @@ simple loops and the views stay thin.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.http import HttpRequest
 from django.urls import reverse
 
-from armybuilder.armies.controls import Control, controls_for
+from armybuilder.armies.controls import Control, Option, controls_for, restrict
 from armybuilder.armies.services import Checked, Preset, presets
 from rules.base import ItemReport, RuleSet
 
@@ -24,6 +25,16 @@ ITEM = {"units": "unit", "generals": "general"}
 class Stat:
     label: str
     value: str
+
+
+@dataclass(frozen=True)
+class IssueView:
+    severity: str
+    code: str
+    message: str
+    rule: str
+    href: str = ""
+    target: str = ""
 
 
 @dataclass(frozen=True)
@@ -41,7 +52,16 @@ class Row:
     first: bool = False
     last: bool = False
     focus: bool = False
+    open: bool = False  # drawn with its editor open (a redraw of the card being edited)
     url: str = ""
+    descriptor: str = ""  # the unit's type in words, e.g. "Levy · close · unarmoured"
+    size: str = ""  # "24 figures", "4 stands"
+    code: str = ""  # the unit's code where the rule set has one (Into the Dark: "CUF")
+    problems: tuple[IssueView, ...] = ()
+
+    @property
+    def valid(self) -> bool:
+        return not any(p.severity == "error" for p in self.problems)
 
     @property
     def item(self) -> str:
@@ -54,16 +74,6 @@ class Row:
     @property
     def number(self) -> int:
         return self.index + 1
-
-
-@dataclass(frozen=True)
-class IssueView:
-    severity: str
-    code: str
-    message: str
-    rule: str
-    href: str = ""
-    target: str = ""
 
 
 @dataclass(frozen=True)
@@ -104,6 +114,7 @@ class Builder:
     issues: list[IssueView] = field(default_factory=list)
     totals: Totals | None = None
     general_names: list[str] = field(default_factory=list)
+    first_problem: str = "#issues"
 
     @property
     def army(self) -> Any:
@@ -134,6 +145,8 @@ def item_row(
     error: str = "",
     focus: bool = False,
     base: str = "",
+    problems: list[IssueView] | None = None,
+    ally_lists: tuple[tuple[str, str], ...] = (),
 ) -> Row:
     """The row of one unit or general; ``with_controls`` False for the summary alone."""
     base = base or reverse("armies:builder", args=[checked.army.pk])
@@ -142,11 +155,15 @@ def item_row(
     items = parsed.units if kind == "units" else parsed.generals
     reports: tuple[ItemReport, ...] = report.units if kind == "units" else report.generals
     item, item_report = items[index], reports[index]
+    if problems is None:
+        problems = [v for v in issue_views(checked) if v.href == f"#{ITEM[kind]}-{index}"]
     controls: tuple[Control, ...] = ()
     if with_controls:
         fields = ruleset.unit_fields if kind == "units" else ruleset.general_fields
         prefix = f"{'u' if kind == 'units' else 'g'}{index}"
         controls = tuple(controls_for(fields, item, prefix, datalists=_datalists(ruleset)))
+        if kind == "units":
+            controls = list_aware(controls, ruleset, parsed, item, ally_lists)
     return Row(
         kind=kind,
         index=index,
@@ -160,7 +177,78 @@ def item_row(
         last=index == len(items) - 1,
         focus=focus,
         url=f"{base}{kind}/{index}/",
+        descriptor=descriptor(ruleset, kind, item),
+        code=str(item_report.stats.get("code") or ""),
+        size=size_text(item),
+        problems=tuple(problems),
     )
+
+
+def list_aware(
+    controls: tuple[Control, ...],
+    ruleset: RuleSet,
+    parsed: Any,
+    item: Mapping[str, Any],
+    ally_lists: tuple[tuple[str, str], ...],
+) -> tuple[Control, ...]:
+    """Offer only what the unit's army-list entry (or a rule) allows, saying why; the d5
+    ally is a menu of the other lists' names, not a typed slug."""
+    allowed = ruleset.allowed_values(parsed.list_data, item)
+    result = []
+    for control in controls:
+        rule = allowed.get(control.field)
+        if rule is not None and control.widget in ("select", "multi"):
+            control = restrict(control, rule.values, rule.reason)
+        elif rule is not None and control.widget == "checkbox":
+            if True not in rule.values and not control.checked:
+                control = replace(control, disabled=True, reason=rule.reason)
+        elif control.field == "ally" and ally_lists and control.widget == "text":
+            own = parsed.army_list
+            chosen = item.get("ally")
+            options = [Option("", "— none: the army's own units —", not chosen)]
+            options += [
+                Option(slug, name, slug == chosen) for slug, name in ally_lists if slug != own
+            ]
+            control = replace(control, widget="select", options=tuple(options))
+        result.append(control)
+    return tuple(result)
+
+
+def ally_choices(ruleset: RuleSet, lists: Any) -> tuple[tuple[str, str], ...]:
+    """(slug, name) of every army list, when the rule set's units name an ally list."""
+    if not any(f.name == "ally" for f in ruleset.unit_fields):
+        return ()
+    return tuple((str(found.slug), str(found.name)) for found in lists)
+
+
+DESCRIBING = ("type", "arm", "class", "quality", "density", "armour", "rating")
+
+
+def descriptor(ruleset: RuleSet, kind: str, item: Mapping[str, Any]) -> str:
+    """The unit's kind in a few words, from its choice fields (labels, not codes)."""
+    fields = ruleset.unit_fields if kind == "units" else ruleset.general_fields
+    words = []
+    for f in fields:
+        if f.name in DESCRIBING and f.kind == "choice":
+            value = item.get(f.name)
+            label = next((c.label for c in f.choices if c.value == value), None)
+            if label:
+                words.append(label)
+    if item.get("mounted") is True:
+        words.append("mounted")
+    if item.get("dismounted") is True:
+        words.append("dismounted")
+    return " · ".join(words)
+
+
+def size_text(item: Mapping[str, Any]) -> str:
+    if isinstance(item.get("stands"), int):
+        n = item["stands"]
+        return f"{n} stand{'s' if n != 1 else ''}"
+    if isinstance(item.get("figures"), int):
+        n = item["figures"]
+        return f"{n} figure{'s' if n != 1 else ''}"
+    return ""
 
 
 def issue_views(checked: Checked) -> list[IssueView]:
@@ -210,6 +298,7 @@ def builder(
     controls: bool = True,
     focus: tuple[str, int] | None = None,
     errors: Mapping[tuple[str, int], str] | None = None,
+    ally_lists: tuple[tuple[str, str], ...] = (),
 ) -> Builder:
     """The whole builder (``rows`` False: only totals and issues, for a partial)."""
     view = Builder(checked=checked, ruleset=ruleset)
@@ -217,10 +306,14 @@ def builder(
         return view
     view.issues = issue_views(checked)
     view.totals = totals(checked, ruleset)
+    view.first_problem = next((i.href for i in view.issues if i.href), "#issues")
     view.general_names = [str(g["name"]) for g in checked.parsed.generals]
     if rows:
         errors = errors or {}
         base = reverse("armies:builder", args=[checked.army.pk])
+        by_item: dict[str, list[IssueView]] = {}
+        for issue in view.issues:
+            by_item.setdefault(issue.href, []).append(issue)
         for kind, target in (("units", view.unit_rows), ("generals", view.general_rows)):
             items = checked.parsed.units if kind == "units" else checked.parsed.generals
             target.extend(
@@ -233,6 +326,8 @@ def builder(
                     error=errors.get((kind, i), ""),
                     focus=focus == (kind, i),
                     base=base,
+                    problems=by_item.get(f"#{ITEM[kind]}-{i}", []),
+                    ally_lists=ally_lists,
                 )
                 for i in range(len(items))
             )
@@ -247,6 +342,72 @@ def option_controls(checked: Checked, ruleset: RuleSet) -> list[Control]:
 
 def add_presets(ruleset: RuleSet, list_data: Mapping[str, Any] | None) -> list[Preset]:
     return presets(ruleset, list_data)
+
+
+@dataclass(frozen=True)
+class PickerEntry:
+    """One button of the "Add a unit" picker: an entry of the army list."""
+
+    key: str  # the preset posted: "entry:<key>"
+    label: str
+    cost: int | None
+    still_required: int = 0
+    remaining: int | None = None
+    have: int = 0
+    note: str = ""
+
+    @property
+    def dom_id(self) -> str:
+        return "entry-" + "".join(ch if ch.isalnum() else "-" for ch in self.key[6:])
+
+    @property
+    def full(self) -> bool:
+        return self.remaining == 0
+
+    @property
+    def counts(self) -> str:
+        """How many more the list requires or allows, in words."""
+        if self.still_required:
+            return f"{self.still_required} more required"
+        if self.remaining is None:
+            return f"{self.have} taken" if self.have else ""
+        if self.remaining == 0:
+            return "list maximum reached"
+        return f"up to {self.remaining} more"
+
+
+def picker_entries(checked: Checked, ruleset: RuleSet) -> list[PickerEntry]:
+    """The army list's entries with their cost and counts (``RuleSet.list_entries``), or,
+    before a rule set offers that, its ``unit_presets`` without counts."""
+    parsed = checked.parsed
+    if parsed is None:
+        return []
+    list_data = parsed.list_data
+    list_entries = getattr(ruleset, "list_entries", None)
+    if list_entries is not None:
+        return [
+            PickerEntry(
+                key=f"entry:{e.key}",
+                label=e.label,
+                cost=e.cost,
+                still_required=e.still_required,
+                remaining=e.remaining,
+                have=e.have,
+                note=e.note,
+            )
+            for e in list_entries(list_data, parsed)
+        ]
+    return [
+        PickerEntry(key=f"entry:{i}", label=label, cost=None)
+        for i, (label, _values) in enumerate(ruleset.unit_presets(list_data))
+    ]
+
+
+def setting_from(document: Mapping[str, Any]) -> dict[str, str]:
+    """Each army setting's value as JSON: what a change to it is made from."""
+    return {
+        key: json.dumps(document.get(key)) for key in ("name", "army_list", "points_limit", "notes")
+    }
 
 
 def share_url(request: HttpRequest, token: str | None) -> str:

@@ -29,6 +29,7 @@ import rules
 from armybuilder.armies.controls import values_from_post
 from armybuilder.armies.models import RESTORE_DAYS as RESTORE_DAYS  # re-exported
 from armybuilder.armies.models import Army, new_share_token, restore_cutoff
+from armybuilder.armies.revisions import ItemGone, RevisionNote, current_index, record
 from armybuilder.armies.selectors import DRAFT_SESSION_KEY
 from armybuilder.catalog.services import check_document
 from rules.base import RuleSet
@@ -161,22 +162,43 @@ def _label(fields: tuple[Field, ...], key: str | None, sub: str | None) -> str:
 # -- saving -------------------------------------------------------------------------------
 
 
+def _known_version(army: Army, version: int | None) -> None:
+    """A change that adds or replaces (never edits an item by index) only needs a page
+    version the army has had; it applies to the army as it is now."""
+    if version is None or not 1 <= version <= army.version:
+        raise StaleVersion(army)
+
+
+def _follow(army: Army, kind: str, index: int, version: int | None) -> int:
+    """The index now of the item that was ``kind[index]`` on the page at ``version``;
+    StaleVersion (409, the army as it is now) when another tab deleted it."""
+    try:
+        return current_index(army, kind, index, version)
+    except ItemGone:
+        raise StaleVersion(army) from None
+
+
 def _require_version(army: Army, version: int | None) -> None:
     if version is None or army.version != version:
         raise StaleVersion(army)
 
 
-def save_document(army: Army, raw: Any, version: int | None) -> Checked:
+def save_document(
+    army: Army, raw: Any, version: int | None, change: RevisionNote | None = None
+) -> Checked:
     """Parse ``raw`` and store it if ``army`` is still at ``version``.
 
     Raises StaleVersion (the army moved on), MalformedDocument (nothing saved). A change
     that leaves the normalised document as it was writes nothing and keeps the version.
+    Every write records a revision (``change``, or a whole-document one): see
+    ``armies.revisions``.
     """
     _require_version(army, version)
     parsed, report = check_document(raw)
     document = parsed.to_document()
     if document == army.document:
         return Checked(army, parsed, report)
+    note = change if change is not None else RevisionNote("Changed the army", op="replace")
     now = timezone.now()
     assert version is not None
     written = Army.objects.filter(pk=army.pk, version=version).update(
@@ -187,9 +209,11 @@ def save_document(army: Army, raw: Any, version: int | None) -> Checked:
         if current is None:
             raise ItemNotFound("the army was deleted")
         raise StaleVersion(current)
+    before = army.document
     army.document = document
     army.version = version + 1
     army.updated = now
+    record(army, note, before, document)
     return Checked(army, parsed, report)
 
 
@@ -261,7 +285,15 @@ def edit_item(
         adjusted = _follow_ups(ruleset, current, items[index])
     if kind == "generals":
         _follow_renamed_general(document, current.get("name"), items[index].get("name"))
-    checked = save_document(army, document, version)
+    changed = [k for k in items[index] if items[index].get(k) != current.get(k)]
+    note = RevisionNote(
+        f"Edited {_item_name(items[index])}" + (f": {changed[0]}" if len(changed) == 1 else ""),
+        op="edit",
+        target=kind,
+        index=index,
+        field=changed[0] if len(changed) == 1 else "",  # one field: a small revision
+    )
+    checked = save_document(army, document, version, note)
     return replace(checked, adjusted=tuple(adjusted)) if adjusted else checked
 
 
@@ -306,6 +338,18 @@ def presets(ruleset: RuleSet, list_data: Mapping[str, Any] | None) -> list[Prese
                     {kind_field.name: choice.value, "name": choice.label},
                 )
             )
+    list_entries = getattr(ruleset, "list_entries", None)
+    if list_entries is not None:  # rules' list-aware interface: stable entry keys
+        for entry in list_entries(list_data, None):
+            found.append(
+                Preset(
+                    f"entry:{entry.key}",
+                    entry.label,
+                    "From the army list",
+                    _known(entry.values, fields),
+                )
+            )
+        return found
     for i, (label, values) in enumerate(ruleset.unit_presets(list_data)):
         found.append(Preset(f"entry:{i}", label, "From the army list", _known(values, fields)))
     return found
@@ -324,7 +368,7 @@ def add_item(
     army: Army, kind: str, version: int | None, preset_key: str = "blank", *, at: int | None = None
 ) -> Checked:
     """Add a unit from a preset (or a general with the rule set's defaults)."""
-    _require_version(army, version)
+    _known_version(army, version)
     ruleset = ruleset_of(army)
     _item_fields(ruleset, kind)
     document = _working_copy(army)
@@ -343,37 +387,56 @@ def add_item(
         item.setdefault("name", f"Unit {len(items) + 1}")
     else:
         item = {"name": f"General {len(items) + 1}"}
-    items.insert(len(items) if at is None else at, item)
-    return save_document(army, document, version)
+    position = len(items) if at is None else at
+    items.insert(position, item)
+    what = "unit" if kind == "units" else "general"
+    note = RevisionNote(f"Added {what} {item.get('name')}", op="add", target=kind, index=position)
+    return save_document(army, document, army.version, note)
 
 
 def duplicate_item(army: Army, kind: str, index: int, version: int | None) -> Checked:
-    _require_version(army, version)
+    index = _follow(army, kind, index, version)
     document = _working_copy(army)
     items = _items(document, kind)
     _index(items, index)
     items.insert(index + 1, copy.deepcopy(items[index]))
-    return save_document(army, document, version)
+    note = RevisionNote(
+        f"Duplicated {_item_name(items[index])}", op="add", target=kind, index=index + 1
+    )
+    return save_document(army, document, army.version, note)
 
 
 def move_item(army: Army, kind: str, index: int, delta: int, version: int | None) -> Checked:
     """Move an item up (delta -1) or down (+1); at either end it stays put."""
-    _require_version(army, version)
+    index = _follow(army, kind, index, version)
     document = _working_copy(army)
     items = _items(document, kind)
     _index(items, index)
     target = min(max(index + delta, 0), len(items) - 1)
     items.insert(target, items.pop(index))
-    return save_document(army, document, version)
+    note = RevisionNote(
+        f"Moved {_item_name(items[target])} {'up' if delta < 0 else 'down'}",
+        op="move",
+        target=kind,
+        index=index,
+        op_to=target,
+    )
+    return save_document(army, document, army.version, note)
 
 
 def delete_item(army: Army, kind: str, index: int, version: int | None) -> Checked:
-    _require_version(army, version)
+    index = _follow(army, kind, index, version)
     document = _working_copy(army)
     items = _items(document, kind)
     _index(items, index)
-    items.pop(index)
-    return save_document(army, document, version)
+    gone = items.pop(index)
+    note = RevisionNote(f"Deleted {_item_name(gone)}", op="delete", target=kind, index=index)
+    return save_document(army, document, army.version, note)
+
+
+def _item_name(item: Any) -> str:
+    name = item.get("name") if isinstance(item, dict) else None
+    return str(name).strip() if name else "an item"
 
 
 def update_settings(
@@ -381,6 +444,12 @@ def update_settings(
 ) -> Checked:
     """Name, army list, points limit, options and notes from the settings form."""
     _require_version(army, version)
+    document = settings_document(army, data)
+    return save_document(army, document, version, RevisionNote("Changed the army settings"))
+
+
+def settings_document(army: Army, data: QueryDict | Mapping[str, Any]) -> dict[str, Any]:
+    """The document with the posted settings applied (MalformedDocument if unreadable)."""
     ruleset = ruleset_of(army)
     document = _working_copy(army)
     if "name" in data:
@@ -402,12 +471,12 @@ def update_settings(
         document["notes"] = str(data["notes"]).replace("\r\n", "\n")
     options = dict(document["options"]) if isinstance(document.get("options"), dict) else {}
     document["options"] = values_from_post(ruleset.options, data, options, "options")
-    return save_document(army, document, version)
+    return document
 
 
 def roll_force(army: Army, version: int | None, seed: int | None = None) -> Checked:
     """Replace the units with a force rolled on the rule set's force matrix."""
-    _require_version(army, version)
+    _known_version(army, version)
     ruleset = ruleset_of(army)
     if not ruleset.can_roll:
         raise ItemNotFound(f"{ruleset.title} has no force matrix")
@@ -427,7 +496,8 @@ def roll_force(army: Army, version: int | None, seed: int | None = None) -> Chec
             document[key] = rolled[key]
     if not str(document.get("notes") or "").strip() and rolled.get("notes"):
         document["notes"] = rolled["notes"]
-    return save_document(army, document, version)
+    note = RevisionNote(f"Rolled a force ({len(document.get('units') or [])} units)", op="replace")
+    return save_document(army, document, army.version, note)
 
 
 # -- creating -----------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 from django.urls import path, register_converter
 
-from armybuilder.armies import share_views, views
+from armybuilder.armies import field_views, share_views, views
 
 
 class KindConverter:
@@ -33,6 +33,9 @@ urlpatterns = [
     path("armies/<int:pk>/restore/", views.restore_army, name="restore"),  # issue 10: undo
     path("armies/<int:pk>/settings/", views.update_settings, name="settings"),
     path("armies/<int:pk>/roll/", views.roll_force, name="roll"),
+    path("armies/<int:pk>/undo/", field_views.undo, name="undo"),
+    path("armies/<int:pk>/history/", field_views.history, name="history"),
+    path("armies/<int:pk>/history/<int:version>/restore/", field_views.restore, name="restore"),
     path("armies/<int:pk>/share/regenerate/", views.regenerate_share, name="share_regenerate"),
     path("armies/<int:pk>/share/off/", views.stop_sharing, name="share_off"),
     path("armies/<int:pk>/<kind:kind>/add/", views.add_item, name="add_item"),

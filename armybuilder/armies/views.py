@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from django.contrib import messages
@@ -21,7 +22,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 import rules
-from armybuilder.armies import presenters, selectors, services
+from armybuilder.armies import field_views, presenters, selectors, services
 from armybuilder.armies.forms import ImportForm, NewArmyForm
 from armybuilder.armies.models import Army
 from armybuilder.armies.services import Checked, ItemNotFound, StaleVersion
@@ -60,12 +61,14 @@ def _context(
         ruleset = services.ruleset_of(army)
     except ItemNotFound:
         raise Http404("this army's rule set is no longer offered") from None
+    lists = lists_for(ruleset.slug) if full else []
     view = presenters.builder(
         checked,
         ruleset,
         rows=rows,
         focus=extra.pop("focus", None),
         errors=extra.pop("errors", None),
+        ally_lists=presenters.ally_choices(ruleset, lists),
     )
     context: dict[str, Any] = {
         "b": view,
@@ -73,13 +76,20 @@ def _context(
         "ruleset": ruleset,
         "base": reverse("armies:builder", args=[army.pk]),
         "settings_url": reverse("armies:settings", args=[army.pk]),
+        "editing": True,
     }
     if full:
         list_data = checked.parsed.list_data if checked.parsed is not None else None
         context.update(
             option_controls=presenters.option_controls(checked, ruleset),
-            army_lists=lists_for(ruleset.slug),
-            presets=presenters.add_presets(ruleset, list_data),
+            army_lists=lists,
+            presets=[
+                p
+                for p in presenters.add_presets(ruleset, list_data)
+                if not p.key.startswith("entry:")  # those are the picker's buttons
+            ],
+            picker_entries=presenters.picker_entries(checked, ruleset),
+            setting_from=presenters.setting_from(army.document),
             share_url=presenters.share_url(request, army.share_token),
             print_links=presenters.print_links(f"/armies/{army.pk}/"),
         )
@@ -314,12 +324,15 @@ def edit_item(request: HttpRequest, pk: int, kind: str, index: int) -> HttpRespo
     """One unit's (or general's) controls changed: swap its summary, totals and issues."""
     army = selectors.owned_army_or_404(request, pk)
     _kind_or_404(army, kind)
+    if "_field" in request.POST:  # one field, made from a value (armies.changes)
+        return field_views.item_field(request, army, kind, index)
 
     def success(checked: Checked) -> HttpResponse:
         context = _context(request, checked, full=False, rows=False)
         redraw = bool(checked.adjusted)  # the builder set other fields: redraw the controls
-        context["row"] = presenters.item_row(
-            checked, context["ruleset"], kind, index, with_controls=redraw
+        context["row"] = replace(
+            presenters.item_row(checked, context["ruleset"], kind, index, with_controls=redraw),
+            open=True,
         )
         if not redraw:
             return _parts(request, context, ["item-summary", "oob"])
@@ -354,6 +367,7 @@ def _structural(
     kind: str,
     change: Change,
     focus_index: Callable[[Checked], int | None],
+    **extra: Any,
 ) -> HttpResponse:
     """Add, duplicate, move, delete: indices shift, so the whole section is swapped."""
     section = kind  # the partial named after the section: "units" or "generals"
@@ -361,7 +375,9 @@ def _structural(
     def success(checked: Checked) -> HttpResponse:
         index = focus_index(checked)
         focus = (kind, index) if index is not None else None
-        context = _context(request, checked, focus=focus)
+        context = _context(
+            request, checked, focus=focus, **extra, **field_views.toast_for(checked.army)
+        )
         return _parts(request, context, [section, "oob"])
 
     def refused(checked: Checked, message: str) -> HttpResponse:
@@ -378,12 +394,15 @@ def add_item(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
     army = selectors.owned_army_or_404(request, pk)
     _kind_or_404(army, kind)
     preset = request.POST.get("preset", "blank")
+    # one click on a list entry keeps the player in the picker: no focus on the new unit
+    from_picker = preset.startswith("entry:")
     return _structural(
         request,
         army,
         kind,
         lambda version: services.add_item(army, kind, version, preset),
-        lambda checked: len(checked.army.document[kind]) - 1,
+        lambda checked: None if from_picker else len(checked.army.document[kind]) - 1,
+        last_preset=preset,
     )
 
 
@@ -434,6 +453,8 @@ def delete_item(request: HttpRequest, pk: int, kind: str, index: int) -> HttpRes
 def update_settings(request: HttpRequest, pk: int) -> HttpResponse:
     """Name, list, limit, options, notes: every unit may cost differently, so all is redrawn."""
     army = selectors.owned_army_or_404(request, pk)
+    if "_field" in request.POST:  # one setting, made from a value (armies.changes)
+        return field_views.setting_field(request, army)
 
     def success(checked: Checked) -> HttpResponse:
         context = _context(request, checked, oob=True)
@@ -462,7 +483,8 @@ def roll_force(request: HttpRequest, pk: int) -> HttpResponse:
     army = selectors.owned_army_or_404(request, pk)
 
     def success(checked: Checked) -> HttpResponse:
-        response = _parts(request, _context(request, checked), ["builder"])
+        context = _context(request, checked, **field_views.toast_for(checked.army))
+        response = _parts(request, context, ["builder"])
         response["HX-Retarget"] = "#builder"
         response["HX-Reswap"] = "outerHTML"
         return response

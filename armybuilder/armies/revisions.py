@@ -1,0 +1,188 @@
+"""Revisions of an army: every change is recorded, can be undone, and any can be restored.
+
+A one-field change records only that value before and after (a few bytes per keystroke-
+paced edit); every other change keeps the whole document from before it. Walking back
+from the current document through the revisions gives the document at any kept version,
+exactly: a field revision puts its ``before`` back, a snapshot revision is the document.
+
+Unit identity across tabs: a change names the unit by its index on the page it was made
+from and that page's version. ``current_index`` follows the structural revisions since
+then (add, delete, move) to the unit's index now, or raises ``ItemGone`` when the unit was
+deleted or the whole army replaced, so an edit never lands on the wrong unit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from armybuilder.armies.models import Army, Revision
+
+KEEP = 100  # revisions kept per army (older ones are pruned)
+PRUNE_EVERY = 20  # versions between prunes (one DELETE, not one per change)
+
+
+class ItemGone(LookupError):
+    """The unit a change was made for is no longer there (deleted, or the army replaced)."""
+
+
+class HistoryMissing(LookupError):
+    """The revisions needed to rebuild that version are not kept (pruned or never made)."""
+
+
+@dataclass(frozen=True)
+class RevisionNote:
+    """What a change is, as the service making it describes it."""
+
+    summary: str
+    op: str = "edit"  # edit | add | delete | move | replace
+    target: str = "army"  # army | units | generals
+    index: int | None = None
+    op_to: int | None = None
+    field: str = ""  # one field: a field revision if nothing else changed
+    undo_of: Revision | None = None
+
+
+def get_value(document: dict[str, Any], target: str, index: int | None, field: str) -> Any:
+    """The value at ``field`` of the army (dotted for options: ``options.x``) or an item."""
+    holder: Any = document if target == "army" else document[target][index]
+    for part in field.split("."):
+        holder = holder.get(part) if isinstance(holder, dict) else None
+    return holder
+
+
+def with_value(
+    document: dict[str, Any], target: str, index: int | None, field: str, value: Any
+) -> dict[str, Any]:
+    """A copy of ``document`` with one value set (copies along the path only)."""
+    result = dict(document)
+    if target == "army":
+        holder = result
+    else:
+        items = list(result[target])
+        result[target] = items
+        items[index] = dict(items[index])  # type: ignore[index]
+        holder = items[index]  # type: ignore[index]
+    parts = field.split(".")
+    for part in parts[:-1]:
+        inner = holder.get(part)
+        holder[part] = dict(inner) if isinstance(inner, dict) else {}
+        holder = holder[part]
+    holder[parts[-1]] = value
+    return result
+
+
+def record(army: Army, note: RevisionNote, before: dict[str, Any], after: dict[str, Any]) -> None:
+    """Record the change that turned ``before`` into ``after`` (the army is at its new
+    version). A field note whose change touched nothing else is stored as a field
+    revision, anything else as a snapshot of ``before``."""
+    fields: dict[str, Any] = {
+        "army": army,
+        "version": army.version,
+        "summary": note.summary[:300],
+        "target": note.target,
+        "index": note.index,
+        "op": note.op,
+        "op_to": note.op_to,
+        "undo_of": note.undo_of,
+    }
+    kind = Revision.SNAPSHOT
+    if note.field:
+        old = get_value(before, note.target, note.index, note.field)
+        new = get_value(after, note.target, note.index, note.field)
+        fields.update(field=note.field, before=old, after=new)
+        if with_value(before, note.target, note.index, note.field, new) == after:
+            kind = Revision.FIELD
+    if kind == Revision.SNAPSHOT:
+        fields["document"] = before
+    Revision.objects.create(kind=kind, **fields)
+    if note.undo_of is not None:
+        Revision.objects.filter(pk=note.undo_of.pk).update(undone=True)
+    if army.version % PRUNE_EVERY == 0:
+        Revision.objects.filter(army=army, version__lte=army.version - KEEP).delete()
+
+
+def current_index(army: Army, kind: str, index: int, base_version: int | None) -> int:
+    """Where the item that was ``kind[index]`` at ``base_version`` is now (one query)."""
+    if base_version is None or base_version > army.version:
+        raise ItemGone("the page's version is unknown")
+    if base_version == army.version:
+        return index
+    if army.version - base_version >= KEEP:
+        raise ItemGone("too many changes since this page was loaded")
+    moves = (
+        Revision.objects.filter(army=army, version__gt=base_version)
+        .exclude(op="edit")
+        .order_by("version")
+        .values_list("op", "target", "index", "op_to")
+    )
+    for op, target, at, to in moves:
+        if op == "replace":
+            raise ItemGone("the army was replaced")
+        if target != kind or at is None:
+            continue
+        if op == "add" and index >= at:
+            index += 1
+        elif op == "delete":
+            if index == at:
+                raise ItemGone("that item was deleted")
+            if index > at:
+                index -= 1
+        elif op == "move" and to is not None:
+            if index == at:
+                index = to
+            elif at < index <= to:
+                index -= 1
+            elif to <= index < at:
+                index += 1
+    return index
+
+
+def undoable(army: Army, pk: int | None = None) -> Revision | None:
+    """The newest change not yet undone (undo records themselves are not undone)."""
+    found = Revision.objects.filter(army=army, undone=False, undo_of__isnull=True)
+    if pk is not None:
+        latest = found.order_by("-version").first()
+        return latest if latest is not None and latest.pk == pk else None
+    return found.order_by("-version").first()
+
+
+def undo_document(army: Army, revision: Revision) -> tuple[dict[str, Any], RevisionNote]:
+    """The document with ``revision`` taken back, and the note for that undo."""
+    summary = f"Undid: {revision.summary}"
+    if revision.kind == Revision.FIELD:
+        document = with_value(
+            army.document, revision.target, revision.index, revision.field, revision.before
+        )
+        note = RevisionNote(
+            summary,
+            op="edit",
+            target=revision.target,
+            index=revision.index,
+            field=revision.field,
+            undo_of=revision,
+        )
+        return document, note
+    assert revision.document is not None
+    return dict(revision.document), RevisionNote(summary, op="replace", undo_of=revision)
+
+
+def document_at(army: Army, version: int) -> dict[str, Any]:
+    """The army's document as it was at ``version`` (HistoryMissing if not rebuildable)."""
+    if version == army.version:
+        return army.document
+    if not 1 <= version < army.version:
+        raise HistoryMissing(f"no version {version}")
+    later = list(Revision.objects.filter(army=army, version__gt=version).order_by("-version"))
+    if [r.version for r in later] != list(range(army.version, version, -1)):
+        raise HistoryMissing(f"the changes after version {version} are not all kept")
+    document = army.document
+    for revision in later:
+        if revision.kind == Revision.FIELD:
+            document = with_value(
+                document, revision.target, revision.index, revision.field, revision.before
+            )
+        else:
+            assert revision.document is not None
+            document = dict(revision.document)
+    return document

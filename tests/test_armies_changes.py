@@ -1,0 +1,369 @@
+"""The builder's change protocol: one field at a time, conflicts, revisions, undo, history."""
+
+import json
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+import rules
+from armybuilder.armies import revisions, services
+from armybuilder.armies.models import Army, Revision
+from armybuilder.catalog.selectors import get_list
+from tests.support import army
+
+HX = {"HX-Request": "true"}
+
+
+def unit(name: str, **values: Any) -> dict[str, Any]:
+    return {"name": name, "quality": "levy", **values}
+
+
+def make(user: User, count: int = 3, ruleset: str = "into-the-dark", **top: Any) -> Army:
+    units = [unit(f"Unit {i}") for i in range(count)]
+    return services.create_army(army(ruleset, units, **top), owner=user)
+
+
+def change(
+    client: Client,
+    saved: Army,
+    index: int,
+    field: str,
+    value: str,
+    made_from: Any,
+    version: int = 1,
+    kind: str = "units",
+):
+    data = {
+        "version": version,
+        "_field": field,
+        "_from": json.dumps(made_from),
+        f"f.{field}": value,
+    }
+    return client.post(f"/armies/{saved.pk}/{kind}/{index}/", data, headers=HX)
+
+
+def setting(client: Client, saved: Army, field: str, value: str, made_from: Any):
+    data = {"version": 1, "_field": field, "_from": json.dumps(made_from), field: value}
+    return client.post(f"/armies/{saved.pk}/settings/", data, headers=HX)
+
+
+def units_of(saved: Army) -> list[dict[str, Any]]:
+    saved.refresh_from_db()
+    return saved.document["units"]
+
+
+def test_a_field_change_saves_that_field_and_answers_with_the_saved_value(owner_client, user):
+    saved = make(user)
+    response = change(owner_client, saved, 1, "figures", "24", 12)
+    assert response.status_code == 200
+    assert json.loads(response["X-Muster-Value"]) == 24
+    body = response.content.decode()
+    assert body.lstrip().startswith('<span class="item-summary" id="unit-1-summary">')
+    assert 'id="army-version"' not in body  # the page's units stay as drawn: no version swap
+    assert 'name="f.figures"' not in body  # the control being typed in is never redrawn
+    assert [u["figures"] for u in units_of(saved)] == [12, 24, 12]
+    revision = Revision.objects.get(army=saved)
+    assert (revision.kind, revision.field, revision.before, revision.after) == (
+        "field",
+        "figures",
+        12,
+        24,
+    )
+    assert revision.document is None  # a field revision stores no whole document
+
+
+def test_only_the_named_field_is_applied_whatever_else_was_posted(owner_client, user):
+    saved = make(user)
+    data = {
+        "version": 1,
+        "_field": "name",
+        "_from": json.dumps("Unit 0"),
+        "f.name": "Huscarls",
+        "f.figures": "99",  # a stale value of another control: not this change
+    }
+    assert owner_client.post(f"/armies/{saved.pk}/units/0/", data, headers=HX).status_code == 200
+    assert units_of(saved)[0]["name"] == "Huscarls" and units_of(saved)[0]["figures"] == 12
+
+
+def test_the_same_field_changed_since_gets_409_with_both_values_and_nothing_is_overwritten(
+    owner_client, user
+):
+    saved = make(user)
+    assert change(owner_client, saved, 0, "figures", "24", 12).status_code == 200  # tab one
+    response = change(owner_client, saved, 0, "figures", "18", 12)  # tab two, made from 12
+    assert response.status_code == 409
+    body = response.content.decode()
+    assert "<strong>24</strong>" in body and "<strong>18</strong>" in body
+    assert 'data-conflict="mine"' in body and 'data-conflict="theirs"' in body
+    assert response["HX-Retarget"] == "#u0-figures-msg"
+    assert json.loads(response["X-Muster-Conflict"]) == 24
+    assert units_of(saved)[0]["figures"] == 24
+    # "Keep mine": the same value sent again, made from theirs, lands
+    assert change(owner_client, saved, 0, "figures", "18", 24).status_code == 200
+    assert units_of(saved)[0]["figures"] == 18
+
+
+def test_changes_to_different_fields_from_two_tabs_both_land(owner_client, user):
+    saved = make(user)
+    assert setting(owner_client, saved, "name", "Odo's host", "Test army").status_code == 200
+    assert change(owner_client, saved, 0, "figures", "24", 12).status_code == 200
+    assert change(owner_client, saved, 0, "name", "Militia of Bern", "Unit 0").status_code == 200
+    saved.refresh_from_db()
+    assert saved.document["name"] == "Odo's host"
+    assert units_of(saved)[0] == {**units_of(saved)[0], "figures": 24, "name": "Militia of Bern"}
+    assert saved.version == 4
+
+
+def test_a_change_follows_its_unit_when_another_tab_deleted_one_before_it(owner_client, user):
+    saved = make(user)
+    services.delete_item(saved, "units", 0, 1)  # another tab: "Unit 0" gone, version 2
+    response = change(owner_client, saved, 2, "figures", "30", 12, version=1)
+    assert response.status_code == 200
+    assert [(u["name"], u["figures"]) for u in units_of(saved)] == [
+        ("Unit 1", 12),
+        ("Unit 2", 30),
+    ]
+
+
+def test_a_change_to_a_unit_another_tab_deleted_changes_nothing(owner_client, user):
+    saved = make(user)
+    services.delete_item(saved, "units", 1, 1)
+    before = units_of(saved)
+    response = change(owner_client, saved, 1, "figures", "30", 12, version=1)
+    assert response.status_code == 409
+    assert "deleted or moved away" in response.content.decode()
+    assert units_of(saved) == before
+
+
+@pytest.mark.parametrize(
+    ("ops", "index", "now"),
+    [
+        ([("add", 0, None)], 1, 2),
+        ([("move", 0, 2)], 0, 2),
+        ([("move", 2, 0)], 0, 1),
+        ([("delete", 0, None), ("add", 0, None)], 2, 2),
+        ([("edit", 0, None)], 1, 1),
+    ],
+)
+def test_current_index_follows_adds_moves_and_deletes(user, ops, index, now):
+    saved = make(user)
+    for version, (op, at, to) in enumerate(ops, start=2):
+        Revision.objects.create(
+            army=saved, version=version, summary=op, kind="snapshot", target="units",
+            index=at, op=op, op_to=to, document={},
+        )  # fmt: skip
+    saved.version = len(ops) + 1
+    assert revisions.current_index(saved, "units", index, 1) == now
+
+
+def test_a_refused_value_is_shown_beside_its_field_and_nothing_is_saved(owner_client, user):
+    saved = make(user)
+    response = change(owner_client, saved, 0, "figures", "-5", 12)
+    assert response.status_code == 400
+    assert response["HX-Retarget"] == "#u0-figures-msg"
+    assert "Not saved:" in response.content.decode()
+    assert units_of(saved)[0]["figures"] == 12
+    assert not Revision.objects.filter(army=saved).exists()
+
+
+def test_a_settings_change_updates_unit_points_out_of_band_not_the_units_panel(owner_client, user):
+    saved = make(user, 2)
+    response = setting(owner_client, saved, "army_list", "anglo-danish-1066", None)
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert 'id="unit-0-summary" hx-swap-oob="true"' in body
+    assert 'id="units"' not in body and 'name="f.figures"' not in body
+    assert "Undo" in body  # changing the list acts at once and offers undo
+    renamed = setting(owner_client, saved, "name", "New name", "Test army").content.decode()
+    assert 'id="unit-0-summary"' not in renamed and '<h1 id="army-title"' in renamed
+
+
+def test_undo_after_delete_restores_the_army_exactly(owner_client, user):
+    saved = make(user)
+    before = dict(saved.document)
+    response = owner_client.post(f"/armies/{saved.pk}/units/1/delete/", {"version": 1}, headers=HX)
+    assert (
+        "Deleted Unit 1" in response.content.decode() and "toast-undo" in response.content.decode()
+    )
+    toast_revision = Revision.objects.get(army=saved, version=2)
+    undone = owner_client.post(
+        f"/armies/{saved.pk}/undo/", {"revision": toast_revision.pk}, headers=HX
+    )
+    assert undone.status_code == 200
+    saved.refresh_from_db()
+    assert saved.document == before
+    assert Revision.objects.get(pk=toast_revision.pk).undone
+
+
+def test_undo_steps_back_through_changes_one_at_a_time(owner_client, user):
+    saved = make(user)
+    states = [json.loads(json.dumps(saved.document))]
+    change(owner_client, saved, 0, "figures", "20", 12)
+    states.append(units_of(saved) and json.loads(json.dumps(saved.document)))
+    owner_client.post(f"/armies/{saved.pk}/units/add/", {"version": 1}, headers=HX)
+    saved.refresh_from_db()
+    states.append(json.loads(json.dumps(saved.document)))
+    setting(owner_client, saved, "points_limit", "500", None)
+    for expected in reversed(states):
+        assert owner_client.post(f"/armies/{saved.pk}/undo/", headers=HX).status_code == 200
+        saved.refresh_from_db()
+        assert saved.document == expected
+    assert owner_client.post(f"/armies/{saved.pk}/undo/", headers=HX).status_code == 409
+
+
+def test_undo_after_a_feudal_roll_restores_the_army_exactly(owner_client, user):
+    saved = services.create_army(
+        army("feudal-2017", [{"name": "Household", "type": "knights"}]), owner=user
+    )
+    before = json.loads(json.dumps(saved.document))
+    rolled = owner_client.post(f"/armies/{saved.pk}/roll/", {"version": 1}, headers=HX)
+    assert "toast-undo" in rolled.content.decode()
+    saved.refresh_from_db()
+    assert saved.document != before
+    assert owner_client.post(f"/armies/{saved.pk}/undo/", headers=HX).status_code == 200
+    saved.refresh_from_db()
+    assert saved.document == before
+
+
+def test_a_toast_undo_of_a_change_no_longer_latest_is_refused(owner_client, user):
+    saved = make(user)
+    services.delete_item(saved, "units", 0, 1)
+    deleted = Revision.objects.get(army=saved, version=2)
+    change(owner_client, saved, 0, "figures", "20", 12, version=2)
+    response = owner_client.post(f"/armies/{saved.pk}/undo/", {"revision": deleted.pk}, headers=HX)
+    assert response.status_code == 409
+    assert "open History" in response.content.decode()
+    assert len(units_of(saved)) == 2
+
+
+def test_history_lists_changes_and_restores_any_version_exactly(owner_client, user):
+    saved = make(user)
+    documents = {1: json.loads(json.dumps(saved.document))}
+    change(owner_client, saved, 0, "figures", "20", 12)
+    saved.refresh_from_db()
+    documents[2] = json.loads(json.dumps(saved.document))
+    owner_client.post(f"/armies/{saved.pk}/units/2/delete/", {"version": 1}, headers=HX)
+    setting(owner_client, saved, "name", "Renamed", "Test army")
+    page = owner_client.get(f"/armies/{saved.pk}/history/").content.decode()
+    assert "Unit 0: Figures 12 → 20" in page and "Deleted Unit 2" in page
+    assert "Army name: Test army → Renamed" in page
+    for version, expected in documents.items():
+        response = owner_client.post(f"/armies/{saved.pk}/history/{version}/restore/")
+        assert response.status_code == 302
+        saved.refresh_from_db()
+        assert saved.document == expected
+
+
+def test_revisions_are_pruned_to_a_sensible_number_per_army(user, monkeypatch):
+    monkeypatch.setattr(revisions, "KEEP", 10)
+    monkeypatch.setattr(revisions, "PRUNE_EVERY", 5)
+    saved = make(user, 1)
+    for i in range(30):
+        saved = Army.objects.get(pk=saved.pk)
+        services.update_settings(saved, {"name": f"Name {i}"}, saved.version)
+    kept = Revision.objects.filter(army=saved).count()
+    assert 10 <= kept < 15
+
+
+def test_another_user_gets_404_for_changes_undo_history_and_restore(client, user, db):
+    saved = make(user)
+    User.objects.create_user("mallory", password="x-long-Pass-123")
+    client.login(username="mallory", password="x-long-Pass-123")
+    assert change(client, saved, 0, "figures", "20", 12).status_code == 404
+    assert client.post(f"/armies/{saved.pk}/undo/").status_code == 404
+    assert client.get(f"/armies/{saved.pk}/history/").status_code == 404
+    assert client.post(f"/armies/{saved.pk}/history/1/restore/").status_code == 404
+    assert units_of(saved)[0]["figures"] == 12
+
+
+def test_changes_and_undo_need_the_csrf_token(user, db):
+    saved = make(user)
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(user)
+    assert change(strict, saved, 0, "figures", "20", 12).status_code == 403
+    assert strict.post(f"/armies/{saved.pk}/undo/").status_code == 403
+    assert strict.post(f"/armies/{saved.pk}/history/1/restore/").status_code == 403
+
+
+@pytest.mark.parametrize("size", [30, 300])
+def test_queries_per_field_change_do_not_grow_with_the_army(
+    owner_client, user, django_assert_max_num_queries, size
+):
+    saved = make(user, size)
+    services.delete_item(saved, "units", 0, 1)  # the page is older than the army: mapped
+    # session, user, army, structural revisions since the page, lists, UPDATE, INSERT
+    with django_assert_max_num_queries(7):
+        response = change(owner_client, saved, size // 2, "figures", "20", 12, version=1)
+    assert response.status_code == 200
+    with django_assert_max_num_queries(7):
+        response = setting(owner_client, saved, "points_limit", "900", None)
+    assert response.status_code == 200
+
+
+def test_a_field_name_that_is_not_a_field_path_is_404_not_a_header(owner_client, user):
+    saved = make(user)
+    data = {"version": 1, "_field": "name\r\nX-Evil: 1", "_from": "nope", "f.name": "x"}
+    response = owner_client.post(f"/armies/{saved.pk}/units/0/", data, headers=HX)
+    assert response.status_code == 404
+    data.update(_field="no_such_field", _from='"x"')
+    assert owner_client.post(f"/armies/{saved.pk}/units/0/", data, headers=HX).status_code == 404
+
+
+def test_the_d5_ally_is_a_menu_of_the_other_lists_names(owner_client, user):
+    saved = services.create_army(
+        army("dark-ages-d5", [{"name": "Spears", "type": "infantry"}], army_list="picts"),
+        owner=user,
+    )
+    page = owner_client.get(f"/armies/{saved.pk}/").content.decode()
+    menu = page[page.index('<select id="u0-ally"') :]
+    menu = menu[: menu.index("</select>")]
+    assert '<option value="" selected>' in menu
+    assert '<option value="north-welsh">' in menu and 'value="picts"' not in menu
+
+
+def test_a_list_unit_is_offered_only_the_values_its_entry_allows_with_the_reason(
+    owner_client, user
+):
+    saved = services.create_army(
+        army("into-the-dark", [{"name": "Bondi", "quality": "average"}], army_list="viking"),
+        owner=user,
+    )
+    ruleset = rules.get_ruleset("into-the-dark")
+    rule = ruleset.allowed_values(
+        get_list("into-the-dark", "viking").data, saved.document["units"][0]
+    )
+    field, allowed = next(
+        (f, a) for f, a in rule.items() if "." not in f and ruleset.unit_field(f).kind == "choice"
+    )
+    page = owner_client.get(f"/armies/{saved.pk}/").content.decode()
+    control = page[page.index(f'id="u0-{field.replace("_", "-")}"') :]
+    control = control[: control.index("</div>")]
+    assert allowed.reason in control.replace("&#x27;", "'")
+    assert "disabled" in control and "(not allowed)" in control
+
+
+def test_the_error_count_jumps_to_the_first_problem_and_each_card_shows_its_own(owner_client, user):
+    saved = services.create_army(
+        army("into-the-dark", [unit("Fine"), unit("Bowmen", missile_weapon="foot_bow")]),
+        owner=user,
+    )
+    page = owner_client.get(f"/armies/{saved.pk}/").content.decode()
+    assert '<a class="jump" href="#unit-1" data-open-target>1 error, 0 warnings</a>' in page
+    card = page[page.index('id="unit-1-summary"') :]
+    card = card[: card.index("</summary>")]
+    assert "card-problem error" in card and "melee troops carry no missile weapon" in card
+    first = page[page.index('id="unit-0-summary"') : page.index('id="unit-1-summary"')]
+    assert "card-problem" not in first
+
+
+def test_revisions_are_visible_in_the_admin(client, user):
+    saved = make(user)
+    services.delete_item(saved, "units", 0, 1)
+    admin = User.objects.create_superuser("root", "root@example.com", "a-long-Pass-123")
+    client.force_login(admin)
+    page = client.get("/admin/armies/revision/").content.decode()
+    assert "Deleted Unit 0" in page
+    revision = Revision.objects.get(army=saved)
+    assert client.get(f"/admin/armies/revision/{revision.pk}/change/").status_code == 200
