@@ -1,11 +1,14 @@
 """Saved armies: the muster.army/1 document is the source of truth."""
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+
+from rules.text import repair
 
 
 def new_share_token() -> str:
@@ -63,6 +66,23 @@ class Army(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @classmethod
+    def from_db(cls, db: str | None, field_names: Any, values: Any) -> "Army":
+        """Every army read from the database keeps the text rule (rules/text.py).
+
+        A document stored before the rule (or written around it) could hold a lone
+        surrogate or a bidi override that would break every page showing it; it is
+        repaired as it is read, so the owner can still open, export or delete it. The
+        data migration ``0003_repair_stored_text`` repairs the rows themselves.
+        """
+        army = super().from_db(db, field_names, values)
+        document = army.__dict__.get("document")
+        if document is not None:
+            fixed, changed = repair(document)
+            if changed:
+                army.document = fixed
+        return army
 
     @property
     def name(self) -> str:
