@@ -17,6 +17,7 @@ from rules.text import check_text, safe_text
 
 Kind = Literal["string", "text", "integer", "number", "boolean", "choice", "multi", "object"]
 
+
 @dataclass(frozen=True)
 class Choice:
     """One allowed value of a choice field, with the label a player reads."""

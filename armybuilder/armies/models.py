@@ -68,7 +68,9 @@ class Army(models.Model):
         return self.name
 
     @classmethod
-    def from_db(cls, db: str | None, field_names: Any, values: Any) -> "Army":
+    def from_db(
+        cls, db: str | None, field_names: Any, values: Any, *, fetch_mode: Any = None
+    ) -> "Army":
         """Every army read from the database keeps the text rule (rules/text.py).
 
         A document stored before the rule (or written around it) could hold a lone
@@ -76,7 +78,7 @@ class Army(models.Model):
         repaired as it is read, so the owner can still open, export or delete it. The
         data migration ``0003_repair_stored_text`` repairs the rows themselves.
         """
-        army = super().from_db(db, field_names, values)
+        army = super().from_db(db, field_names, values, fetch_mode=fetch_mode)
         document = army.__dict__.get("document")
         if document is not None:
             fixed, changed = repair(document)
@@ -106,3 +108,15 @@ class Army(models.Model):
         except MalformedDocument as exc:
             raise ValidationError({"document": exc.message}) from exc
         self.document = parsed.to_document()
+
+
+class DraftGate(models.Model):
+    """One row whose lock serialises visitors' draft creation (see ``armies.drafts``).
+
+    ``issued`` counts the drafts ever created; every so many, abandoned drafts are pruned.
+    """
+
+    issued = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.issued} drafts issued"

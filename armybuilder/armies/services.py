@@ -25,6 +25,7 @@ from django.http import HttpRequest, QueryDict
 from django.utils import timezone
 
 import rules
+from armybuilder.armies import drafts
 from armybuilder.armies.controls import values_from_post
 from armybuilder.armies.models import Army, new_share_token
 from armybuilder.armies.selectors import DRAFT_SESSION_KEY
@@ -452,21 +453,13 @@ def max_drafts() -> int:
 def create_army(raw: Any, *, owner: AbstractBaseUser | None = None, session_key: str = "") -> Army:
     """A new army from a raw document, parsed first (MalformedDocument: nothing saved).
 
-    A visitor's drafts are capped per session (DraftLimitReached), so nobody can fill the
-    database without an account.
+    A visitor's drafts are capped per session and in total (DraftLimitReached), so nobody
+    can fill the database without an account.
     """
     parsed, _ = check_document(raw)
-    drafts = Army.objects.filter(owner__isnull=True, session_key=session_key)
-    if owner is None and drafts.count() >= max_drafts():
-        raise DraftLimitReached(
-            f"You already have {max_drafts()} drafts. Sign up (it is free) to keep more "
-            "armies, or delete a draft you no longer need."
-        )
-    return Army.objects.create(
-        owner=owner if owner is not None else None,
-        session_key="" if owner is not None else session_key,
-        document=parsed.to_document(),
-    )
+    if owner is None:
+        return drafts.create_draft(session_key, parsed.to_document())  # caps: drafts.py
+    return Army.objects.create(owner=owner, session_key="", document=parsed.to_document())
 
 
 def import_limit() -> int:

@@ -4,15 +4,11 @@ A draft belongs to a browser session; once that session has expired (and the dra
 not been touched for a whole session lifetime) no one can open, claim or share it.
 """
 
-from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
-from django.contrib.sessions.models import Session
 from django.core.management.base import BaseCommand
-from django.utils import timezone
 
-from armybuilder.armies.models import Army
+from armybuilder.armies.drafts import abandoned_drafts
 
 
 class Command(BaseCommand):
@@ -24,12 +20,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, dry_run: bool = False, **options: Any) -> None:
-        now = timezone.now()
-        cutoff = now - timedelta(seconds=settings.SESSION_COOKIE_AGE)
-        live = Session.objects.filter(expire_date__gt=now).values("session_key")
-        stale = Army.objects.filter(owner__isnull=True, updated__lt=cutoff).exclude(
-            session_key__in=live
-        )
+        stale = abandoned_drafts()
         count = stale.count()
         if not dry_run:
             stale.delete()
