@@ -22,3 +22,17 @@ def owner_client(client, user):
     """The test client logged in as ``user``."""
     client.force_login(user)
     return client
+
+
+# Hardening (issue 13): the suite creates many armies and logs in often from one address,
+# so tests get generous rate limits and a clean slate of counters; the limits themselves
+# are tested with small ones (tests/test_throttle.py).
+@pytest.fixture(autouse=True)
+def generous_rate_limits(settings):
+    from django.core.cache import caches
+
+    settings.MUSTER_RATE_LIMITS = {
+        name: (1_000_000, 3600) for name in ("pdf", "import", "create", "signup")
+    }
+    settings.MUSTER_LOGIN_LOCKOUT = {"account_failures": 1000, "address_failures": 1000}
+    caches[settings.MUSTER_RATE_LIMIT_CACHE].clear()

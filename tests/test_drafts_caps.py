@@ -2,6 +2,7 @@
 
 import json
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
@@ -20,7 +21,7 @@ DOCUMENT = json.dumps(
 def _import_in_thread(barrier: threading.Barrier, session_key: str) -> str:
     barrier.wait()
     try:
-        for _attempt in range(20):  # SQLite's in-memory test database: see below
+        for _attempt in range(500):  # SQLite's in-memory test database: see below
             try:
                 services.import_document(DOCUMENT, session_key=session_key)
                 return "created"
@@ -32,6 +33,7 @@ def _import_in_thread(barrier: threading.Barrier, session_key: str) -> str:
                 # does; the import is then retried, as a real server's busy wait would.
                 if "locked" not in str(exc):
                     raise
+                time.sleep(0.005)
         return "gave up"
     finally:
         close_old_connections()
