@@ -12,10 +12,12 @@ def repair_documents(apps, schema_editor):
     from rules.text import repair
 
     Army = apps.get_model("armies", "Army")
-    for army in Army.objects.only("pk", "document").iterator(chunk_size=200):
-        fixed, changed = repair(army.document)
+    # values, not model instances: the document exactly as stored
+    rows = Army.objects.values_list("pk", "document").iterator(chunk_size=200)
+    for pk, document in rows:
+        fixed, changed = repair(document)
         if changed:
-            Army.objects.filter(pk=army.pk).update(document=fixed)
+            Army.objects.filter(pk=pk).update(document=fixed)
 
 
 class Migration(migrations.Migration):
