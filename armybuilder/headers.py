@@ -15,7 +15,7 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 
-_LENGTH = re.compile(r"\d{1,18}")
+_LENGTH = re.compile(r"[0-9]{1,18}")  # ASCII digits only: int() reads "١٢" too
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 
 
