@@ -13,8 +13,8 @@ from urllib.parse import quote
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import transaction
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import transaction
 from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
