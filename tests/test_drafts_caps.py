@@ -1,6 +1,9 @@
 """Visitors' drafts (issue 13): an atomic per-session cap, a global cap, pruning."""
 
 import json
+import os
+import subprocess
+import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -12,6 +15,7 @@ from django.utils import timezone
 
 from armybuilder.armies import drafts, services
 from armybuilder.armies.models import Army
+from tests.support import ROOT
 
 DOCUMENT = json.dumps(
     {"format": "muster.army/1", "name": "Raced", "ruleset": "into-the-dark", "units": []}
@@ -50,6 +54,23 @@ def test_forty_parallel_imports_from_one_session_never_exceed_the_cap(settings):
     assert stored == 5, (connection.vendor, results)
     assert results.count("created") == 5
     assert results.count("refused") == 35
+
+
+def test_forty_parallel_imports_never_exceed_the_cap_on_a_sqlite_file(tmp_path):
+    """As a real SQLite server holds it: a database file, each thread its own connection."""
+    if connection.vendor != "sqlite":
+        pytest.skip("the file-based race is SQLite's; PostgreSQL runs the test above")
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.race_drafts_sqlite_file", str(tmp_path / "race.db"), "5"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["5", "5", "35"]
 
 
 @pytest.mark.django_db
