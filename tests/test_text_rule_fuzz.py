@@ -31,13 +31,16 @@ INTERESTING = [
     "\u202e", "\u202a", "\u2066", "\u2069", "\u200b", "\u200d", "\u200f", "\ufeff",
     "\u2028", "\u00ad", "\U0001f40e", "\U0010ffff", "\U000e0001", "\ue000", "Æ", "<", "&",
 ]  # fmt: skip
-HOSTILE = st.text(
-    st.one_of(st.characters(exclude_categories=()), st.sampled_from(INTERESTING)),
-    min_size=1,
-    max_size=24,
+ANY_CHARACTER = st.one_of(st.characters(exclude_categories=()), st.sampled_from(INTERESTING))
+HOSTILE = st.one_of(
+    st.text(ANY_CHARACTER, min_size=1, max_size=24),
+    # at least one of the characters the rule is about, somewhere in ordinary text
+    st.tuples(
+        st.text(max_size=10), st.sampled_from(INTERESTING), st.text(ANY_CHARACTER, max_size=10)
+    ).map("".join),
 )
 FUZZ = settings(
-    max_examples=60,
+    max_examples=12,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
@@ -78,13 +81,12 @@ def _strings(value: Any, multiline: bool = False):
             yield from _strings(item)
 
 
-def assert_stored_text_keeps_the_rule() -> None:
+def assert_stored_text_keeps_the_rule(*, lists: bool = False) -> None:
     stored: list[tuple[str, bool]] = []
     for document in Army.objects.values_list("document", flat=True):  # as stored
         stored += list(_strings(document))
-    for name, period, note, data in ArmyList.objects.values_list(
-        "name", "period", "source_note", "data"
-    ):
+    army_lists = ArmyList.objects.values_list("name", "period", "source_note", "data")
+    for name, period, note, data in army_lists if lists else ():  # only the admin adds lists
         stored += [(name, False), (period, False), (note, True), *_strings(data)]
     for username, email in User.objects.values_list("username", "email"):
         stored += [(username, False), (email, False)]
@@ -185,8 +187,9 @@ def player(user) -> tuple[Client, User]:
     return client, user
 
 
+@pytest.mark.parametrize("where", sorted(INTERFACES))
 @FUZZ
-@given(where=st.sampled_from(sorted(INTERFACES)), text=HOSTILE)
+@given(text=HOSTILE)
 def test_arbitrary_unicode_into_any_text_field_is_never_a_500_nor_stored_broken(
     player, where, text
 ):
@@ -201,7 +204,7 @@ def test_arbitrary_unicode_into_any_text_field_is_never_a_500_nor_stored_broken(
         transaction.set_rollback(True)
 
 
-@FUZZ
+@settings(FUZZ, max_examples=40)
 @given(text=HOSTILE, field=st.sampled_from(["name", "period", "source_note", "data"]))
 def test_arbitrary_unicode_into_the_admin_is_never_a_500_nor_stored_broken(
     admin_client, admin_user, text, field
@@ -243,4 +246,4 @@ def _admin_example(admin_client: Client, admin_user: User, form: dict, text: str
         },
     )
     assert response.status_code < 500
-    assert_stored_text_keeps_the_rule()
+    assert_stored_text_keeps_the_rule(lists=True)

@@ -34,6 +34,7 @@ from rules.base import RuleSet
 from rules.document import load_json
 from rules.errors import MalformedDocument
 from rules.fields import Field
+from rules.text import safe_text
 
 KINDS = ("units", "generals")
 NAME_MAX = 120
@@ -123,7 +124,7 @@ def friendly_message(exc: MalformedDocument, document: Mapping[str, Any] | None 
         if isinstance(items, list) and index < len(items) and isinstance(items[index], dict):
             name = items[index].get("name")
             if isinstance(name, str) and name.strip():
-                where = f"{name.strip()} ({what} {index + 1})"
+                where = f"{safe_text(name.strip())} ({what} {index + 1})"  # text rule
         fields = ()
         if ruleset is not None:
             fields = ruleset.unit_fields if kind == "units" else ruleset.general_fields
