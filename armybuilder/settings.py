@@ -111,7 +111,10 @@ MUSTER_MAX_DRAFTS = 25
 
 # -- Hardening (issue 13): malformed headers, rate limits, log-in lock-out, drafts, passwords --
 # Malformed headers answer 400 before anything reads them; limits apply by URL name.
-MIDDLEWARE.insert(0, "armybuilder.headers.MalformedHeadersMiddleware")
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+    "armybuilder.headers.MalformedHeadersMiddleware",
+)
 MIDDLEWARE.append("armybuilder.throttle.ThrottleMiddleware")
 # Counters live in their own cache: Redis when REDIS_URL is set (shared by every worker),
 # else this process's memory (then each worker process counts on its own).

@@ -282,3 +282,17 @@ def test_the_admin_change_page_of_a_poisoned_row_renders(admin_client, admin_use
     assert response.status_code == 200
     response = admin_client.get("/admin/armies/army/")
     assert response.status_code == 200 and "Lone" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_command_line_refuses_the_surrogate_document_with_exit_2(tmp_path, capsys):
+    from django.core.management import call_command
+
+    path = tmp_path / "army.json"
+    path.write_text(SURROGATE_JSON, encoding="utf-8")
+    with pytest.raises(SystemExit) as exited:
+        call_command("muster", "check", str(path))
+    out, err = capsys.readouterr()
+    assert exited.value.code == 2
+    assert "lone UTF-16 surrogate (U+D800)" in out + err
+    (out + err).encode("utf-8")  # printable on any UTF-8 terminal
