@@ -165,6 +165,7 @@ def test_a_cache_that_does_not_answer_lets_requests_through(client, small):
             "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there
         },
     }
+    small.MUSTER_RATE_LIMIT_CACHE = "ratelimit"
     for _ in range(3):
         assert client.get("/rulesets/nope/qrs.pdf").status_code == 404
 
@@ -190,6 +191,7 @@ def test_limits_hold_on_the_real_redis(client, small):
             "KEY_PREFIX": "muster-test-throttle",
         },
     }
+    small.MUSTER_RATE_LIMIT_CACHE = "ratelimit"
     caches["ratelimit"].clear()
     try:
         *_, third = _three(lambda: client.post("/armies/import/", {}))
