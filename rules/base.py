@@ -214,6 +214,7 @@ class RuleSet:
     rulings: ClassVar[tuple[Ruling, ...]] = ()
     checks: ClassVar[tuple[CheckDoc, ...]] = ()
     not_offered: ClassVar[tuple[str, ...]] = ()
+    source_has_lists: ClassVar[bool] = True  # False: the source itself has no army lists
     can_roll: ClassVar[bool] = False  # force-matrix rule sets: "Roll a force"
     # What an editor sets for the player when a field takes a value:
     # (field, value, {other field: value it implies}), e.g. a champion is one open figure.

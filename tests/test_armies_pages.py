@@ -107,15 +107,16 @@ def test_duplicate_from_my_armies_makes_a_copy_to_edit(owner_client, user):
     assert copy.document["name"] == "Copy of Worked examples from Into the Dark"
 
 
-def test_delete_asks_for_confirmation_first(owner_client, user):
+def test_the_delete_page_still_asks_without_javascript_and_the_post_deletes(owner_client, user):
     saved = services.create_army(army("into-the-dark", []), owner=user)
     confirm = owner_client.get(f"/armies/{saved.pk}/delete/")
     assert "Delete “Test army”?" in confirm.content.decode()
-    assert Army.objects.filter(pk=saved.pk).exists()
+    assert "restore it from" in confirm.content.decode()
+    assert Army.objects.get(pk=saved.pk).deleted_at is None
     response = owner_client.post(f"/armies/{saved.pk}/delete/")
     assert response["Location"] == "/armies/"
-    assert not Army.objects.filter(pk=saved.pk).exists()
-    assert "Deleted Test army." in owner_client.get("/armies/").content.decode()
+    assert Army.objects.get(pk=saved.pk).deleted_at is not None
+    assert "Deleted <strong>Test army</strong>." in owner_client.get("/armies/").content.decode()
 
 
 def test_a_visitor_can_start_building_without_an_account(client, db):
@@ -131,7 +132,7 @@ def test_a_visitor_can_start_building_without_an_account(client, db):
 def test_rule_set_and_army_list_pages_offer_a_new_army(client, db):
     page = client.get("/rulesets/into-the-dark/").content.decode()
     assert (
-        '<input type="hidden" name="ruleset" value="into-the-dark"><button type="submit">New Into the Dark army</button>'
+        '<input type="hidden" name="ruleset" value="into-the-dark"><button type="submit">Start an army</button>'
         in page
     )
     page = client.get("/rulesets/into-the-dark/lists/norman-1066/").content.decode()

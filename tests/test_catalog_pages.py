@@ -17,7 +17,7 @@ def test_home_lists_every_ruleset_with_a_link(client):
 def test_ruleset_page_shows_vocabulary_rulings_and_checks(client):
     html = client.get("/rulesets/into-the-dark/").content.decode()
     assert "Unit fields" in html
-    assert "encased" in html
+    assert "Encased (E, +4, natural 6)" in html
     assert "R1" in html and "rounded up once" in html
     assert "champion-not-open" in html
     assert "Wedge" in html  # why it is not offered
@@ -34,7 +34,7 @@ def test_unknown_army_list_page_is_404(client):
     assert client.get("/rulesets/into-the-dark/lists/atlantis/").status_code == 404
 
 
-def test_ruleset_page_writes_defaults_as_json(client):
+def test_ruleset_page_writes_values_and_defaults_for_players(client):
     html = client.get("/rulesets/into-the-dark/").content.decode()
-    assert "<code>false</code>" in html
-    assert "False" not in html
+    assert "<code>false</code>" not in html and "false" not in html
+    assert "False" not in html and "null" not in html and "None</code>" not in html

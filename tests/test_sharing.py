@@ -110,11 +110,13 @@ def test_regenerate_and_turn_off_answer_htmx_with_the_share_panel(saved):
     assert saved.share_token and client.get(f"/s/{saved.share_token}/").status_code == 200
 
 
-def test_copy_to_my_armies_asks_a_visitor_to_log_in_first(saved, client):
+def test_a_visitor_copying_a_shared_army_gets_a_draft_without_logging_in(saved, client):
     response = client.post(f"/s/{saved.share_token}/copy/")
-    assert response.status_code == 302
-    assert response["Location"] == f"/accounts/login/?next=/s/{saved.share_token}/copy/"
-    assert Army.objects.count() == 1
+    draft = Army.objects.exclude(pk=saved.pk).get()
+    assert response["Location"] == f"/armies/{draft.pk}/"
+    assert draft.owner is None and draft.session_key
+    assert draft.document == saved.document and draft.share_token != saved.share_token
+    assert client.get(f"/armies/{draft.pk}/").status_code == 200  # the visitor edits it
 
 
 def test_copy_to_my_armies_makes_a_fork_owned_by_the_viewer(saved):

@@ -249,10 +249,12 @@ def test_every_army_page_survives_a_poisoned_row_stored_directly(owner_client, u
     assert "Lone" in owner_client.get("/armies/").content.decode()
     exported = json.loads(owner_client.get(f"/armies/{army.pk}/export.json").content)
     assert text_problem(exported["name"]) is None
-    # the owner can still duplicate and delete it, and the message after it renders
+    # the owner can still duplicate, delete and restore it, and the pages after it render
     assert owner_client.post(f"/armies/{army.pk}/duplicate/").status_code == 302
     response = owner_client.post(f"/armies/{army.pk}/delete/", follow=True)
-    assert response.status_code == 200 and "Deleted Lone" in response.content.decode()
+    assert response.status_code == 200 and "Lone" in response.content.decode()
+    response = owner_client.post(f"/armies/{army.pk}/restore/", follow=True)
+    assert response.status_code == 200 and "Restored Lone" in response.content.decode()
 
 
 @pytest.mark.django_db
@@ -261,7 +263,7 @@ def test_the_data_migration_repairs_stored_documents(user):
 
     from django.apps import apps
 
-    migration = import_module("armybuilder.armies.migrations.0003_repair_stored_text")
+    migration = import_module("armybuilder.armies.migrations.0004_repair_stored_text")
     poison = _poison()
     good = Army.objects.create(owner=user, document=_doc(name="Good"))
     bad = Army.objects.create(owner=user, document=_doc())

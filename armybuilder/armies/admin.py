@@ -21,6 +21,7 @@ class ArmyAdmin(admin.ModelAdmin):
     formfield_overrides = {models.JSONField: {"form_class": TextRuleJSONField}}
     list_display = ("name", "ruleset", "owner", "is_draft", "version", "updated")
     list_select_related = ("owner",)
+    list_filter = ("deleted_at",)  # issue 10: soft-deleted armies ("Has date"), restorable
     search_fields = ("document__name", "owner__username")
     readonly_fields = ("version", "created", "updated", "session_key")
     raw_id_fields = ("owner",)

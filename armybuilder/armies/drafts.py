@@ -70,13 +70,15 @@ def create_draft(session_key: str, document: dict[str, Any]) -> Army:
         issued = _lock()
         if issued % prune_every() == 0:
             prune_abandoned()
-        mine = Army.objects.filter(owner__isnull=True, session_key=session_key).count()
+        mine = Army.objects.filter(
+            owner__isnull=True, session_key=session_key, deleted_at=None
+        ).count()  # an army deleted (undoably) no longer counts against its visitor
         if mine >= max_drafts():
             raise DraftLimitReached(
                 f"You already have {max_drafts()} drafts. Sign up (it is free) to keep more "
                 "armies, or delete a draft you no longer need."
             )
-        drafts = Army.objects.filter(owner__isnull=True)
+        drafts = Army.objects.filter(owner__isnull=True)  # deleted ones too: they take room
         if drafts.count() >= max_visitor_drafts() and (
             not prune_abandoned() or drafts.count() >= max_visitor_drafts()
         ):

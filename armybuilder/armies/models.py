@@ -1,14 +1,23 @@
 """Saved armies: the muster.army/1 document is the source of truth."""
 
 import secrets
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from rules.text import repair
+
+RESTORE_DAYS = 30  # a deleted army can be restored this long, then it is purged
+
+
+def restore_cutoff(now: datetime | None = None) -> datetime:
+    """Armies deleted before this moment can no longer be restored (and are purged)."""
+    return (now or timezone.now()) - timedelta(days=RESTORE_DAYS)
 
 
 def new_share_token() -> str:
@@ -42,6 +51,11 @@ class Army(models.Model):
     version = models.PositiveIntegerField(default=1)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
+    # Whole-army delete is soft: the army vanishes from every page and share link at once
+    # and stays restorable for ``services.RESTORE_DAYS`` (then purge_deleted_armies).
+    deleted_at = models.DateTimeField(
+        null=True, blank=True, db_index=True, help_text="Set when the owner deleted it."
+    )
 
     class Meta:
         ordering = ["-updated"]
@@ -76,7 +90,7 @@ class Army(models.Model):
         A document stored before the rule (or written around it) could hold a lone
         surrogate or a bidi override that would break every page showing it; it is
         repaired as it is read, so the owner can still open, export or delete it. The
-        data migration ``0003_repair_stored_text`` repairs the rows themselves.
+        data migration ``0004_repair_stored_text`` repairs the rows themselves.
         """
         army = super().from_db(db, field_names, values, fetch_mode=fetch_mode)
         document = army.__dict__.get("document")
@@ -93,6 +107,10 @@ class Army(models.Model):
     @property
     def ruleset(self) -> str:
         return str(self.document.get("ruleset", ""))
+
+    @property
+    def is_deleted(self) -> bool:
+        return self.deleted_at is not None
 
     @property
     def is_draft(self) -> bool:

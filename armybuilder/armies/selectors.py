@@ -4,21 +4,27 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest
 
 import rules
-from armybuilder.armies.models import Army
-from armybuilder.catalog.selectors import list_lookup
+from armybuilder.armies.models import RESTORE_DAYS, Army, restore_cutoff
+from armybuilder.catalog.models import ArmyList
 
 DRAFT_SESSION_KEY = "muster_draft_key"
 
 
+def live_armies() -> QuerySet[Army]:
+    """Armies not deleted: every page, share link and list reads from here."""
+    return Army.objects.filter(deleted_at__isnull=True)
+
+
 def owned_army_or_404(request: HttpRequest, pk: int) -> Army:
     """The army with ``pk`` if the request's user owns it (or it is this visitor's draft)."""
-    army = Army.objects.filter(pk=pk).first()
+    army = live_armies().filter(pk=pk).first()
     if army is None or not can_edit(request, army):
         raise Http404("no such army")
     return army
@@ -42,27 +48,57 @@ def can_edit(request: HttpRequest, army: Army) -> bool:
 
 def shared_army_or_404(token: str) -> Army:
     """The army shared under ``token``; 404 for a made-up, revoked or regenerated token."""
-    army = Army.objects.filter(share_token=token).first() if token else None
+    army = live_armies().filter(share_token=token).first() if token else None
     if army is None:
         raise Http404("no such shared army")
     return army
 
 
-def armies_for(request: HttpRequest) -> QuerySet[Army]:
-    """The user's armies, or this visitor's drafts, newest first."""
+def deleted_army_or_404(request: HttpRequest, pk: int) -> Army:
+    """A deleted army its owner may still restore (``services.RESTORE_DAYS``); else 404."""
+    army = _restorable().filter(pk=pk).first()
+    if army is None or not can_edit(request, army):
+        raise Http404("no such deleted army")
+    return army
+
+
+def _restorable() -> QuerySet[Army]:
+    return Army.objects.filter(deleted_at__gte=restore_cutoff())
+
+
+def _mine(request: HttpRequest, armies: QuerySet[Army]) -> QuerySet[Army]:
     if request.user.is_authenticated:
-        return Army.objects.filter(owner=request.user).order_by("-updated", "-pk")
+        return armies.filter(owner=request.user)
     key = visitor_draft_key(request)
     if not key:
-        return Army.objects.none()
-    return Army.objects.filter(owner__isnull=True, session_key=key).order_by("-updated", "-pk")
+        return armies.none()
+    return armies.filter(owner__isnull=True, session_key=key)
+
+
+def armies_for(request: HttpRequest) -> QuerySet[Army]:
+    """The user's armies, or this visitor's drafts, newest first (deleted ones left out)."""
+    return _mine(request, live_armies()).order_by("-updated", "-pk")
+
+
+def armies_and_deleted_for(request: HttpRequest) -> tuple[list[Army], list[Army]]:
+    """(live armies newest first, restorable deleted ones last deleted first): one query."""
+    both = Army.objects.filter(Q(deleted_at__isnull=True) | Q(deleted_at__gte=restore_cutoff()))
+    rows = list(_mine(request, both).order_by("-updated", "-pk"))
+    live = [a for a in rows if a.deleted_at is None]
+    deleted = sorted((a for a in rows if a.deleted_at is not None), key=_deleted_order)
+    return live, deleted
+
+
+def _deleted_order(army: Army) -> tuple[float, int]:
+    assert army.deleted_at is not None
+    return (-army.deleted_at.timestamp(), -army.pk)
 
 
 def draft_count(request: HttpRequest) -> int:
     if request.user.is_authenticated:
         return 0
     key = visitor_draft_key(request)
-    return Army.objects.filter(owner__isnull=True, session_key=key).count() if key else 0
+    return live_armies().filter(owner__isnull=True, session_key=key).count() if key else 0
 
 
 @dataclass(frozen=True)
@@ -79,16 +115,51 @@ class ArmySummary:
     errors: int
     warnings: int
     problem: str = ""
+    list_name: str = ""
+
+
+@dataclass(frozen=True)
+class DeletedArmy:
+    """One line of "Recently deleted": what it was and until when it can come back."""
+
+    army: Army
+    ruleset_title: str
+    restorable_until: datetime
+
+
+def deleted_rows(armies: Iterable[Army]) -> list[DeletedArmy]:
+    return [
+        DeletedArmy(a, _title(a.ruleset), a.deleted_at + timedelta(days=RESTORE_DAYS))
+        for a in armies
+        if a.deleted_at is not None
+    ]
+
+
+def _title(slug: str) -> str:
+    try:
+        return rules.get_ruleset(slug).title
+    except KeyError:
+        return slug
 
 
 def army_summaries(armies: Iterable[Army]) -> list[ArmySummary]:
     """Check every army; army lists are read once per rule set, not once per army."""
     cache: dict[str, Mapping[str, Mapping[str, Any]]] = {}
+    names: dict[str, dict[str, str]] = {}
 
     def lookup(ruleset: str) -> Mapping[str, Mapping[str, Any]]:
         if ruleset not in cache:
-            cache[ruleset] = list_lookup(ruleset)
+            rows = ArmyList.objects.filter(ruleset=ruleset).values_list("slug", "name", "data")
+            cache[ruleset] = {slug: data for slug, _, data in rows}
+            names[ruleset] = {slug: name for slug, name, _ in rows}
         return cache[ruleset]
+
+    def list_name(army: Army) -> str:
+        slug = army.document.get("army_list")
+        if not slug:
+            return ""
+        lookup(army.ruleset)
+        return names[army.ruleset].get(str(slug), str(slug))
 
     summaries = []
     for army in armies:
@@ -100,7 +171,9 @@ def army_summaries(armies: Iterable[Army]) -> list[ArmySummary]:
             _, report = rules.check_document(army.document, lookup)
         except rules.MalformedDocument as exc:
             summaries.append(
-                ArmySummary(army, title, None, None, None, None, 0, 0, 0, problem=exc.message)
+                ArmySummary(
+                    army, title, None, None, None, None, 0, 0, 0, exc.message, list_name(army)
+                )
             )
             continue
         composition = report.composition or {}
@@ -116,6 +189,7 @@ def army_summaries(armies: Iterable[Army]) -> list[ArmySummary]:
                 units=len(report.units),
                 errors=len(report.errors),
                 warnings=len(report.warnings),
+                list_name=list_name(army),
             )
         )
     return summaries

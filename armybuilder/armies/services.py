@@ -16,6 +16,7 @@ import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -27,7 +28,8 @@ from django.utils import timezone
 import rules
 from armybuilder.armies import drafts
 from armybuilder.armies.controls import values_from_post
-from armybuilder.armies.models import Army, new_share_token
+from armybuilder.armies.models import RESTORE_DAYS as RESTORE_DAYS  # re-exported
+from armybuilder.armies.models import Army, new_share_token, restore_cutoff
 from armybuilder.armies.selectors import DRAFT_SESSION_KEY
 from armybuilder.catalog.services import check_document
 from rules.base import RuleSet
@@ -512,9 +514,10 @@ def duplicate_army(
     return create_army(document, owner=owner, session_key=session_key)
 
 
-def fork(army: Army, user: AbstractBaseUser) -> Army:
-    """A copy of a shared army owned by ``user``, with its own share token."""
-    return create_army(copy.deepcopy(army.document), owner=user)
+def fork(army: Army, owner: AbstractBaseUser | None = None, *, session_key: str = "") -> Army:
+    """A copy of a shared army, with its own share token: owned by ``owner``, or a
+    visitor's draft (``session_key``, see ``owner_kwargs``; the draft cap applies)."""
+    return create_army(copy.deepcopy(army.document), owner=owner, session_key=session_key)
 
 
 def regenerate_share_token(army: Army) -> str:
@@ -529,8 +532,28 @@ def stop_sharing(army: Army) -> None:
     Army.objects.filter(pk=army.pk).update(share_token=None)
 
 
+# -- deleting and restoring (issue 10: whole-army delete acts at once and can be undone) --------
+
+
 def delete_army(army: Army) -> None:
-    army.delete()
+    """Soft delete: gone from every page and share link at once, restorable for
+    ``RESTORE_DAYS`` days (``restore_army``), then removed by ``purge_deleted_armies``."""
+    army.deleted_at = timezone.now()
+    Army.objects.filter(pk=army.pk).update(deleted_at=army.deleted_at)
+
+
+def restore_army(army: Army) -> None:
+    """Undo ``delete_army``: the army, its share link and its place in the list come back."""
+    army.deleted_at = None
+    Army.objects.filter(pk=army.pk).update(deleted_at=None)
+
+
+def purge_deleted_armies(now: datetime | None = None) -> int:
+    """Delete for good the armies deleted more than ``RESTORE_DAYS`` ago; how many went.
+
+    For the worker's schedule (or ``manage.py purge_deleted_armies``)."""
+    _, per_model = Army.objects.filter(deleted_at__lt=restore_cutoff(now)).delete()
+    return per_model.get(Army._meta.label, 0)
 
 
 # -- visitors' drafts -----------------------------------------------------------------------

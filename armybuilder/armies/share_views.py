@@ -1,20 +1,22 @@
 """The read-only shared view of an army: no login needed, nothing editable.
 
 ``/s/<token>/`` shows the roster with totals and issues; the token is the only key (a
-made-up, revoked or regenerated token is a 404). Copying into an account needs a login.
+made-up, revoked or regenerated token is a 404). Anyone may copy it: a signed-in player
+gets an army in their account, a visitor a draft (claimed at sign-up like any draft).
 """
 
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from armybuilder.armies import presenters, selectors, services
+from armybuilder.armies.models import Army
 from armybuilder.armies.views import document_download
+from armybuilder.catalog.models import ArmyList
+from armybuilder.catalog.selectors import get_list
 
 
 def _description(checked: services.Checked, title: str) -> str:
@@ -54,8 +56,14 @@ def shared(request: HttpRequest, token: str) -> HttpResponse:
             "og_description": _description(checked, ruleset.title),
             "is_owner": selectors.can_edit(request, army),
             "notes": army.document.get("notes", ""),
+            "army_list": _army_list(army),
         },
     )
+
+
+def _army_list(army: Army) -> ArmyList | None:
+    slug = army.document.get("army_list")
+    return get_list(army.ruleset, str(slug)) if slug else None
 
 
 @require_GET
@@ -65,12 +73,21 @@ def shared_json(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def copy_shared(request: HttpRequest, token: str) -> HttpResponse:
-    """Copy to my armies: log in first, then confirm; the copy is the viewer's own."""
+    """Make my own copy: into the account, or a visitor's draft (GET asks first)."""
     army = selectors.shared_army_or_404(token)
-    if not request.user.is_authenticated:
-        return redirect_to_login(reverse("armies:copy", args=[token]))
     if request.method == "POST":
-        copy = services.fork(army, request.user)
-        messages.success(request, f"Copied {copy.name} to your armies.")
+        try:
+            copy = services.fork(army, **services.owner_kwargs(request))
+        except services.DraftLimitReached as exc:
+            messages.error(request, exc.message)
+            return redirect("armies:shared", token=token)
+        if request.user.is_authenticated:
+            messages.success(request, f"Copied {copy.name} to your armies.")
+        else:
+            messages.success(
+                request,
+                f"Copied {copy.name}: it is your draft in this browser. Sign up or log in "
+                "to keep it in an account.",
+            )
         return redirect("armies:builder", pk=copy.pk)
     return render(request, "armies/copy.html", {"army": army, "token": token})

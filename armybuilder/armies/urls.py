@@ -30,6 +30,7 @@ urlpatterns = [
     path("armies/<int:pk>/export.json", views.export_json, name="export"),
     path("armies/<int:pk>/duplicate/", views.duplicate_army, name="duplicate"),
     path("armies/<int:pk>/delete/", views.delete_army, name="delete"),
+    path("armies/<int:pk>/restore/", views.restore_army, name="restore"),  # issue 10: undo
     path("armies/<int:pk>/settings/", views.update_settings, name="settings"),
     path("armies/<int:pk>/roll/", views.roll_force, name="roll"),
     path("armies/<int:pk>/share/regenerate/", views.regenerate_share, name="share_regenerate"),

@@ -29,6 +29,7 @@ from armybuilder.catalog.selectors import lists_for
 from rules.document import canonical_order
 
 TEMPLATE = "armies/builder.html"
+JUST_DELETED = "muster_just_deleted"  # session: the army My armies offers to undo deleting
 
 
 # -- helpers --------------------------------------------------------------------------------
@@ -153,13 +154,18 @@ def _kind_or_404(army: Army, kind: str) -> None:
 
 @require_GET
 def my_armies(request: HttpRequest) -> HttpResponse:
-    summaries = selectors.army_summaries(selectors.armies_for(request))
+    armies, deleted = selectors.armies_and_deleted_for(request)
+    summaries = selectors.army_summaries(armies)
     rulesets = rules.all_rulesets()
+    just_deleted = request.session.pop(JUST_DELETED, None) if hasattr(request, "session") else None
     return render(
         request,
         "armies/my_armies.html",
         {
             "summaries": summaries,
+            "deleted": selectors.deleted_rows(deleted),
+            "undo": next((a for a in deleted if a.pk == just_deleted), None),
+            "restore_days": services.RESTORE_DAYS,
             "form": NewArmyForm(),
             "import_form": ImportForm(),
             "army_lists": lists_for(rulesets[0].slug) if rulesets else [],
@@ -274,13 +280,30 @@ def duplicate_army(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def delete_army(request: HttpRequest, pk: int) -> HttpResponse:
+    """POST deletes at once (no confirm) and My armies offers "Undo"; GET is the
+    confirmation page for links without JavaScript. htmx posts get an HX-Redirect."""
     army = selectors.owned_army_or_404(request, pk)
     if request.method == "POST":
-        name = army.name
         services.delete_army(army)
-        messages.success(request, f"Deleted {name}.")
-        return redirect("armies:list")
-    return render(request, "armies/delete.html", {"army": army})
+        request.session[JUST_DELETED] = army.pk
+        target = reverse("armies:list")
+        if request.htmx:
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = target
+            return response
+        return redirect(target)
+    return render(
+        request, "armies/delete.html", {"army": army, "restore_days": services.RESTORE_DAYS}
+    )
+
+
+@require_POST
+def restore_army(request: HttpRequest, pk: int) -> HttpResponse:
+    """Undo a delete (within ``services.RESTORE_DAYS`` days); back to My armies."""
+    army = selectors.deleted_army_or_404(request, pk)
+    services.restore_army(army)
+    messages.success(request, f"Restored {army.name}.")
+    return redirect(reverse("armies:list") + f"#army-{army.pk}")
 
 
 # -- builder changes ---------------------------------------------------------------------------

@@ -4,13 +4,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 import rules
-from armybuilder.catalog import selectors
+from armybuilder.catalog import presenters, selectors
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    counts = selectors.list_counts()
-    rulesets = [(r, counts.get(r.slug, 0)) for r in rules.all_rulesets()]
-    return render(request, "catalog/home.html", {"rulesets": rulesets})
+    return render(
+        request, "catalog/home.html", {"cards": presenters.cards(selectors.list_counts())}
+    )
 
 
 def ruleset_or_404(slug: str) -> rules.RuleSet:
@@ -23,10 +23,20 @@ def ruleset_or_404(slug: str) -> rules.RuleSet:
 
 def ruleset_detail(request: HttpRequest, slug: str) -> HttpResponse:
     ruleset = ruleset_or_404(slug)
+    army_lists = selectors.lists_for(slug)
     return render(
         request,
         "catalog/ruleset.html",
-        {"ruleset": ruleset, "army_lists": selectors.lists_for(slug)},
+        {
+            "ruleset": ruleset,
+            "army_lists": army_lists,
+            "lists_text": presenters.lists_text(ruleset, len(army_lists)),
+            "points_text": presenters.points_text(ruleset),
+            "options": presenters.reference(ruleset.options),
+            "unit_fields": presenters.reference(ruleset.unit_fields),
+            "general_fields": presenters.reference(ruleset.general_fields),
+            "checks": presenters.checks(ruleset),
+        },
     )
 
 

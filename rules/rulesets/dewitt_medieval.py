@@ -106,6 +106,7 @@ class DewittMedieval(RuleSet):
     uses_points = True
     points_rule = "PIECE COST"
     has_generals = False
+    source_has_lists = False  # the 1987 rules give troop classes, no historical army lists
     options = (
         choice_field(
             "figure_scale",

@@ -110,13 +110,11 @@ def test_share_link_opens_in_a_fresh_browser_and_copies_into_a_second_account(
         expect(viewer.locator(".item-name")).to_have_text(["Knights"])
         expect(viewer.locator("input[name^='f.']")).to_have_count(0)  # read-only
 
-        viewer.get_by_role("button", name="Copy to my armies").click()
-        expect(viewer.get_by_role("heading", name="Log in")).to_be_visible()
-        viewer.locator("#main").get_by_role("link", name="Sign up").click()
-        sign_up(viewer, "bob")
-        viewer.get_by_role("button", name="Copy to my armies").click()
+        viewer.get_by_role("button", name="Copy this army to edit").click()  # no account
         expect(viewer.locator("#army-title")).to_have_text("Shared host")
         expect(viewer.locator("#total-points")).to_have_text("242")
+        viewer.goto(f"{base}/accounts/signup/")
+        sign_up(viewer, "bob")  # the visitor's copy is claimed like any draft
     finally:
         stranger.close()
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('armies', '0003_repair_stored_text'),
+        ('armies', '0004_repair_stored_text'),
     ]
 
     operations = [

@@ -21,6 +21,6 @@ def repair_documents(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("armies", "0002_constraints_and_index")]
+    dependencies = [("armies", "0003_army_deleted_at")]
 
     operations = [migrations.RunPython(repair_documents, migrations.RunPython.noop)]

@@ -1,0 +1,68 @@
+"""An opponent copies a shared army without an account: a draft, claimed at sign-up."""
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from armybuilder.armies import services
+from armybuilder.armies.models import Army
+from tests.support import example
+
+PASSWORD = "a-long-Pass-123"
+
+
+@pytest.fixture
+def shared(db):
+    owner = User.objects.create_user("owner", password=PASSWORD)
+    return services.create_army(example("into-the-dark-source-examples.json"), owner=owner)
+
+
+def test_the_share_page_tells_a_visitor_the_copy_needs_no_account(shared, client):
+    page = client.get(f"/s/{shared.share_token}/").content.decode()
+    assert f'<form method="post" action="/s/{shared.share_token}/copy/">' in page
+    assert ">Copy this army to edit</button>" in page
+    assert "No account needed" in page
+    assert "log in or sign up first" not in page
+
+
+def test_a_visitors_copy_is_claimed_when_they_sign_up(shared, client):
+    response = client.post(f"/s/{shared.share_token}/copy/", follow=True)
+    assert "it is your draft in this browser" in response.content.decode()
+    draft = Army.objects.get(owner=None)
+    client.post(
+        "/accounts/signup/", {"username": "opponent", "password1": PASSWORD, "password2": PASSWORD}
+    )
+    draft.refresh_from_db()
+    assert draft.owner == User.objects.get(username="opponent") and draft.session_key == ""
+    assert draft.document == shared.document
+
+
+def test_a_visitors_copies_count_against_the_draft_cap(shared, client, settings):
+    settings.MUSTER_MAX_DRAFTS = 1
+    client.post(f"/s/{shared.share_token}/copy/")
+    response = client.post(f"/s/{shared.share_token}/copy/", follow=True)
+    assert response.redirect_chain == [(f"/s/{shared.share_token}/", 302)]
+    assert "You already have 1 drafts. Sign up" in response.content.decode()
+    assert Army.objects.filter(owner=None).count() == 1
+
+
+def test_a_signed_in_viewer_still_copies_into_the_account(shared):
+    viewer = User.objects.create_user("viewer", password=PASSWORD)
+    client = Client()
+    client.force_login(viewer)
+    client.post(f"/s/{shared.share_token}/copy/")
+    assert Army.objects.get(owner=viewer).document == shared.document
+    page = client.get(f"/s/{shared.share_token}/").content.decode()
+    assert ">Copy to my armies</button>" in page
+
+
+def test_the_share_page_names_the_army_list_and_links_it(client, db):
+    owner = User.objects.create_user("owner", password=PASSWORD)
+    document = example("into-the-dark-source-examples.json")
+    document["army_list"] = "norman-1066"
+    army = services.create_army(document, owner=owner)
+    page = client.get(f"/s/{army.share_token}/").content.decode()
+    assert (
+        'army list <a href="/rulesets/into-the-dark/lists/norman-1066/">Norman (Hastings, 1066)</a>'
+        in page
+    )
