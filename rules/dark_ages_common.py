@@ -134,3 +134,31 @@ def personality_limit_issues(army: Army) -> Iterator[Issue]:
                     f"{plural(used, 'personality')} (banners count as one each); "
                     f"{plural(n, 'unit')} allow {n // 3}, one per three units.",
                     PERSONALITY_RULE)  # fmt: skip
+
+
+def quality_count_message(elite: int, units: int, allowed: int) -> str:
+    return (
+        f"{plural(elite, 'Elite unit')}; {plural(units, 'unit')} allow {allowed} (one per six "
+        "units)."
+    )
+
+
+def levy_balance_message(elite: int, levy: int) -> str:
+    return (
+        f"Each Elite unit must be balanced by a Levy unit: {plural(elite, 'Elite unit')}, "
+        f"{plural(levy, 'Levy unit')}."
+    )
+
+
+def quality_issues(army: Army, rule: str) -> Iterator[Issue]:
+    """elite-limit and elite-needs-levy of the VARIABLE QUALITY optional rule: "For each
+    army of six Units, allow one Unit to be Elite, but one must be Levy to balance things
+    out!" (one Elite per full six units, and a Levy for each)."""
+    units = army.units
+    elite = sum(1 for u in units if u["quality"] == "elite")
+    levy = sum(1 for u in units if u["quality"] == "levy")
+    allowed = len(units) // 6
+    if elite > allowed:
+        yield error("elite-limit", quality_count_message(elite, len(units), allowed), rule)
+    if levy < elite:
+        yield error("elite-needs-levy", levy_balance_message(elite, levy), rule)

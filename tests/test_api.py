@@ -92,6 +92,7 @@ def test_rulesets_lists_every_ruleset_with_options_and_defaults(client):
     assert {o["name"]: o["default"] for o in itd["options"]} == {
         "command_and_control": False,
         "figure_scale": "25mm",
+        "mixed_units": False,
     }
 
 

@@ -115,6 +115,19 @@ CASES: dict[str, tuple[list[dict[str, Any]], dict[str, Any]]] = {
         {"army_list": "anglo-saxon"},
     ),  # fmt: skip
     **anglo_saxon_choice_cases(),
+    "quality-disabled": ([unit("Guard", "infantry", quality="elite")], {}),
+    "quality-conflicts-change": (
+        [unit("Guard", "infantry", quality="elite", change="reluctant")],
+        {"options": {"variable_quality": True}},
+    ),
+    "elite-limit": (
+        [unit(f"U{i}", "infantry", quality="elite" if i < 2 else "levy") for i in range(6)],
+        {"options": {"variable_quality": True}},
+    ),
+    "elite-needs-levy": (
+        [unit(f"U{i}", "infantry", quality="elite" if i == 0 else "standard") for i in range(6)],
+        {"options": {"variable_quality": True}},
+    ),
 }
 
 
@@ -151,6 +164,7 @@ def test_options_match_digest_defaults():
         "personalities": True,
         "missile_supply": "three_shots",
         "rally_variation": False,
+        "variable_quality": False,
     }
 
 

@@ -97,8 +97,13 @@ def test_defaults_are_filled_and_strings_stripped():
         "skirmishers": False,
         "champion": False,
         "division": None,
+        "mixed": None,
     }
-    assert doc["options"] == {"command_and_control": False, "figure_scale": "25mm"}
+    assert doc["options"] == {
+        "command_and_control": False,
+        "figure_scale": "25mm",
+        "mixed_units": False,
+    }
     assert doc["army_list"] is None and doc["points_limit"] is None and doc["notes"] == ""
 
 

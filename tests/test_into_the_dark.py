@@ -190,7 +190,6 @@ def test_encased_foot_move_4_and_rout_2d6():
 # -- unit checks --------------------------------------------------------------------------
 
 UNIT_CASES = {
-    "figures-out-of-range": None,  # the parser refuses it; see the test below
     "champion-figures": {"figures": 3, "champion": True, "density": "open"},
     "missing-missile-weapon": {"training": "missile"},
     "melee-with-missile-weapon": {"missile_weapon": "javelin"},
@@ -222,11 +221,11 @@ def test_figures_out_of_range_is_refused_by_the_parser_naming_the_path():
     assert "above the maximum 400" in caught.value.message
 
 
-def test_figures_out_of_range_check_guards_units_built_in_code():
-    unit = dict(rules.parse_document(army("into-the-dark", [LEGAL_UNIT])).units[0], figures=0)
-    parsed = rules.parse_document(army("into-the-dark", [LEGAL_UNIT]))
-    issues = list(ITD.check_unit(unit, 0, parsed))
-    assert "figures-out-of-range" in {i.code for i in issues}
+def test_figures_out_of_range_is_a_malformed_document_and_no_check_code():
+    """Ruling R6: a range error is refused at the door, so it is documented as a ruling,
+    not as a check code a saved army could show."""
+    assert "figures-out-of-range" not in {c.code for c in ITD.checks}
+    assert any("Figures outside 1-400" in r.text for r in ITD.rulings)
 
 
 @pytest.mark.parametrize(

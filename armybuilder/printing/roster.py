@@ -158,6 +158,9 @@ def _size(unit: Mapping[str, Any]) -> str:
             )
         return f"{stands} stands"
     figures = unit.get("figures")
+    mixed = unit.get("mixed")  # rules12: an Into the Dark mixed unit's second troop type
+    if isinstance(figures, int) and isinstance(mixed, Mapping):
+        return f"{figures + mixed['figures']} figures ({figures} + {mixed['figures']} mixed)"
     if isinstance(figures, int):
         return f"{figures} figure{'s' if figures != 1 else ''}"
     return ""

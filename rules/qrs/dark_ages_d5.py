@@ -223,13 +223,14 @@ def build(options: Mapping[str, Any], army: Army | None, *, extras: tuple[str, .
             key="removal",
             rule="Routs and Rallies",
         ),
-        _optional(d, personalities),
+        _optional(d, personalities, bool(options.get("variable_quality"))),
     )
     settings = (
         ("Dice", d),
         ("Personalities", "on" if personalities else "off"),
         ("Missile supply", "three shots" if supply == "three_shots" else "roll (a 5 ends)"),
         ("Rally variation", "on" if rally_variation else "off"),
+        ("Variable quality", "on" if options.get("variable_quality") else "off"),
     )
     variants = {key: text.format(d=d) for key, text in VARIANTS.items()}
     people = {key: text.format(d=d) for key, text in PERSONALITIES.items()}
@@ -251,7 +252,7 @@ def build(options: Mapping[str, Any], army: Army | None, *, extras: tuple[str, .
     )
 
 
-def _optional(d: str, personalities: bool) -> Section:
+def _optional(d: str, personalities: bool, variable_quality: bool = False) -> Section:
     items = []
     if personalities:
         items.append(
@@ -269,6 +270,12 @@ def _optional(d: str, personalities: bool) -> Section:
         "for with one downgrade (levy −1 attack, or reluctant 12 hits); one change per "
         "unit; never beyond ±2.",
     ]
+    if variable_quality:
+        items.append(
+            "Variable quality: for each army of six units one may be Elite (stubborn, 18 "
+            "casualties before routing) if one is Levy (nervous, 12 casualties); separate from "
+            "the upgrade and downgrade."
+        )
     return Section("Optional rules in play", items=tuple(items), key="optional")
 
 

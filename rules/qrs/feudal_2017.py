@@ -46,6 +46,7 @@ PERSONALITIES = {
     "bow_marshal": "Bow marshal: his bowmen shoot 3BW ({bw3}).",
     "brabanter": "Brabanter: his unit may re-roll its hit dice (the new result stands).",
     "priest": "Priest: once, rallies Dx bonus hits on one unit (per 4.1b), then leaves.",
+    "strategos": "Strategos: a one-time bonus of +3 to seize the initiative (Initiative).",
     "banner": "Banner (upgrade): the unit may rally despite an attacked marker; counts as a "
     "personality; stays with one unit of knights or serjeants.",
 }
@@ -60,6 +61,7 @@ ADVANTAGES = {
     "melee_minus": "Mêlée −1.",
     "shoot_minus": "Shoot −1.",
     "runs_out_5_6": "Runs out of missiles on a 5 or 6.",
+    "three_shots": "Only 3 shots (the army has more).",
 }
 
 
@@ -407,7 +409,7 @@ def _advantages(army: Army | None) -> Section | None:
             "Advantages and disadvantages",
             items=(
                 "One unit may take an advantage, balanced by one with a disadvantage; no "
-                "unit beyond +2 or −2 in shooting or mêlée.",
+                "unit beyond +2 or −2 in shooting or mêlée; a unit may carry one of each.",
                 *ADVANTAGES.values(),
             ),
             key="advantages",

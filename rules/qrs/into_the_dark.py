@@ -336,6 +336,9 @@ def _special_troops(army: Army | None, d: Any) -> Section | None:
         "get the +1 'shieldless'.",
         "shieldwall": f"Shieldwall: declared instead of moving; move at most {d(4)}; frontal "
         "opponents −1 in melee; +1 morale; not when disordered.",
+        "mixed": "Mixed units: move at the speed of the slowest type; in melee the figures in "
+        "contact give the attack and defence values; giving or receiving missile fire, the "
+        "majority troop type's values.",
     }
     if army is None:
         return Section("Special troops and SWAT", items=tuple(rules.values()), key="special-troops")
@@ -349,6 +352,7 @@ def _special_troops(army: Army | None, d: Any) -> Section | None:
             str(unit.get("missile_weapon") or ""),
             str(unit.get("melee_weapon") or ""),
             "shieldwall" if unit.get("shieldwall") else "",
+            "mixed" if unit.get("mixed") else "",
         ]
         fielded.extend(t for t in tags if t in rules and t not in fielded)
     if any(g.get("champion") for g in army.generals) and "champion" not in fielded:

@@ -109,7 +109,7 @@ PERSONALITY_NOTES = {
 }
 BANNER_NOTE = "banner: rallies 1-3 hits (half a d6, rounded up) if not in melee, not moved or shot"
 
-LIST_RULE = "Army lists (Muster)"
+LIST_RULE = "Ruling R11"  # the source prints no army lists: Muster compiled them (R11)
 
 
 class DarkAges2015(RuleSet):

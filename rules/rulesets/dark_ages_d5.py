@@ -106,6 +106,8 @@ PERSONALITY_NOTES = {
 
 LIST_RULE = "Army Lists"
 CHANGE_RULE = "Variations for All Armies"
+QUALITY_RULE = "VARIABLE QUALITY"
+QUALITY_HITS = {"elite": 18, "levy": 12}
 ALLY_RULE = "Allied Forces"
 
 
@@ -134,6 +136,9 @@ class DarkAgesD5(RuleSet):
                       ("roll", "Roll: a natural 5 is the last shot")]),
         bool_field("rally_variation", "Rally variation",
                    help="A unit with 5 or more hits cannot rally below 5."),
+        bool_field("variable_quality", "Variable quality",
+                   help="One Elite unit (18 casualties) per six units, balanced by a Levy "
+                        "(12 casualties); separate from the upgrade and downgrade."),
     )  # fmt: skip
     unit_fields = (
         name_field(),
@@ -152,6 +157,12 @@ class DarkAgesD5(RuleSet):
                       ("levy", "Levy (downgrade: -1 attack)"),
                       ("reluctant", "Reluctant (downgrade: 12 hits)")], nullable=True,
                      help="One upgrade per army, paid for by one downgrade; one change per unit."),
+        choice_field("quality", "Quality (variable quality)",
+                     [("standard", "Standard (15 hits)"),
+                      ("elite", "Elite / stubborn (18 casualties)"),
+                      ("levy", "Levy / nervous (12 casualties)")],
+                     help="Only with the variable-quality option: one Elite per six units, "
+                          "and a Levy for each Elite."),
         choice_field("variant", "Unit type idea",
                      [(key, v.label) for key, v in VARIANTS.items()], nullable=True,
                      help="Fixes the unit's type and attack."),
@@ -205,6 +216,13 @@ class DarkAgesD5(RuleSet):
                       "natural 2 for movement."),
         Ruling("R13", "The personality limit is floor(units / 3), counting allied units and "
                       "the allies' personality; a banner counts as one."),
+        Ruling("R14", "VARIABLE QUALITY is an optional rule, off by default: \"For each army "
+                      "of six Units, allow one Unit to be Elite, but one must be Levy to "
+                      "balance things out!\" Elite (18 casualties) and Levy (12) are a unit's "
+                      "quality, separate from the one upgrade and one downgrade. Quality and a "
+                      "Determined or Reluctant change both set a unit's casualties, so a unit "
+                      "takes one or the other; Scots nobles have 18 already and cannot be "
+                      "Elite."),
     )  # fmt: skip
     not_offered = (
         "Force morale, initiative, fall back and declared movement: rules of play with "
@@ -226,6 +244,11 @@ class DarkAgesD5(RuleSet):
                  "A Determined change on Scots nobles, who are Determined already."),
         CheckDoc("banner-needs-hero-or-leader", "error", "unit",
                  "A banner on a unit without a hero or leader."),
+        CheckDoc("quality-disabled", "error", "unit",
+                 "An Elite or Levy unit while variable quality is off."),
+        CheckDoc("quality-conflicts-change", "error", "unit",
+                 "Elite or Levy quality with a Determined or Reluctant change (both set the "
+                 "unit's casualties), or Elite Scots nobles (R14)."),
         CheckDoc("personalities-disabled", "error", "unit",
                  "A personality or banner while personalities are off."),
         CheckDoc("army-size", "warning", "army", "Not six units."),
@@ -236,6 +259,10 @@ class DarkAgesD5(RuleSet):
                  "when Arthur's cavalry is in play."),
         CheckDoc("downgrade-required", "error", "army",
                  "Upgrades and downgrades are not equal in number."),
+        CheckDoc("elite-limit", "error", "army",
+                 "With variable quality, more Elite units than one per six units."),
+        CheckDoc("elite-needs-levy", "error", "army",
+                 "With variable quality, fewer Levy units than Elite units."),
         CheckDoc("fixed-unit-changed", "error", "army_list",
                  "A change on a unit the army list marks as fixed (the source's italics)."),
         CheckDoc("ally-count", "error", "army",
@@ -301,7 +328,9 @@ class DarkAgesD5(RuleSet):
 
     @staticmethod
     def hits(unit: Unit) -> int:
-        """15; Determined 18 (Scots nobles by definition); Reluctant 12."""
+        """15; Determined 18 (Scots nobles by definition); Reluctant 12; Elite 18, Levy 12."""
+        if unit["quality"] in QUALITY_HITS:
+            return QUALITY_HITS[unit["quality"]]
         if unit["change"] in CHANGE_HITS:
             return CHANGE_HITS[unit["change"]]
         variant = VARIANTS.get(unit["variant"] or "")
@@ -348,7 +377,7 @@ class DarkAgesD5(RuleSet):
                 roll=ROLL_SUPPLY,
                 when=SHOOT_WHEN,
             ),
-            "hits": str(hits) + {18: " (Determined)", 12: " (Reluctant)"}.get(hits, ""),
+            "hits": str(hits) + _hits_note(unit, hits),
             "turns": turns,
         }
         notes = ['road +3" moving entirely along it, neither charging nor turning']
@@ -396,6 +425,7 @@ class DarkAgesD5(RuleSet):
                           f"{name}: Scots nobles are Determined already (18 hits); the upgrade "
                           "gains nothing.", CHANGE_RULE, **at)  # fmt: skip
         yield from common.personality_issues(unit, index, army)
+        yield from quality_issues(unit, index, army)
 
     # -- army checks --------------------------------------------------------------------------
     def check_army(self, army: Army) -> Iterable[Issue]:
@@ -407,6 +437,8 @@ class DarkAgesD5(RuleSet):
                           LIST_RULE)  # fmt: skip
         yield from common.personality_limit_issues(army)
         yield from self._check_changes(army)
+        if army.options["variable_quality"]:
+            yield from common.quality_issues(army, QUALITY_RULE)
         yield from self._check_allies(army)
         if army.list_data is not None:
             host = [(i, u) for i, u in enumerate(units) if u["ally"] is None]
@@ -433,18 +465,8 @@ class DarkAgesD5(RuleSet):
                         f"{len(upgraded)} upgraded units ({names}); a list may upgrade one"
                         f"{extra}.", CHANGE_RULE)  # fmt: skip
         if len(upgraded) != len(downgraded):
-            if len(upgraded) > len(downgraded):
-                each = " each" if len(upgraded) > 1 else ""
-                message = (
-                    f"{plural(len(upgraded), 'upgrade')} must{each} be paid for by a "
-                    f"downgrade (Levy or Reluctant); the army has {len(downgraded)}."
-                )
-            else:
-                message = (
-                    f"{plural(len(downgraded), 'downgrade')} but {len(upgraded)} upgrades: "
-                    "a downgrade pays for an upgrade, one for one."
-                )
-            yield error("downgrade-required", message, CHANGE_RULE)
+            yield error("downgrade-required",
+                        downgrade_message(len(upgraded), len(downgraded)), CHANGE_RULE)  # fmt: skip
 
     def _check_allies(self, army: Army) -> Iterable[Issue]:
         units = army.units
@@ -510,6 +532,45 @@ class DarkAgesD5(RuleSet):
             variants={k: VariantRule(v.label, v.types, v.missiles) for k, v in VARIANTS.items()},
             allow_fixed=True,
         )
+
+
+def downgrade_message(upgrades: int, downgrades: int) -> str:
+    """Upgrades and downgrades out of balance (they are never equal here)."""
+    if upgrades > downgrades:
+        each = " each" if upgrades > 1 else ""
+        return (
+            f"{plural(upgrades, 'upgrade')} must{each} be paid for by a downgrade (Levy or "
+            f"Reluctant); the army has {plural(downgrades, 'downgrade')}."
+        )
+    return (
+        f"{plural(downgrades, 'downgrade')} but {plural(upgrades, 'upgrade')}: a downgrade "
+        "pays for an upgrade, one for one."
+    )
+
+
+def _hits_note(unit: Unit, hits: int) -> str:
+    if unit["quality"] in QUALITY_HITS:
+        return f" ({unit['quality'].capitalize()})"
+    return {18: " (Determined)", 12: " (Reluctant)"}.get(hits, "")
+
+
+def quality_issues(unit: Unit, index: int, army: Army) -> Iterable[Issue]:
+    """quality-disabled, quality-conflicts-change (VARIABLE QUALITY, R14)."""
+    quality, name = unit["quality"], unit["name"]
+    if quality == "standard":
+        return
+    if not army.options["variable_quality"]:
+        yield error("quality-disabled",
+                    f"{name}: {quality.capitalize()} needs the variable quality option; switch "
+                    "it on or make the unit standard.", QUALITY_RULE, unit=index)  # fmt: skip
+    elif unit["change"] in CHANGE_HITS:
+        yield error("quality-conflicts-change",
+                    f"{name}: {quality.capitalize()} and {unit['change'].capitalize()} both set "
+                    "the unit's casualties; choose one.", QUALITY_RULE, unit=index)  # fmt: skip
+    elif quality == "elite" and unit["variant"] == "scots_nobles":
+        yield error("quality-conflicts-change",
+                    f"{name}: Scots nobles take 18 hits already; Elite gains nothing.",
+                    QUALITY_RULE, unit=index)  # fmt: skip
 
 
 def _changed(unit: Unit) -> bool:

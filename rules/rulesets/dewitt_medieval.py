@@ -187,21 +187,27 @@ class DewittMedieval(RuleSet):
                      "sheet prints the formula (points x men x impulses / 10, halved for horse "
                      "archers, long range and indirect fire) and leaves the table column blank "
                      "for the players' own values."),
+        Ruling("R4", '"Unit sizes may range from six 3-man stands for archers to about two '
+                     '3-man stands for heavy cavalry" (the introduction) is advice: a unit of '
+                     "fewer than 2 or more than 6 stands is warned, not refused."),
+        Ruling("R5", "Stands outside 1-12 and figures per stand other than 3, 2 or 1 are "
+                     "refused as a malformed document naming the field (HTTP 400, exit 2); "
+                     "such an army is never saved, so no check code reports it."),
     )  # fmt: skip
     not_offered = (
         "Artillery, rams and siege towers: the source moves and fights them but gives no "
         "piece cost (the siege section is on the quick-reference sheet only).",
         'The shooting-points "TABLE X" values (R3).',
+        "Stakes: the source gives defenders behind stakes -1 (infantry) or -2 (cavalry) in "
+        "melee but no cost, so they are placed as terrain, not bought with a unit (on the "
+        "quick-reference sheet's melee modifiers).",
     )
     checks = (
-        CheckDoc("stands-out-of-range", "error", "unit", "Fewer than 1 or more than 12 stands."),
-        CheckDoc("bad-figures-per-stand", "error", "unit",
-                 "Figures per stand other than 3, 2 or 1."),
         CheckDoc("weapon-wrong-arm", "error", "unit",
                  "A lance on foot, or a pike or longbow on cavalry (R2)."),
         CheckDoc("unit-size", "warning", "unit",
                  "Fewer than 2 or more than 6 stands (the source: from about two 3-man stands "
-                 "of heavy cavalry to six of archers)."),
+                 "of heavy cavalry to six of archers; R4)."),
         CheckDoc("over-points-limit", "error", "army", "The army costs more than its limit."),
         CheckDoc("c-in-c-count", "error", "army",
                  "More than one C-in-C is an error; an army without one gets a warning."),
@@ -226,7 +232,7 @@ class DewittMedieval(RuleSet):
         stands, per_stand = unit["stands"], unit["figures_per_stand"]
         figures = stands * per_stand
         bodies = figures * each
-        steps = [step, f"{stands} stands x {per_stand} figures x {each} = {bodies}"]
+        steps = [step, stands_step(stands, per_stand, each, bodies)]
         total = bodies
         command = unit["command"]
         if command is not None:
@@ -325,40 +331,50 @@ class DewittMedieval(RuleSet):
         name = unit["name"]
         at = {"unit": index}
         stands = unit["stands"]
-        if not STANDS_MIN <= stands <= STANDS_MAX:
-            yield error("stands-out-of-range",
-                        f"{name}: {stands} stands; a unit has {STANDS_MIN} to {STANDS_MAX}.",
-                        "Unit sizes", **at)  # fmt: skip
-        if unit["figures_per_stand"] not in FIGURES_PER_STAND:
-            yield error("bad-figures-per-stand",
-                        f"{name}: {unit['figures_per_stand']} figures per stand; a stand holds "
-                        "3, 2 or 1 figures.", "Unit sizes", **at)  # fmt: skip
         for weapon in unit["weapons"]:
             if weapon in CAVALRY_ONLY and unit["arm"] != "cavalry":
                 yield error("weapon-wrong-arm",
                             f"{name}: the {WEAPON_NAME[weapon]} is a cavalry weapon; foot "
-                            "cannot carry it.", "MODIFICATION COST", **at)  # fmt: skip
+                            "cannot carry it.", "Ruling R2", **at)  # fmt: skip
             if weapon in FOOT_ONLY and unit["arm"] != "foot":
                 yield error("weapon-wrong-arm",
                             f"{name}: the {WEAPON_NAME[weapon]} is a foot weapon; cavalry "
-                            "cannot carry it.", "MODIFICATION COST", **at)  # fmt: skip
+                            "cannot carry it.", "Ruling R2", **at)  # fmt: skip
         if STANDS_MIN <= stands < ADVISED_MIN or ADVISED_MAX < stands <= STANDS_MAX:
-            yield warning("unit-size",
-                          f"{name}: {stands} stand{'s' if stands != 1 else ''}; units run from "
-                          f"about {ADVISED_MIN} stands (heavy cavalry) to {ADVISED_MAX} "
-                          "(archers).", "Unit sizes", **at)  # fmt: skip
+            yield warning("unit-size", unit_size_message(name, stands), "Ruling R4", **at)
 
     def check_army(self, army: Army) -> Iterable[Issue]:
         chiefs = [i for i, u in enumerate(army.units) if u["command"] == "c_in_c"]
         if len(chiefs) > 1:
             names = ", ".join(army.units[i]["name"] for i in chiefs)
-            yield error("c-in-c-count",
-                        f"The army has {len(chiefs)} C-in-Cs ({names}); it has one.",
-                        "Risk to General")  # fmt: skip
+            yield error("c-in-c-count", c_in_c_message(len(chiefs), names), "Risk to General")
         elif not chiefs and army.units:
             yield warning("c-in-c-count",
                           "The army has no C-in-C: give one unit the C-in-C (+100).",
                           "Risk to General")  # fmt: skip
+
+
+def stands_step(stands: int, per_stand: int, each: int, bodies: int) -> str:
+    """``4 stands x 3 figures x 14 = 168``; ``1 stand x 1 figure x 8 = 8``."""
+    return (
+        f"{stands} stand{'' if stands == 1 else 's'} x {per_stand} "
+        f"figure{'' if per_stand == 1 else 's'} x {each} = {bodies}"
+    )
+
+
+def unit_size_message(name: str, stands: int) -> str:
+    return (
+        f"{name}: {stands} stand{'' if stands == 1 else 's'}; units run from about "
+        f"{ADVISED_MIN} stands (heavy cavalry) to {ADVISED_MAX} (archers)."
+    )
+
+
+def c_in_c_message(count: int, names: str) -> str:
+    """More than one C-in-C: the army names one commander-in-chief."""
+    return (
+        f"The army has {count} C-in-C{'' if count == 1 else 's'} ({names}); an army has "
+        "one C-in-C: make the others generals."
+    )
 
 
 def _join_terms(terms: list[str]) -> str:

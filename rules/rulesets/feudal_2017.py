@@ -16,6 +16,14 @@ from typing import Any
 
 from rules.base import Army, CheckDoc, Issue, RuleSet, Ruling, Unit, error
 from rules.errors import MalformedDocument
+from rules.feudal_checks import (
+    advantage_count_message,
+    army_size_message,
+    balance_count_message,
+    crossbow_count_message,
+    modification_issues,
+    personality_count_message,
+)
 from rules.feudal_matrix import (
     COLUMN_LABELS,
     COLUMNS,
@@ -93,7 +101,9 @@ PERSONALITY_NOTE = {
     "bow_marshal": "bow marshal: bows reach a further BW",
     "brabanter": "brabanter: may re-roll its hit dice (the new roll stands)",
     "priest": "priest: once, rallies Dx bonus hits, then leaves",
+    "strategos": "strategos: once per game, +3 to seize the initiative",
 }
+HORSE_MARSHAL_TYPES = ("knights", "cavalry")
 
 DEFAULT_LIST_SLUG = "feudal"
 # The built-in copy of the `feudal` list (fixtures/feudal-2017.json holds the same data),
@@ -176,10 +186,6 @@ def shooting_modifier(unit: Unit) -> int | None:
     if unit["disadvantage"] == "shoot_minus":
         modifier -= 1
     return modifier
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 class Feudal2017(RuleSet):
@@ -279,6 +285,7 @@ class Feudal2017(RuleSet):
                 ("melee_minus", "Mêlée -1"),
                 ("shoot_minus", "Shoot -1"),
                 ("runs_out_5_6", "Runs out of missiles on a 5-6"),
+                ("three_shots", "Only 3 shots (when the army has more)"),
             ],
             nullable=True,
         ),  # fmt: skip
@@ -293,6 +300,7 @@ class Feudal2017(RuleSet):
                 ("bow_marshal", "Bow marshal"),
                 ("brabanter", "Brabanter"),
                 ("priest", "Priest"),
+                ("strategos", "Strategos (+3 once to seize the initiative)"),
             ],
             nullable=True,
         ),  # fmt: skip
@@ -317,11 +325,23 @@ class Feudal2017(RuleSet):
         Ruling("R6", "6-hit variant: units a bit inferior (Dx+1, Dx-1) hit on 4+ with the "
                      "dice of the next better grade; determined units take 7 hits, "
                      "unenthusiastic 5, as the source's approximations."),
+        Ruling("R7", "A unit may carry one advantage and one disadvantage (the source's own "
+                     "examples: \"an unpaid mercenary crossbow unit may shoot Dx+1 but have "
+                     "only 12 Hits\"; \"A German Knight Unit may Melee Dx+1 but have 18 "
+                     "Hits\"), never two of either."),
+        Ruling("R8", "Missile modifications change one unit's supply against the army's: extra "
+                     "missiles (4 shots) only where the army has three shots; \"only have 3 "
+                     "shots\" only where the army is well supplied (4 shots) or rolls for its "
+                     "supply; running out on a 5-6 anywhere. Missile and shooting "
+                     "modifications need a unit that shoots; the woods advantage needs freemen "
+                     "or bowmen."),
+        Ruling("R9", "Strategos, named among the initiative options (\"a one-time bonus of "
+                     "+3 to seize Initiative\"), is a personality: he counts against the "
+                     "one-per-three-units limit and rides with any unit."),
     )  # fmt: skip
     not_offered = (
         "Savings rolls, initiative, force morale and alternative rallying: played at the "
         "table, nothing to build (they appear on the quick-reference sheet).",
-        "Strategos: named as an initiative option only.",
     )
     checks = (
         CheckDoc("matrix-mismatch", "error", "army",
@@ -337,7 +357,9 @@ class Feudal2017(RuleSet):
                  "Personalities plus banners above one for every three units."),
         CheckDoc("banner-unit", "error", "unit",
                  "A banner not with knights or serjeants, or with no personality to carry it."),
-        CheckDoc("horse-marshal-unit", "error", "unit", "A horse marshal not with knights."),
+        CheckDoc("horse-marshal-unit", "error", "unit",
+                 "A horse marshal not with knights or cavalry (the Bretons' cavalry \"move as "
+                 "Knights\": \"[Try a Horse Master personality!]\")."),
         CheckDoc("bow-marshal-unit", "error", "unit", "A bow marshal not with bowmen."),
         CheckDoc("advantage-limit", "error", "army",
                  "More than one unit with an advantage or more than one with a disadvantage; "
@@ -345,8 +367,11 @@ class Feudal2017(RuleSet):
         CheckDoc("advantage-unbalanced", "error", "army",
                  "An advantage without a disadvantage to balance it (R2)."),
         CheckDoc("one-modification-per-unit", "error", "unit",
-                 "A unit with both an advantage and a disadvantage, or either together with "
-                 "mercenary crossbows or a balance."),
+                 "An advantage or a disadvantage together with mercenary crossbows or a "
+                 "balance (one advantage and one disadvantage on a unit is allowed, R7)."),
+        CheckDoc("modification-not-applicable", "error", "unit",
+                 "A shooting or missile modification on a unit that does not shoot, or one "
+                 "that changes nothing under the army's missile supply (R8)."),
         CheckDoc("modifier-cap", "error", "unit",
                  "A mêlée or shooting modifier above +2 or below -2 (knights with mêlée +1)."),
         CheckDoc("trained-disabled", "error", "unit",
@@ -446,14 +471,24 @@ class Feudal2017(RuleSet):
         return stats
 
     def shots(self, unit: Unit, army: Army) -> str:
+        """3 shots; 4 well supplied or with extra missiles; "only 3 shots" takes a unit back
+        to 3; out on a natural 5 (the supply variant) or a 5-6 (the disadvantage)."""
         supply = army.options["missile_supply"]
-        if unit["disadvantage"] == "runs_out_5_6":
-            return "until a natural 5 or 6"
-        if unit["advantage"] == "extra_missiles" or supply == "four_shots":
-            return "4"
+        limit: str | None = "4" if supply == "four_shots" else "3"
+        roll = None
         if supply == "natural_5":
-            return "until a natural 5"
-        return "3"
+            limit, roll = None, "5"
+        if unit["disadvantage"] == "runs_out_5_6":
+            limit, roll = None, "5 or 6"
+        if unit["disadvantage"] == "three_shots":
+            limit, roll = "3", None
+        if unit["advantage"] == "extra_missiles":
+            limit = "4"
+        if roll is None:
+            return limit or "3"
+        if limit is None:
+            return f"until a natural {roll}"
+        return f"{limit}, or until a natural {roll}"
 
     def notes(self, unit: Unit, army: Army) -> list[str]:
         kind = unit["type"]
@@ -515,28 +550,37 @@ class Feudal2017(RuleSet):
                 else "a banner is an upgrade to a personality; give the unit one"
             )
             yield error("banner-unit", f"{name}: {reason}.", PERSONALITY_RULE, **at)
-        if unit["personality"] == "horse_marshal" and kind != "knights":
+        if unit["personality"] == "horse_marshal" and kind not in HORSE_MARSHAL_TYPES:
             yield error("horse-marshal-unit",
-                        f"{name}: a horse marshal manoeuvres knights; he cannot lead {type_name}.",
-                        PERSONALITY_RULE, **at)  # fmt: skip
+                        f"{name}: a horse marshal manoeuvres knights (or cavalry, who move as "
+                        f"knights); he cannot lead {type_name}.", PERSONALITY_RULE, **at)  # fmt: skip
         if unit["personality"] == "bow_marshal" and kind != "bowmen":
             yield error("bow-marshal-unit",
                         f"{name}: a bow marshal leads bowmen, not {type_name}.",
                         PERSONALITY_RULE, **at)  # fmt: skip
-        mods = [
+        modified = [
             label
             for label, present in (
                 ("an advantage", unit["advantage"] is not None),
                 ("a disadvantage", unit["disadvantage"] is not None),
-                ("mercenary crossbows", unit["mercenary_crossbows"]),
-                ("a crossbow balance", balance is not None),
             )
             if present
         ]
-        if len(mods) > 1 and (unit["advantage"] or unit["disadvantage"]):
+        crossbow = "mercenary crossbows" if unit["mercenary_crossbows"] else None
+        if balance is not None:
+            crossbow = "a crossbow balance"
+        if modified and crossbow:
             yield error("one-modification-per-unit",
-                        f"{name}: has {' and '.join(mods)}; a unit takes one modification at "
-                        "most.", ADVANTAGE_RULE, **at)  # fmt: skip
+                        f"{name}: has {' and '.join(modified)} besides {crossbow}; a unit "
+                        "takes no advantage or disadvantage on top of the crossbow "
+                        "arrangement.", ADVANTAGE_RULE, **at)  # fmt: skip
+        yield from modification_issues(
+            unit,
+            index,
+            army.options["missile_supply"],
+            shoots=kind in SHOOTING,
+            type_name=type_name,
+        )
         melee = melee_modifier(unit)
         if abs(melee) > MODIFIER_CAP:
             yield error("modifier-cap",
@@ -554,13 +598,13 @@ class Feudal2017(RuleSet):
 
     def check_army(self, army: Army) -> Iterable[Issue]:
         units = army.units
-        if len(units) != FORCE_SIZE:
-            yield error("army-size",
-                        f"The army has {_plural(len(units), 'unit')}; a Feudal force is six "
-                        "(one row of the force matrix).", MATRIX_RULE)  # fmt: skip
         force = self.force(army)
         types = [matrix_type(u) for u in units]
-        if units and not matching_rows(types, force):
+        if len(units) != FORCE_SIZE:
+            # one mistake, one error: the wrong size says which rows are nearest
+            nearest = f" {mismatch_message(types, force).split('. ', 1)[1]}" if units else ""
+            yield error("army-size", army_size_message(len(units)) + nearest, MATRIX_RULE)
+        elif not matching_rows(types, force):
             yield error("matrix-mismatch", mismatch_message(types, force), MATRIX_RULE)
         yield from self._check_crossbows(army)
         allowed = len(units) // 3
@@ -569,28 +613,39 @@ class Feudal2017(RuleSet):
         )
         if personalities > allowed:
             yield error("too-many-personalities",
-                        f"{personalities} personalities (banners count as one); "
-                        f"{_plural(len(units), 'unit')} allow {allowed}, one for every three.",
+                        f"{personality_count_message(personalities, len(units))}.",
                         PERSONALITY_RULE)  # fmt: skip
         yield from self._check_advantages(army)
 
     def _check_crossbows(self, army: Army) -> Iterable[Issue]:
-        crossbows = [u["name"] for u in army.units if u["mercenary_crossbows"]]
-        balances = [u["name"] for u in army.units if u["balance"] is not None]
+        """One mistake, one error: crossbows on a unit that is not bowmen, or a balance on
+        the wrong type, are reported on that unit; they still pair off here, and only a
+        rightly placed unit is reported for lacking its partner."""
+        units = army.units
+        crossbows = [u["name"] for u in units if u["mercenary_crossbows"]]
+        balances = [u["name"] for u in units if u["balance"] is not None]
+        placed_crossbows = [
+            u["name"] for u in units if u["mercenary_crossbows"] and u["type"] == "bowmen"
+        ]
+        placed_balances = [
+            u["name"]
+            for u in units
+            if u["balance"] is not None
+            and u["type"] == BALANCE_TYPE[u["balance"]]
+            and not u["dismounted"]
+        ]
         problem = None
         if len(crossbows) > 1:
-            problem = (
-                f"{len(crossbows)} mercenary crossbow units ({', '.join(crossbows)}); at most one"
-            )
+            problem = crossbow_count_message(crossbows)
         elif len(balances) > 1:
-            problem = f"{len(balances)} balancing units ({', '.join(balances)}); exactly one"
-        elif crossbows and not balances:
+            problem = balance_count_message(balances)
+        elif placed_crossbows and not balances:
             problem = (
-                f"{crossbows[0]} shoot as mercenary crossbows with nothing to balance them: make "
-                "one knights unit mounted serjeants or one freemen unit unwilling levy"
+                f"{placed_crossbows[0]}: mercenary crossbows with nothing to balance them; "
+                "make one knights unit mounted serjeants or one freemen unit unwilling levy"
             )
-        elif balances and not crossbows:
-            problem = f"{balances[0]} balance mercenary crossbows the army does not have"
+        elif placed_balances and not crossbows:
+            problem = f"{placed_balances[0]}: balances mercenary crossbows the army does not have"
         if problem:
             yield error("crossbow-balance", f"{problem}.", MATRIX_RULE)
 
@@ -599,12 +654,11 @@ class Feudal2017(RuleSet):
         disadvantaged = [u["name"] for u in army.units if u["disadvantage"] is not None]
         if len(advantaged) > 1:
             yield error("advantage-limit",
-                        f"{len(advantaged)} units with an advantage ({', '.join(advantaged)}); "
-                        "an army may improve one.", ADVANTAGE_RULE)  # fmt: skip
+                        f"{advantage_count_message(advantaged, 'advantage')}.",
+                        ADVANTAGE_RULE)  # fmt: skip
         if len(disadvantaged) > 1:
             yield error("advantage-limit",
-                        f"{len(disadvantaged)} units with a disadvantage "
-                        f"({', '.join(disadvantaged)}); an army downgrades one.",
+                        f"{advantage_count_message(disadvantaged, 'disadvantage')}.",
                         ADVANTAGE_RULE)  # fmt: skip
         for i, unit in enumerate(army.units):
             if unit["advantage"] == "woods" and unit["type"] not in WOODS_TYPES:

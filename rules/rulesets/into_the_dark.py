@@ -25,6 +25,14 @@ from rules.base import (
     warning,
 )
 from rules.fields import Field, bool_field, choice_field, name_field
+from rules.into_the_dark_mixed import (
+    Part,
+    majority,
+    mixed_field,
+    mixed_issues,
+    parts,
+    slowest,
+)
 from rules.matching import fits
 
 QUALITY = {"average": 3, "levy": 2, "elite": 4, "fanatic": 5, "peasant": 1}
@@ -82,7 +90,19 @@ ARMOUR_FIELD = choice_field(
      ("encased", "Encased (E, +4, natural 6)")],
 )  # fmt: skip
 
-LIST_RULE = "Army lists (Muster)"
+DENSITY_FIELD = choice_field(
+    "density",
+    "Density",
+    [("close", "Close (C)"), ("loose", "Loose (L)"), ("open", "Open (O)")],
+)  # fmt: skip
+# foot-bow troops "do not have shields unless cross trained" (Missile Weapons); shieldwall is
+# for "Close order foot troops with large shields" (Shieldwall)
+SHIELDLESS_MISSILES = {"foot_bow", "light_crossbow"}
+
+# The source's army lists never appeared ("(soon) found at the end of these rules"); an
+# army "can be picked from any respectable set of army lists" (Choosing Your Army).
+LIST_RULE = "Choosing Your Army"
+FIGURES_RULE = "COMBAT"  # "For each four figures fighting (rounded down) one 6 sided die"
 
 
 def per_figure(
@@ -150,16 +170,26 @@ class IntoTheDark(RuleSet):
             "Figure scale",
             [("25mm", "25 mm"), ("15mm", "15 mm (halve every distance)")],
         ),
+        bool_field(
+            "mixed_units",
+            "Mixed units",
+            help="A unit may mix two troop types: it moves at the speed of the slowest; "
+            "missile fire uses the majority type's values.",
+        ),
     )
     unit_fields = (
         name_field(),
-        Field("figures", "Figures", "integer", default=12, minimum=1, maximum=400),
+        Field(
+            "figures",
+            "Figures",
+            "integer",
+            default=12,
+            minimum=1,
+            maximum=400,
+            help="1 to 400 (R6).",
+        ),
         QUALITY_FIELD,
-        choice_field(
-            "density",
-            "Density",
-            [("close", "Close (C)"), ("loose", "Loose (L)"), ("open", "Open (O)")],
-        ),  # fmt: skip
+        DENSITY_FIELD,
         ARMOUR_FIELD,
         bool_field("mounted", "Mounted", help="Mounted doubles the troop cost."),
         choice_field(
@@ -192,6 +222,7 @@ class IntoTheDark(RuleSet):
         bool_field("skirmishers", "Skirmishers"),
         bool_field("champion", "Champion", help="A single heroic figure: 10 x the troop cost."),
         Field("division", "Division (general's name)", "string", nullable=True, maximum=120),
+        mixed_field(DENSITY_FIELD, ARMOUR_FIELD),
     )
     general_fields = (
         name_field(),
@@ -219,19 +250,26 @@ class IntoTheDark(RuleSet):
         Ruling("R3", '"Wedge", "Hedgehog" and "Chariots" are named in the contents but have '
                      "no text: not offered."),
         Ruling("R4", "Missile weapons by arm: foot bow, light crossbow, sling, longbow and "
-                     "heavy crossbow are foot only; mounted bow mounted only; javelin either."),
-        Ruling("R5", "Units are homogeneous (the source recommends it); mixed units are not "
-                     "modelled."),
+                     "heavy crossbow are foot only; mounted bow mounted only; javelin either. "
+                     "The pike is a foot weapon: pikemen fight four ranks deep."),
+        Ruling("R5", "Mixed units are an option (\"It is simpler to keep all troops in a unit "
+                     "the same type\"): a unit may add a second troop type (density, armour, "
+                     "foot or mounted) with its own figures, sharing the unit's quality, "
+                     "training and weapons. Each type pays its own troop cost; the command "
+                     "cost is paid once. The unit moves (and routs) at the speed of its "
+                     "slowest type; missile fire uses the majority type, so one type must "
+                     "have more figures; in melee the figures in contact decide."),
+        Ruling("R6", "Figures outside 1-400 are refused as a malformed document naming the "
+                     "field (HTTP 400, exit 2); such an army is never saved, so no check code "
+                     "reports it."),
     )  # fmt: skip
     # "champion-not-open": champions are always open order, a single figure; the builder
     # sets both for the player when a unit is made a champion.
     follow_ups = (("champion", True, {"density": "open", "figures": 1}),)
     not_offered = (
         "Wedge, Hedgehog and Chariots: named in the source's contents but never described (R3).",
-        "Mixed units: the source recommends homogeneous units (R5).",
     )
     checks = (
-        CheckDoc("figures-out-of-range", "error", "unit", "Figures below 1 or above 400."),
         CheckDoc("champion-figures", "error", "unit", "A champion with other than 1 figure."),
         CheckDoc("missing-missile-weapon", "error", "unit",
                  "Missile or cross-trained training without a missile weapon."),
@@ -242,7 +280,8 @@ class IntoTheDark(RuleSet):
         CheckDoc("weapon-wrong-arm", "error", "unit",
                  "A missile weapon on the wrong arm (R4), or a pike on a mounted unit."),
         CheckDoc("shieldwall-not-close-foot", "error", "unit",
-                 "Shieldwall on anything but close-order foot."),
+                 "Shieldwall on anything but close-order foot with large shields: foot-bow and "
+                 "light-crossbow troops \"do not have shields unless cross trained\"."),
         CheckDoc("peasant-swat", "error", "unit",
                  "A peasant unit with longbow, heavy crossbow, polearm, pike or shieldwall."),
         CheckDoc("warband-mounted", "error", "unit", "Warband on a mounted unit."),
@@ -251,6 +290,11 @@ class IntoTheDark(RuleSet):
         CheckDoc("champion-not-open", "error", "unit", "A champion that is not open order."),
         CheckDoc("too-few-figures", "warning", "unit",
                  "A non-champion unit under 4 figures rolls no combat die."),
+        CheckDoc("mixed-units-disabled", "error", "unit",
+                 "A unit with a second troop type while the mixed-units option is off."),
+        CheckDoc("mixed-unit", "error", "unit",
+                 "A mixed unit whose second type is its own, with as many figures of each "
+                 "type (no majority), a mixed champion, or over 400 figures in all (R5)."),
         CheckDoc("over-points-limit", "error", "army", "The army costs more than its limit."),
         CheckDoc("no-commanding-general", "error", "army",
                  "With command & control, not exactly one commanding general."),
@@ -270,11 +314,12 @@ class IntoTheDark(RuleSet):
     )  # fmt: skip
 
     # -- costing -----------------------------------------------------------------
-    def unit_per_figure(self, unit: Unit) -> tuple[Fraction, list[str]]:
+    def unit_per_figure(self, unit: Unit, part: Part | None = None) -> tuple[Fraction, list[str]]:
+        """The troop cost of one figure of the unit (of ``part``, one of its troop types)."""
         return per_figure(
             unit["quality"],
-            unit["armour"],
-            mounted=unit["mounted"],
+            part.armour if part else unit["armour"],
+            mounted=part.mounted if part else unit["mounted"],
             cross_trained=unit["training"] == "cross_trained",
             longbow=unit["missile_weapon"] == "longbow",
             pike=unit["melee_weapon"] == "pike",
@@ -282,6 +327,8 @@ class IntoTheDark(RuleSet):
         )
 
     def cost_unit(self, unit: Unit, army: Army) -> Cost:
+        if unit.get("mixed") and not unit["champion"]:
+            return self._cost_mixed(unit)
         each, steps = self.unit_per_figure(unit)
         if unit["champion"]:
             total = each * 10
@@ -293,6 +340,25 @@ class IntoTheDark(RuleSet):
             total = bodies + command
             steps.append(f"{figures} figures x {_num(each)} = {_num(bodies)}")
             steps.append(f"command {QUALITY[unit['quality']]} x 10 = {command}")
+        cost = Cost(total, tuple(steps))
+        if total.denominator != 1:
+            cost = Cost(total, (*steps, f"{_num(total)} rounded up = {cost.points}"))
+        return cost
+
+    def _cost_mixed(self, unit: Unit) -> Cost:
+        """Each troop type pays its own troop cost per figure; command once (R5)."""
+        steps: list[str] = []
+        total = Fraction(0)
+        for part in parts(unit):
+            code = part_code(part)
+            each, part_steps = self.unit_per_figure(unit, part)
+            steps += [f"{code}: {step}" for step in part_steps]
+            bodies = each * part.figures
+            steps.append(f"{part.figures} {code} figures x {_num(each)} = {_num(bodies)}")
+            total += bodies
+        command = 10 * QUALITY[unit["quality"]]
+        steps.append(f"command {QUALITY[unit['quality']]} x 10 = {command} (once for the unit)")
+        total += command
         cost = Cost(total, tuple(steps))
         if total.denominator != 1:
             cost = Cost(total, (*steps, f"{_num(total)} rounded up = {cost.points}"))
@@ -321,25 +387,25 @@ class IntoTheDark(RuleSet):
 
     def stats(self, unit: Unit, army: Army) -> dict[str, Any]:
         k = self.scale(army)
-        density, mounted, armour = unit["density"], unit["mounted"], unit["armour"]
-        move, rout = (
-            ENCASED_MOVEMENT[mounted] if armour == "encased" else MOVEMENT[(density, mounted)]
-        )
+        move, rout = slowest(unit, movement)
         weapon = unit["missile_weapon"]
+        mixed = len(parts(unit)) > 1
+        most = majority(unit) or parts(unit)[0]
         stats: dict[str, Any] = {
-            "code": self.code(unit),
+            "code": " + ".join(f"{p.figures} {part_code(p)}" for p in parts(unit))
+            if mixed
+            else self.code(unit),
             "move": _inches(move * k),
             "rout_evade": rout,
-            "hit_on": HIT_ON[armour],
+            "hit_on": HIT_ON[most.armour],
         }
         if unit["champion"]:
             stats["combat_dice"] = "2 (1 when wounded)"
-            stats["hits"] = "3 (the first removes the mount)" if mounted else "2"
+            stats["hits"] = "3 (the first removes the mount)" if unit["mounted"] else "2"
         else:
             ranks = "four ranks" if unit["melee_weapon"] == "pike" else "first two ranks"
-            stats["combat_dice"] = (
-                f"1 per 4 figures fighting ({ranks}); at most {unit['figures'] // 4}"
-            )
+            figures = sum(p.figures for p in parts(unit))
+            stats["combat_dice"] = f"1 per 4 figures fighting ({ranks}); at most {figures // 4}"
         if weapon:
             close, far = RANGES[weapon]
             stats["close"] = _inches(close * k)
@@ -350,6 +416,12 @@ class IntoTheDark(RuleSet):
             stats["zoc"] = _inches(Fraction(move) / 2 * k) + " (half move)"
         stats["morale"] = str(QUALITY[unit["quality"]])
         notes = self.notes(unit)
+        if mixed:
+            in_contact = ", ".join(f"{part_code(p)} {HIT_ON[p.armour]}" for p in parts(unit))
+            notes.append(
+                f"mixed unit: moves as its slowest type, missile fire uses the majority "
+                f"({part_code(most)}), in melee the figures in contact decide ({in_contact})"
+            )
         if notes:
             stats["notes"] = "; ".join(notes)
         return stats
@@ -395,11 +467,11 @@ class IntoTheDark(RuleSet):
         at = {"unit": index}
         weapon = unit["missile_weapon"]
         training = unit["training"]
-        mounted = unit["mounted"]
         figures = unit["figures"]
-        if not 1 <= figures <= 400:
-            yield error("figures-out-of-range", f"{name}: {figures} figures; a unit has 1 to 400.",
-                        "The Troops", **at)  # fmt: skip
+        # a mixed unit has two troop types: a rule of arm or density holds for both
+        arms = {p.mounted for p in parts(unit)}
+        densities = {p.density for p in parts(unit)}
+        mounted = True in arms
         if unit["champion"] and figures != 1:
             yield error("champion-figures",
                         f"{name}: a champion is a single figure, not {figures}.", "Champions", **at)  # fmt: skip
@@ -413,22 +485,31 @@ class IntoTheDark(RuleSet):
                         "cross-trained, or remove the weapon.", "Missile Weapons", **at)  # fmt: skip
         if training == "cross_trained" and (weapon == "longbow" or unit["melee_weapon"] == "pike"):
             what = "longbow" if weapon == "longbow" else "pike"
+            rule = "Longbow" if weapon == "longbow" else "Pike"
             yield error("swat-not-cross-trained",
-                        f"{name}: units with a {what} may not be cross-trained.", "SWAT", **at)  # fmt: skip
+                        f"{name}: units with a {what} may not be cross-trained.", rule, **at)  # fmt: skip
         if weapon in FOOT_ONLY and mounted:
             yield error("weapon-wrong-arm",
                         f"{name}: {weapon.replace('_', ' ')} is a foot weapon; mounted troops "
-                        "use the mounted bow or javelins.", "Missile Weapons", **at)  # fmt: skip
-        if weapon in MOUNTED_ONLY and not mounted:
+                        "use the mounted bow or javelins.", "Ruling R4", **at)  # fmt: skip
+        if weapon in MOUNTED_ONLY and False in arms:
             yield error("weapon-wrong-arm",
                         f"{name}: the mounted bow is for mounted troops only.",
                         "Missile Weapons", **at)  # fmt: skip
         if unit["melee_weapon"] == "pike" and mounted:
             yield error("weapon-wrong-arm", f"{name}: pikes are for foot troops only.",
-                        "SWAT", **at)  # fmt: skip
-        if unit["shieldwall"] and (unit["density"] != "close" or mounted):
-            yield error("shieldwall-not-close-foot",
-                        f"{name}: only close-order foot may use shieldwall.", "Shieldwall", **at)  # fmt: skip
+                        "Ruling R4", **at)  # fmt: skip
+        if unit["shieldwall"]:
+            if densities != {"close"} or mounted:
+                yield error("shieldwall-not-close-foot",
+                            f"{name}: only close-order foot may use shieldwall.", "Shieldwall",
+                            **at)  # fmt: skip
+            elif training == "missile" and weapon in SHIELDLESS_MISSILES:
+                yield error("shieldwall-not-close-foot",
+                            f"{name}: shieldwall is for troops with large shields, and "
+                            f"{weapon.replace('_', ' ')} troops \"do not have shields unless "
+                            "cross trained\"; make them cross-trained or drop shieldwall.",
+                            "Shieldwall", **at)  # fmt: skip
         if unit["quality"] == "peasant":
             swat = [w.replace("_", " ") for w in (weapon,) if w in SWAT_MISSILE]
             swat += [unit["melee_weapon"]] if unit["melee_weapon"] in SWAT_MELEE else []
@@ -439,17 +520,18 @@ class IntoTheDark(RuleSet):
         if unit["warband"] and mounted:
             yield error("warband-mounted", f"{name}: only foot units may be a warband.",
                         "Warbands", **at)  # fmt: skip
-        if unit["skirmishers"] and (unit["density"] != "open" or weapon is None):
+        if unit["skirmishers"] and (densities != {"open"} or weapon is None):
             yield error("skirmishers-not-open-missile",
                         f"{name}: skirmishers must be open-order troops with a missile weapon.",
                         "Skirmishers", **at)  # fmt: skip
         if unit["champion"] and unit["density"] != "open":
             yield error("champion-not-open",
                         f"{name}: champions are always open order.", "Champions", **at)  # fmt: skip
-        if not unit["champion"] and 1 <= figures < 4:
-            yield warning("too-few-figures",
-                          f"{name}: {figures} figures roll no combat die (one die per 4 figures).",
-                          "Melee", **at)  # fmt: skip
+        yield from mixed_issues(unit, index, army.options)
+        total = sum(p.figures for p in parts(unit))
+        if not unit["champion"] and 1 <= total < 4:
+            yield warning("too-few-figures", too_few_figures_message(name, total), FIGURES_RULE,
+                          **at)  # fmt: skip
 
     def check_army(self, army: Army) -> Iterable[Issue]:
         names = {g["name"] for g in army.generals}
@@ -457,9 +539,8 @@ class IntoTheDark(RuleSet):
         if c_and_c:
             commanding = sum(1 for g in army.generals if g["commanding"])
             if commanding != 1:
-                yield error("no-commanding-general",
-                            f"With command & control the army needs exactly one commanding "
-                            f"general; it has {commanding}.", "Generals")  # fmt: skip
+                yield error("no-commanding-general", commanding_message(commanding),
+                            "Generals")  # fmt: skip
         divisions: Counter[str] = Counter()
         for i, unit in enumerate(army.units):
             division = unit["division"]
@@ -478,10 +559,8 @@ class IntoTheDark(RuleSet):
         for general in army.generals:
             count = divisions[general["name"]]
             if count and not 3 <= count <= 6:
-                yield warning("division-size",
-                              f"{general['name']}'s division has {count} unit"
-                              f"{'s' if count != 1 else ''}; the source advises about 4 or 5 "
-                              "(3 to 6).", "Divisions")  # fmt: skip
+                yield warning("division-size", division_size_message(general["name"], count),
+                              "Divisions")  # fmt: skip
         if army.list_data is not None:
             yield from self.check_army_list(army, army.list_data)
 
@@ -628,6 +707,40 @@ class IntoTheDark(RuleSet):
                         f"{', '.join(map(str, values))}"
                     )
         return problems
+
+
+def too_few_figures_message(name: str, figures: int) -> str:
+    verb = "rolls" if figures == 1 else "roll"
+    return (
+        f"{name}: {figures} figure{'' if figures == 1 else 's'} {verb} no combat die (one die "
+        "per 4 figures fighting)."
+    )
+
+
+def division_size_message(general: str, count: int) -> str:
+    return (
+        f"{general}'s division has {count} unit{'' if count == 1 else 's'}; the source advises "
+        "about 4 or 5 (3 to 6)."
+    )
+
+
+def commanding_message(count: int) -> str:
+    return (
+        "With command & control the army needs exactly one commanding general; it has "
+        f"{'none' if count == 0 else count}."
+    )
+
+
+def part_code(part: Part) -> str:
+    """The three-letter code of one troop type, e.g. ``CAF``."""
+    return DENSITY_LETTER[part.density] + ARMOUR_LETTER[part.armour] + "MF"[not part.mounted]
+
+
+def movement(part: Part) -> tuple[int, str]:
+    """(move, rout/evade dice) of one troop type; encased armour slows it."""
+    if part.armour == "encased":
+        return ENCASED_MOVEMENT[part.mounted]
+    return MOVEMENT[(part.density, part.mounted)]
 
 
 def _share(share: Fraction) -> str:
