@@ -112,9 +112,53 @@ SESSION_COOKIE_AGE = 60 * 60 * 24 * 30
 
 # The API refuses bodies over 1 MiB itself (413); Django's own ceiling sits above that.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
-MUSTER_MAX_DOCUMENT_BYTES = 1024 * 1024
+MUSTER_MAX_DOCUMENT_BYTES = 512 * 1024  # what an army needs: see README, "Limits" (issue 13)
 # Drafts a visitor without an account may keep in one session.
 MUSTER_MAX_DRAFTS = 25
+
+# -- Hardening (issue 13): malformed headers, rate limits, log-in lock-out, drafts, passwords --
+# Malformed headers answer 400 before anything reads them; limits apply by URL name.
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+    "armybuilder.headers.MalformedHeadersMiddleware",
+)
+MIDDLEWARE.append("armybuilder.throttle.ThrottleMiddleware")
+# Counters live in their own cache: Redis when REDIS_URL is set (shared by every worker),
+# else this process's memory (then each worker process counts on its own).
+CACHES["ratelimit"] = (
+    {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "ratelimit",
+    }
+    if REDIS_URL
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "ratelimit"}
+)
+MUSTER_RATE_LIMIT_CACHE = "ratelimit"
+# Per client address: (requests, seconds). A limited request gets 429 and Retry-After.
+MUSTER_RATE_LIMITS = {
+    "pdf": (30, 600),  # PDF renders: army, shared and rule-set sheets, and the API
+    "import": (30, 3600),  # army files imported
+    "create": (60, 3600),  # armies started, duplicated or copied
+    "signup": (5, 3600),  # accounts made
+}
+# Wrong passwords (Muster's log-in and /admin/): lock out with backoff, doubling per failure.
+MUSTER_LOGIN_LOCKOUT = {
+    "account_failures": 5,
+    "address_failures": 20,
+    "base_seconds": 60,
+    "max_seconds": 3600,
+    "memory_seconds": 86400,
+}
+# Behind a proxy: the META key holding the client's address, e.g. HTTP_X_REAL_IP.
+MUSTER_CLIENT_IP_HEADER = os.environ.get("MUSTER_CLIENT_IP_HEADER", "")
+MUSTER_MAX_VISITOR_DRAFTS = 5000  # all visitors' drafts together (armies/drafts.py)
+MUSTER_DRAFT_PRUNE_EVERY = 500  # prune abandoned drafts every so many new drafts
+MUSTER_BODY_READ_SECONDS = 10  # a posted document must arrive within this time
+AUTH_PASSWORD_VALIDATORS += [
+    {"NAME": "armybuilder.passwords.RepeatedCharacterValidator"},
+    {"NAME": "armybuilder.passwords.GuessablePasswordValidator"},
+]
 
 LOGGING = {
     "version": 1,

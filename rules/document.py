@@ -11,6 +11,7 @@ from rules.base import Army
 from rules.errors import MalformedDocument
 from rules.fields import Field, describe, parse_object, parse_value
 from rules.registry import get_ruleset, slugs
+from rules.text import check_tree, safe_text
 
 FORMAT = "muster.army/1"
 MAX_UNITS = 500
@@ -70,9 +71,11 @@ def parse_document(raw: Any, lists: ListLookup = no_lists) -> Army:
         raise MalformedDocument("", f"the document must be a JSON object, not {describe(raw)}")
     for key in raw:
         if key not in _TOP_KEYS:
+            shown = safe_text(str(key))
             raise MalformedDocument(
-                str(key), f"{key}: unknown key; allowed keys: {', '.join(_TOP_KEYS)}"
+                shown, f"{shown}: unknown key; allowed keys: {', '.join(_TOP_KEYS)}"
             )
+    check_tree(raw)  # the text rule (rules/text.py) for every key and string, path named
     for key in ("format", "name", "ruleset", "units"):
         if key not in raw:
             raise MalformedDocument(key, f"{key}: is required")

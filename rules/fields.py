@@ -7,18 +7,15 @@ rule set lacks.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
 from rules.errors import MalformedDocument
+from rules.text import check_text, safe_text
 
 Kind = Literal["string", "text", "integer", "number", "boolean", "choice", "multi", "object"]
-
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-_CONTROL_NO_NEWLINE = re.compile(r"[\x00-\x1f\x7f]")
 
 
 @dataclass(frozen=True)
@@ -132,9 +129,7 @@ def parse_value(field: Field, value: Any, path: str) -> Any:
     if kind in ("string", "text"):
         if not isinstance(value, str):
             raise MalformedDocument(path, f"{path}: must be a string, not {describe(value)}")
-        pattern = _CONTROL if kind == "text" else _CONTROL_NO_NEWLINE
-        if pattern.search(value):
-            raise MalformedDocument(path, f"{path}: contains a control character")
+        check_text(value, path, multiline=kind == "text")  # rules/text.py: the text rule
         value = value.strip()
         low = int(field.minimum) if field.minimum is not None else 0
         high = int(field.maximum) if field.maximum is not None else None
@@ -206,10 +201,11 @@ def parse_object(
     known = {f.name: f for f in fields}
     for key in value:
         if key not in known:
-            key_path = f"{path}.{key}" if path else str(key)
+            shown = safe_text(str(key))
+            key_path = f"{path}.{shown}" if path else shown
             allowed = ", ".join(known) or "no keys"
             raise MalformedDocument(
-                key_path, f"{key_path}: unknown key {str(key)!r}; allowed keys: {allowed}"
+                key_path, f"{key_path}: unknown key {shown!r}; allowed keys: {allowed}"
             )
     result: dict[str, Any] = {}
     for f in fields:

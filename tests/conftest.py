@@ -31,3 +31,23 @@ def _tasks_run_at_once(settings):
     tests/test_print_queue.py runs the real database and Redis queues with a worker.
     """
     settings.TASKS = {"default": settings.TASK_BACKENDS["immediate"]}
+
+
+# Hardening (issue 13): the suite creates many armies and logs in often from one address,
+# so tests get generous rate limits and a clean slate of counters; the limits themselves
+# are tested with small ones (tests/test_throttle.py).
+@pytest.fixture(autouse=True)
+def generous_rate_limits(settings):
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    settings.MUSTER_RATE_LIMITS = {
+        name: (1_000_000, 3600) for name in ("pdf", "import", "create", "signup")
+    }
+    settings.MUSTER_LOGIN_LOCKOUT = {"account_failures": 1000, "address_failures": 1000}
+    if not isinstance(caches[settings.MUSTER_RATE_LIMIT_CACHE], LocMemCache):
+        # REDIS_URL is set: count in memory rather than clear a Redis database per test
+        local = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "rl"}
+        settings.CACHES = {**settings.CACHES, "ratelimit-tests": local}
+        settings.MUSTER_RATE_LIMIT_CACHE = "ratelimit-tests"
+    caches[settings.MUSTER_RATE_LIMIT_CACHE].clear()

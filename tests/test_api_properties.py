@@ -15,7 +15,8 @@ pytestmark = pytest.mark.django_db
 
 # Fields that refer to other army lists are left at null: their refusal is a 400 by design.
 REFERENCES = {"ally"}
-PRINTABLE = st.characters(codec="utf-8", exclude_categories=("Cc", "Cs"))
+# The text rule (rules/text.py): no controls, surrogates, invisible formatting or line breaks.
+PRINTABLE = st.characters(codec="utf-8", exclude_categories=("Cc", "Cs", "Cf", "Zl", "Zp"))
 
 
 def value_for(field: Field) -> st.SearchStrategy[Any]:

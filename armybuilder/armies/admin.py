@@ -7,14 +7,18 @@ bumps the version, so an open builder tab cannot silently overwrite an admin's c
 from typing import Any
 
 from django.contrib import admin
+from django.db import models
 from django.db.models import F
 from django.http import HttpRequest
 
 from armybuilder.armies.models import Army, Revision
+from armybuilder.textrule import TextRuleJSONField
 
 
 @admin.register(Army)
 class ArmyAdmin(admin.ModelAdmin):
+    # the text rule (issue 13): refused characters shown escaped, never breaking the page
+    formfield_overrides = {models.JSONField: {"form_class": TextRuleJSONField}}
     list_display = ("name", "ruleset", "owner", "is_draft", "version", "updated")
     list_select_related = ("owner",)
     list_filter = ("deleted_at",)  # issue 10: soft-deleted armies ("Has date"), restorable

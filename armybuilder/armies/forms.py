@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 
 import rules
 from armybuilder.catalog.selectors import lists_for
+from armybuilder.textrule import validate_line
 
 
 class SignUpForm(UserCreationForm):
@@ -26,6 +27,11 @@ class SignUpForm(UserCreationForm):
         model = User
         fields = ("username", "email")
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("username", "email"):  # the text rule (issue 13)
+            self.fields[name].validators.append(validate_line)
+
 
 def ruleset_choices() -> list[tuple[str, str]]:
     return [(r.slug, r.title) for r in rules.all_rulesets()]
@@ -35,7 +41,7 @@ class NewArmyForm(forms.Form):
     """Start an army: rule set, optional army list, optional points limit, name."""
 
     ruleset = forms.ChoiceField(label="Rule set")
-    army_list = forms.CharField(label="Army list", required=False)
+    army_list = forms.CharField(label="Army list", required=False, validators=[validate_line])
     points_limit = forms.IntegerField(
         label="Points limit",
         required=False,
@@ -48,6 +54,7 @@ class NewArmyForm(forms.Form):
         required=False,
         max_length=120,
         help_text="You can change it later; empty gives a name from the rule set.",
+        validators=[validate_line],
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -2,12 +2,15 @@
 
 import secrets
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+
+from rules.text import repair
 
 RESTORE_DAYS = 30  # a deleted army can be restored this long, then it is purged
 
@@ -77,6 +80,25 @@ class Army(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @classmethod
+    def from_db(
+        cls, db: str | None, field_names: Any, values: Any, *, fetch_mode: Any = None
+    ) -> "Army":
+        """Every army read from the database keeps the text rule (rules/text.py).
+
+        A document stored before the rule (or written around it) could hold a lone
+        surrogate or a bidi override that would break every page showing it; it is
+        repaired as it is read, so the owner can still open, export or delete it. The
+        data migration ``0004_repair_stored_text`` repairs the rows themselves.
+        """
+        army = super().from_db(db, field_names, values, fetch_mode=fetch_mode)
+        document = army.__dict__.get("document")
+        if document is not None:
+            fixed, changed = repair(document)
+            if changed:
+                army.document = fixed
+        return army
 
     @property
     def name(self) -> str:
@@ -155,3 +177,15 @@ class Revision(models.Model):
     @property
     def structural(self) -> bool:
         return self.op != "edit"
+
+
+class DraftGate(models.Model):
+    """One row whose lock serialises visitors' draft creation (see ``armies.drafts``).
+
+    ``issued`` counts the drafts ever created; every so many, abandoned drafts are pruned.
+    """
+
+    issued = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.issued} drafts issued"

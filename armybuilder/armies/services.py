@@ -26,6 +26,7 @@ from django.http import HttpRequest, QueryDict
 from django.utils import timezone
 
 import rules
+from armybuilder.armies import drafts
 from armybuilder.armies.controls import values_from_post
 from armybuilder.armies.models import RESTORE_DAYS as RESTORE_DAYS  # re-exported
 from armybuilder.armies.models import Army, new_share_token, restore_cutoff
@@ -36,6 +37,7 @@ from rules.base import RuleSet
 from rules.document import load_json
 from rules.errors import MalformedDocument
 from rules.fields import Field
+from rules.text import safe_text
 
 KINDS = ("units", "generals")
 NAME_MAX = 120
@@ -125,7 +127,7 @@ def friendly_message(exc: MalformedDocument, document: Mapping[str, Any] | None 
         if isinstance(items, list) and index < len(items) and isinstance(items[index], dict):
             name = items[index].get("name")
             if isinstance(name, str) and name.strip():
-                where = f"{name.strip()} ({what} {index + 1})"
+                where = f"{safe_text(name.strip())} ({what} {index + 1})"  # text rule
         fields = ()
         if ruleset is not None:
             fields = ruleset.unit_fields if kind == "units" else ruleset.general_fields
@@ -524,21 +526,13 @@ def max_drafts() -> int:
 def create_army(raw: Any, *, owner: AbstractBaseUser | None = None, session_key: str = "") -> Army:
     """A new army from a raw document, parsed first (MalformedDocument: nothing saved).
 
-    A visitor's drafts are capped per session (DraftLimitReached), so nobody can fill the
-    database without an account.
+    A visitor's drafts are capped per session and in total (DraftLimitReached), so nobody
+    can fill the database without an account.
     """
     parsed, _ = check_document(raw)
-    drafts = Army.objects.filter(owner__isnull=True, session_key=session_key, deleted_at=None)
-    if owner is None and drafts.count() >= max_drafts():
-        raise DraftLimitReached(
-            f"You already have {max_drafts()} drafts. Sign up (it is free) to keep more "
-            "armies, or delete a draft you no longer need."
-        )
-    return Army.objects.create(
-        owner=owner if owner is not None else None,
-        session_key="" if owner is not None else session_key,
-        document=parsed.to_document(),
-    )
+    if owner is None:
+        return drafts.create_draft(session_key, parsed.to_document())  # caps: drafts.py
+    return Army.objects.create(owner=owner, session_key="", document=parsed.to_document())
 
 
 def import_limit() -> int:

@@ -3,6 +3,7 @@
 from django.core.exceptions import ValidationError
 from django.db import models
 
+from armybuilder.textrule import validate_json, validate_line, validate_text
 from rules.registry import get_ruleset, slugs
 
 
@@ -39,7 +40,26 @@ class ArmyList(models.Model):
         return (self.ruleset, self.slug)
 
     def clean(self) -> None:
-        """Run the rule set's own list validator: a malformed list cannot be saved."""
+        """Run the rule set's own list validator: a malformed list cannot be saved.
+
+        Every string keeps the text rule first (rules/text.py): list data reaches pages,
+        PDFs and the API as it is stored.
+        """
+        faults = {}
+        for name, check in (
+            ("ruleset", validate_line),
+            ("slug", validate_line),
+            ("name", validate_line),
+            ("period", validate_line),
+            ("source_note", validate_text),
+            ("data", validate_json),
+        ):
+            try:
+                check(getattr(self, name))
+            except ValidationError as exc:
+                faults[name] = exc.messages
+        if faults:
+            raise ValidationError(faults)
         if self.ruleset not in slugs():
             raise ValidationError(
                 {"ruleset": f"{self.ruleset!r} is not one of {', '.join(slugs())}"}

@@ -11,14 +11,13 @@ import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.tasks import TaskResultStatus, task
 from django.tasks.exceptions import TaskResultDoesNotExist
 from django.utils import timezone
 
 from armybuilder.armies import services as armies_services
-from armybuilder.armies.models import Army
+from armybuilder.armies.drafts import prune_abandoned
 from armybuilder.ops.models import Scheduled
 
 logger = logging.getLogger(__name__)
@@ -27,19 +26,6 @@ NAME = "maintenance"
 
 def interval() -> timedelta:
     return timedelta(seconds=int(getattr(settings, "MUSTER_MAINTENANCE_SECONDS", 3600)))
-
-
-def abandoned_drafts(now: datetime | None = None):  # -> QuerySet[Army]
-    """Visitors' drafts nobody can reach any more: the session is gone, the draft untouched."""
-    now = now or timezone.now()
-    cutoff = now - timedelta(seconds=settings.SESSION_COOKIE_AGE)
-    live = Session.objects.filter(expire_date__gt=now).values("session_key")
-    return Army.objects.filter(owner__isnull=True, updated__lt=cutoff).exclude(session_key__in=live)
-
-
-def prune_drafts(now: datetime | None = None) -> int:
-    count, _ = abandoned_drafts(now).delete()
-    return count
 
 
 def prune_renders(now: datetime | None = None) -> int:
@@ -56,7 +42,7 @@ def prune_renders(now: datetime | None = None) -> int:
 def run_maintenance(now: datetime | None = None) -> str:
     """Every housekeeping job once; a summary line for the task result and the log."""
     done = [
-        f"pruned {prune_drafts(now)} abandoned drafts",
+        f"pruned {prune_abandoned(now)} abandoned drafts",
         f"{prune_renders(now)} old stored PDFs",
     ]
     # soft-deleted armies past their 30 days of undo (issue 10)

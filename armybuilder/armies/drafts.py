@@ -1,0 +1,89 @@
+"""Visitors' drafts: a per-session cap with no race, a global cap, and pruning (issue 13).
+
+A visitor without an account may keep ``MUSTER_MAX_DRAFTS`` drafts per session, and all
+visitors together ``MUSTER_MAX_VISITOR_DRAFTS`` (dropping the session cookie starts a new
+session, so the per-session cap alone does not bound storage). The count and the insert
+run in one transaction that first takes a lock: an UPDATE of the single ``DraftGate`` row.
+On PostgreSQL that is a row lock held to the commit; on SQLite any write takes the
+database's write lock. Either way a second creator waits, then counts the first one's
+draft: 40 parallel imports from one session leave exactly the cap, never more.
+
+Abandoned drafts (their session expired, untouched for a session's lifetime) are pruned by
+``manage.py prune_drafts`` (run it daily from cron), and also here, every
+``MUSTER_DRAFT_PRUNE_EVERY`` drafts and whenever the global cap is reached.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.sessions.models import Session
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from armybuilder.armies.models import Army, DraftGate
+
+
+def max_drafts() -> int:
+    """How many drafts one visitor's session may keep before signing up."""
+    return int(getattr(settings, "MUSTER_MAX_DRAFTS", 25))
+
+
+def max_visitor_drafts() -> int:
+    """How many drafts all visitors together may keep."""
+    return int(getattr(settings, "MUSTER_MAX_VISITOR_DRAFTS", 5000))
+
+
+def prune_every() -> int:
+    return int(getattr(settings, "MUSTER_DRAFT_PRUNE_EVERY", 500))
+
+
+def abandoned_drafts(now: datetime | None = None) -> Any:
+    """Drafts nobody can reach: their session expired and a session's lifetime passed."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=settings.SESSION_COOKIE_AGE)
+    live = Session.objects.filter(expire_date__gt=now).values("session_key")
+    return Army.objects.filter(owner__isnull=True, updated__lt=cutoff).exclude(session_key__in=live)
+
+
+def prune_abandoned(now: datetime | None = None) -> int:
+    count, _ = abandoned_drafts(now).delete()
+    return count
+
+
+def _lock() -> int:
+    """Take the draft lock for this transaction; how many drafts were ever issued."""
+    if not DraftGate.objects.filter(pk=1).update(issued=F("issued") + 1):
+        DraftGate.objects.get_or_create(pk=1)
+        DraftGate.objects.filter(pk=1).update(issued=F("issued") + 1)
+    return DraftGate.objects.values_list("issued", flat=True).get(pk=1)
+
+
+def create_draft(session_key: str, document: dict[str, Any]) -> Army:
+    """A visitor's new draft, or DraftLimitReached when a cap is reached (nothing saved)."""
+    from armybuilder.armies.services import DraftLimitReached
+
+    with transaction.atomic():
+        issued = _lock()
+        if issued % prune_every() == 0:
+            prune_abandoned()
+        mine = Army.objects.filter(
+            owner__isnull=True, session_key=session_key, deleted_at=None
+        ).count()  # an army deleted (undoably) no longer counts against its visitor
+        if mine >= max_drafts():
+            raise DraftLimitReached(
+                f"You already have {max_drafts()} drafts. Sign up (it is free) to keep more "
+                "armies, or delete a draft you no longer need."
+            )
+        drafts = Army.objects.filter(owner__isnull=True)  # deleted ones too: they take room
+        if drafts.count() >= max_visitor_drafts() and (
+            not prune_abandoned() or drafts.count() >= max_visitor_drafts()
+        ):
+            raise DraftLimitReached(
+                "Muster is holding as many visitors' drafts as it can right now. Sign up "
+                "(it is free) to save armies in an account, or try again later."
+            )
+        return Army.objects.create(owner=None, session_key=session_key, document=document)

@@ -1,0 +1,214 @@
+"""Rate limits and log-in lock-out (issue 13): 429 with Retry-After for every limit."""
+
+import re
+
+import pytest
+import redis
+from django.contrib.auth.models import User
+from django.core.cache import caches
+from django.test import Client
+
+from armybuilder import throttle
+from armybuilder.armies.models import Army
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "a-long-Pass-123"
+DOC = {"format": "muster.army/1", "name": "Limited", "ruleset": "into-the-dark", "units": []}
+
+
+@pytest.fixture
+def small(settings):
+    """Every limit at 2 per hour; lock-out after 3 wrong passwords (account) or 6 (address)."""
+    settings.MUSTER_RATE_LIMITS = {n: (2, 3600) for n in ("pdf", "import", "create", "signup")}
+    settings.MUSTER_LOGIN_LOCKOUT = {
+        "account_failures": 3,
+        "address_failures": 6,
+        "base_seconds": 60,
+        "max_seconds": 600,
+    }
+    return settings
+
+
+def assert_limited(response, what: str) -> int:
+    assert response.status_code == 429, response.content[:300]
+    retry = int(response["Retry-After"])
+    assert 0 < retry <= 3600
+    text = response.content.decode()
+    assert "try again in" in text and "UTC" in text
+    assert what in text
+    return retry
+
+
+def _three(send) -> list:
+    return [send() for _ in range(3)]
+
+
+def test_pdf_renders_on_pages_are_limited_per_client(client, small):
+    first, second, third = _three(lambda: client.get("/armies/999999/roster.pdf"))
+    assert first.status_code == second.status_code == 404
+    assert_limited(third, "printable sheets")
+    assert "<h1>429" in third.content.decode()
+
+
+def test_pdf_renders_from_the_api_are_limited_and_answer_json(client, small):
+    send = lambda: client.post("/api/v1/roster.pdf", "{}", content_type="application/json")  # noqa: E731
+    *_, third = _three(send)
+    retry = assert_limited(third, "printable sheets")
+    assert third.json()["retry_after"] == retry
+
+
+def test_the_limit_is_per_client_address(small):
+    here, there = Client(REMOTE_ADDR="10.0.0.1"), Client(REMOTE_ADDR="10.0.0.2")
+    for _ in range(2):
+        here.get("/rulesets/nope/qrs.pdf")
+    assert here.get("/rulesets/nope/qrs.pdf").status_code == 429
+    assert there.get("/rulesets/nope/qrs.pdf").status_code == 404
+
+
+def test_imports_are_limited(client, small):
+    *_, third = _three(lambda: client.post("/armies/import/", {}))
+    assert_limited(third, "imports")
+
+
+def test_army_creation_is_limited_and_nothing_is_made_once_limited(client, small):
+    send = lambda: client.post("/armies/new/", {"ruleset": "into-the-dark", "name": "Mine"})  # noqa: E731
+    first, second, third = _three(send)
+    assert first.status_code == second.status_code == 302
+    assert_limited(third, "new armies")
+    assert Army.objects.count() == 2
+
+
+def test_duplicating_counts_as_creating(owner_client, user, small):
+    army = Army.objects.create(owner=user, document=DOC)
+    url = f"/armies/{army.pk}/duplicate/"
+    *_, third = _three(lambda: owner_client.post(url))
+    assert_limited(third, "new armies")
+
+
+def test_sign_ups_are_limited(client, small):
+    def send():
+        n = User.objects.count()
+        return client.post(
+            "/accounts/signup/",
+            {"username": f"player{n}", "password1": PASSWORD, "password2": PASSWORD},
+        )
+
+    client.post("/accounts/signup/", {})
+    client.post("/accounts/signup/", {})
+    assert_limited(send(), "sign-ups")
+    assert User.objects.count() == 0
+
+
+@pytest.mark.parametrize("url", ["/accounts/login/", "/admin/login/"])
+def test_wrong_passwords_lock_the_account_then_even_the_right_one_waits(client, small, url):
+    User.objects.create_user("alice", password=PASSWORD, is_staff=True)
+    for _ in range(3):
+        response = client.post(url, {"username": "alice", "password": "wrong"})
+        assert response.status_code == 200
+    retry = assert_limited(
+        client.post(url, {"username": "alice", "password": PASSWORD}), "wrong passwords"
+    )
+    assert retry == 60
+    assert "_auth_user_id" not in client.session
+
+
+def test_the_lock_out_backs_off_and_a_right_password_afterwards_starts_afresh(
+    client, small, monkeypatch
+):
+    User.objects.create_user("alice", password=PASSWORD)
+    clock = [1_000_000.0]
+    monkeypatch.setattr(throttle.time, "time", lambda: clock[0])
+    waits = []
+    for _ in range(3):  # the third failure locks for 60 s, the fourth 120 s, the fifth 240 s
+        client.post("/accounts/login/", {"username": "alice", "password": "wrong"})
+    for _ in range(3):
+        response = client.post("/accounts/login/", {"username": "alice", "password": "wrong"})
+        waits.append(int(response["Retry-After"]))
+        clock[0] += waits[-1]  # wait it out, then fail again
+        client.post("/accounts/login/", {"username": "alice", "password": "wrong"})
+    assert waits == [60, 120, 240]
+    clock[0] += 480
+    assert (
+        client.post("/accounts/login/", {"username": "alice", "password": PASSWORD}).status_code
+        == 302
+    )
+    client.logout()
+    response = client.post("/accounts/login/", {"username": "alice", "password": "wrong"})
+    assert response.status_code == 200  # one failure after a reset is not a lock-out
+
+
+def test_many_accounts_tried_from_one_address_lock_the_address(small):
+    attacker, player = Client(REMOTE_ADDR="10.9.9.9"), Client(REMOTE_ADDR="10.1.1.1")
+    User.objects.create_user("zoe", password=PASSWORD)
+    for n in range(6):
+        attacker.post("/accounts/login/", {"username": f"user{n}", "password": "x"})
+    assert_limited(
+        attacker.post("/accounts/login/", {"username": "zoe", "password": PASSWORD}),
+        "wrong passwords",
+    )
+    ok = player.post("/accounts/login/", {"username": "zoe", "password": PASSWORD})
+    assert ok.status_code == 302
+
+
+def test_an_ipv6_client_is_counted_by_its_64_network(rf):
+    a = rf.get("/", REMOTE_ADDR="2001:db8:1:2::1")
+    b = rf.get("/", REMOTE_ADDR="2001:db8:1:2:ffff::9")
+    assert throttle.client_address(a) == throttle.client_address(b) == "2001:db8:1:2::/64"
+
+
+def test_a_cache_that_does_not_answer_lets_requests_through(client, small):
+    small.CACHES = {
+        **small.CACHES,
+        "ratelimit": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there
+        },
+    }
+    small.MUSTER_RATE_LIMIT_CACHE = "ratelimit"
+    for _ in range(3):
+        assert client.get("/rulesets/nope/qrs.pdf").status_code == 404
+
+
+REDIS_URL = "redis://127.0.0.1:6379/2"  # this branch's Redis database in CI
+
+
+def _redis_answers() -> bool:
+    try:
+        return bool(redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping())
+    except redis.RedisError:
+        return False
+
+
+def test_limits_hold_on_the_real_redis(client, small):
+    if not _redis_answers():
+        pytest.skip(f"Redis does not answer at {REDIS_URL}")
+    small.CACHES = {
+        **small.CACHES,
+        "ratelimit": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "muster-test-throttle",
+        },
+    }
+    small.MUSTER_RATE_LIMIT_CACHE = "ratelimit"
+    caches["ratelimit"].clear()
+    try:
+        *_, third = _three(lambda: client.post("/armies/import/", {}))
+        assert_limited(third, "imports")
+        User.objects.create_user("alice", password=PASSWORD)
+        for _ in range(3):
+            client.post("/accounts/login/", {"username": "alice", "password": "wrong"})
+        locked = client.post("/accounts/login/", {"username": "alice", "password": PASSWORD})
+        assert assert_limited(locked, "wrong passwords") == 60
+        keys = redis.Redis.from_url(REDIS_URL).keys("muster-test-throttle:*")
+        assert any(re.search(rb"throttle:lock:", k) for k in keys)
+    finally:
+        caches["ratelimit"].clear()
+
+
+def test_the_api_answers_its_429_as_json_with_the_wait(client, small):
+    for _ in range(3):
+        response = client.post("/api/v1/qrs.pdf", "[]", content_type="application/json")
+    assert response.status_code == 429
+    assert set(response.json()) == {"error", "path", "retry_after"}
