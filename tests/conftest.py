@@ -51,3 +51,26 @@ def generous_rate_limits(settings):
         settings.CACHES = {**settings.CACHES, "ratelimit-tests": local}
         settings.MUSTER_RATE_LIMIT_CACHE = "ratelimit-tests"
     caches[settings.MUSTER_RATE_LIMIT_CACHE].clear()
+
+
+def _empties_the_tables(item: pytest.Item) -> bool:
+    """A live-server or other transactional test flushes every table when it ends."""
+    names = getattr(item, "fixturenames", ())
+    marker = item.get_closest_marker("django_db")
+    transactional = marker is not None and marker.kwargs.get("transaction", False)
+    return "live_server" in names or "transactional_db" in names or bool(transactional)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """A live-server or transactional test empties every table when it ends; put the army
+    lists back (as ``django_db_setup`` loaded them) for the tests that follow."""
+    yield
+    if nextitem is None or not _empties_the_tables(item):
+        return
+    from pytest_django.plugin import blocking_manager_key
+
+    from armybuilder.catalog.services import load_lists
+
+    with item.config.stash[blocking_manager_key].unblock():
+        load_lists()

@@ -51,7 +51,7 @@ def test_emoji_in_names_print_with_the_bundled_emoji_font():
 
 
 def test_a_character_no_font_has_is_named_on_the_sheet():
-    doc = army("into-the-dark", [{"name": "Levy \U0001fa7f"}], name="Host \U000e0041\U0010fffd")
+    doc = army("into-the-dark", [{"name": "Levy \U0001fa7f"}], name="Host \U0010fffd")
     pdf = services.army_sheet_pdf(doc, "roster").pdf
     text = text_of(pdf)
     assert "No font here can print these characters" in text

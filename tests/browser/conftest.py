@@ -78,18 +78,3 @@ def _screenshots(item: pytest.Item) -> None:
                 page.screenshot(path=str(ARTIFACTS / f"{stem}-{c}-{p}.png"), full_page=True)
             except Exception as exc:  # a closed page must not hide the real failure
                 print(f"no screenshot of context {c} page {p}: {exc}")
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_teardown(item, nextitem):
-    """The live server's transactional test empties every table when it ends; put the
-    army lists back (as ``django_db_setup`` loaded them) for the tests that follow."""
-    yield
-    if nextitem is None or "live_server" not in getattr(item, "fixturenames", ()):
-        return
-    from pytest_django.plugin import blocking_manager_key
-
-    from armybuilder.catalog.services import load_lists
-
-    with item.config.stash[blocking_manager_key].unblock():
-        load_lists()

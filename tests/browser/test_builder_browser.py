@@ -33,7 +33,7 @@ def new_into_the_dark_army(page: Page, base: str, name: str) -> None:
 def settled(page: Page) -> None:
     """Until htmx has wired the content it swapped in (it settles about 20 ms later: a
     person cannot type into a new field that fast, Playwright can)."""
-    page.wait_for_function("!document.querySelector('.htmx-added, .htmx-settling')")
+    expect(page.locator(".htmx-added, .htmx-settling")).to_have_count(0)
 
 
 def add_unit(page: Page, index: int, name: str, choices: dict[str, str], ticks=()) -> None:

@@ -86,7 +86,8 @@ def make_army(user: User, ruleset: str, count: int = 3) -> Army:
 
 def settled(page: Page) -> None:
     """Until htmx has wired the content it swapped in (about 20 ms after the swap)."""
-    page.wait_for_function("!document.querySelector('.htmx-added, .htmx-settling')")
+    # a locator, not wait_for_function: the page's CSP (no 'unsafe-eval') refuses the latter
+    expect(page.locator(".htmx-added, .htmx-settling")).to_have_count(0)
 
 
 def open_builder(page: Page, base: str, saved: Army) -> None:
@@ -129,13 +130,10 @@ def set_value(page: Page, selector: str, value: str) -> None:
 
 def wait_saved(page: Page, selector: str, value: str) -> None:
     """Until the page's save of that control answered with ``value`` (its data-from)."""
-    page.wait_for_function(
-        """([selector, value]) => {
-            const wrap = document.querySelector(selector).closest('[data-field]');
-            return wrap.dataset.from === value || wrap.dataset.from === JSON.stringify(value);
-        }""",
-        arg=[selector, value],
-    )
+    # the innermost [data-field] around the control (its only matches are its ancestors)
+    wrap = page.locator("[data-field]", has=page.locator(selector)).last
+    quoted = re.escape(json.dumps(value))
+    expect(wrap).to_have_attribute("data-from", re.compile(f"^(?:{re.escape(value)}|{quoted})$"))
 
 
 def document_of(saved: Army) -> dict[str, Any]:
