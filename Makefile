@@ -44,7 +44,9 @@ VENV312 := .venv312
 PY312_TESTS := tests/test_document.py tests/test_examples.py tests/test_into_the_dark.py \
   tests/test_dewitt_medieval.py tests/test_feudal_2017.py tests/test_feudal_matrix.py \
   tests/test_dark_ages_2015.py tests/test_dark_ages_d5.py tests/test_api.py \
-  tests/test_api_properties.py tests/test_architecture.py
+  tests/test_api_properties.py tests/test_architecture.py tests/test_list_entries.py \
+  tests/test_rules_fidelity.py tests/test_into_the_dark_mixed.py \
+  tests/test_feudal_2017_modifications.py tests/test_text_rule.py
 
 test-py312:
 	@test -n "$(PY312)" || { echo "no Python 3.12 here: the 3.12 run is skipped"; exit 0; }; \
