@@ -109,6 +109,29 @@ def _field_name(request: HttpRequest) -> str:
     return field
 
 
+def _attempt(
+    request: HttpRequest, army: Army, msg_id: str, change: Any
+) -> tuple[Any, HttpResponse | None]:
+    """Run one field change made from the posted ``_from``: (its result, None), or
+    (None, the answer to a refusal: conflict 409, unit gone, stale page, malformed 400)."""
+    views = _views()
+    try:
+        return change(changes.parse_from(request.POST.get("_from"))), None
+    except FieldConflict as exc:
+        return None, _conflict(request, msg_id, exc)
+    except ItemGone:
+        return None, _gone(request, army)
+    except ItemNotFound:
+        raise Http404("no such item, field or setting") from None
+    except StaleVersion as exc:
+        return None, views._stale(request, exc.army)
+    except rules.MalformedDocument as exc:
+        message = services.friendly_message(exc, army.document)
+        if not request.htmx:
+            return None, views._page(request, services.check_army(army), 400, error=message)
+        return None, _message(request, msg_id, message, 400)
+
+
 def item_field(request: HttpRequest, army: Army, kind: str, index: int) -> HttpResponse:
     """POST ``_field`` (and ``_from``) to a unit's or general's URL: one field changes."""
     field = _field_name(request)
@@ -116,24 +139,17 @@ def item_field(request: HttpRequest, army: Army, kind: str, index: int) -> HttpR
     msg_id = control_id(prefix, field) + "-msg"
     views = _views()
     before = army.document
-    try:
-        made_from = changes.parse_from(request.POST.get("_from"))
-        checked, now = changes.change_item_field(
+    result, refused = _attempt(
+        request,
+        army,
+        msg_id,
+        lambda made_from: changes.change_item_field(
             army, kind, index, field, request.POST, made_from, _version(request)
-        )
-    except FieldConflict as exc:
-        return _conflict(request, msg_id, exc)
-    except ItemGone:
-        return _gone(request, army)
-    except ItemNotFound:
-        raise Http404("no such item or field") from None
-    except StaleVersion as exc:
-        return views._stale(request, exc.army)
-    except rules.MalformedDocument as exc:
-        message = services.friendly_message(exc, army.document)
-        if not request.htmx:
-            return views._page(request, services.check_army(army), 400, error=message)
-        return _message(request, msg_id, message, 400)
+        ),
+    )
+    if refused is not None:
+        return refused
+    checked, now = result
     if not request.htmx:
         item = "unit" if kind == "units" else "general"
         return HttpResponseRedirect(views._army_url(checked.army, f"{item}-{index}"))
@@ -191,20 +207,14 @@ def setting_field(request: HttpRequest, army: Army) -> HttpResponse:
     msg_id = SETTING_IDS.get(field) or control_id("opt", field.removeprefix("options."))
     msg_id += "-msg"
     views = _views()
-    try:
-        made_from = changes.parse_from(request.POST.get("_from"))
-        checked = changes.change_setting(army, field, request.POST, made_from)
-    except FieldConflict as exc:
-        return _conflict(request, msg_id, exc)
-    except ItemNotFound:
-        raise Http404("no such setting") from None
-    except StaleVersion as exc:
-        return views._stale(request, exc.army)
-    except rules.MalformedDocument as exc:
-        message = services.friendly_message(exc, army.document)
-        if not request.htmx:
-            return views._page(request, services.check_army(army), 400, error=message)
-        return _message(request, msg_id, message, 400)
+    checked, refused = _attempt(
+        request,
+        army,
+        msg_id,
+        lambda made_from: changes.change_setting(army, field, request.POST, made_from),
+    )
+    if refused is not None:
+        return refused
     if not request.htmx:
         return HttpResponseRedirect(views._army_url(checked.army, "settings"))
     costs = field not in ("name", "notes")
