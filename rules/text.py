@@ -19,8 +19,8 @@ the model's read path use it).
 
 from __future__ import annotations
 
+import json
 import unicodedata
-from collections.abc import Iterator
 from typing import Any
 
 from rules.errors import MalformedDocument
@@ -82,6 +82,8 @@ def _bad_char(char: str, multiline: bool) -> str | None:
 
 def text_problem(value: str, *, multiline: bool = False) -> str | None:
     """What makes ``value`` break the text rule (the first fault), or None when it keeps it."""
+    if value.isprintable():  # every character the rule refuses is non-printable (fast, in C)
+        return None
     for char in value:
         problem = _bad_char(char, multiline)
         if problem:
@@ -100,6 +102,8 @@ def check_text(value: str, path: str, *, multiline: bool = False) -> str:
 
 def safe_text(value: str, limit: int = 60) -> str:
     """``value`` for an error message: every character the rule refuses written as \\uXXXX."""
+    if value.isprintable():
+        return value if len(value) <= limit else value[: limit - 3] + "..."
     out = "".join(_escaped(c) if _bad_char(c, False) else c for c in value)
     return out if len(out) <= limit else out[: limit - 3] + "..."
 
@@ -108,30 +112,54 @@ def _escaped(char: str) -> str:
     return f"\\u{ord(char):04x}" if ord(char) <= 0xFFFF else f"\\U{ord(char):08x}"
 
 
-def _walk(value: Any, path: str) -> Iterator[tuple[str, str, bool]]:
-    """Every string of a JSON value with its path; the flag is True for an object's key."""
-    if isinstance(value, str):
-        yield path, value, False
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            if isinstance(key, str):
-                yield (f"{path}.{safe_text(key)}" if path else safe_text(key)), key, True
-                yield from _walk(item, f"{path}.{key}" if path else key)
-    elif isinstance(value, list | tuple):
-        for i, item in enumerate(value):
-            yield from _walk(item, f"{path}[{i}]")
-
-
 def check_tree(value: Any, path: str = "") -> None:
     """Apply the rule to every key (one line) and string (multi-line allowed) of ``value``.
 
-    The strict parser then applies the one-line rule to the fields that are one line.
+    The strict parser then applies the one-line rule to the fields that are one line. A
+    printable string keeps the rule, so the common case costs one C call per string and a
+    path is only spelled out for the fault that is reported.
     """
-    for where, text, is_key in _walk(value, path):
-        problem = text_problem(text, multiline=not is_key)
-        if problem:
-            what = "the key contains" if is_key else "contains"
-            raise MalformedDocument(where, f"{where}: {what} {problem}")
+    if not path and _plainly_printable(value):
+        return
+    if isinstance(value, str):
+        if not value.isprintable():
+            _refuse(text_problem(value, multiline=True), path, "contains")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(key, str) and not key.isprintable():
+                where = f"{path}.{safe_text(key)}" if path else safe_text(key)
+                _refuse(text_problem(key), where, "the key contains")
+            if isinstance(item, str):
+                if not item.isprintable():
+                    _refuse(
+                        text_problem(item, multiline=True),
+                        f"{path}.{key}" if path else key,
+                        "contains",
+                    )
+            elif isinstance(item, dict | list | tuple):
+                check_tree(item, f"{path}.{key}" if path else key)
+    elif isinstance(value, list | tuple):
+        for i, item in enumerate(value):
+            if isinstance(item, str | dict | list | tuple):
+                check_tree(item, f"{path}[{i}]")
+
+
+def _plainly_printable(value: Any) -> bool:
+    """True when every key and string of a JSON value is printable, with no escape at all:
+    one pass in C over the value written as JSON. ``json.dumps`` writes the characters the
+    rule refuses as themselves (then the text is not printable), except the C0 controls,
+    which it escapes (then it holds a backslash). A backslash or a quote in a string, or a
+    value that is not plain JSON, only means the caller looks closer (False)."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, check_circular=False)
+    except (TypeError, ValueError, RecursionError):
+        return False
+    return text.isprintable() and "\\" not in text
+
+
+def _refuse(problem: str | None, where: str, what: str) -> None:
+    if problem:
+        raise MalformedDocument(where, f"{where}: {what} {problem}")
 
 
 def repair_text(value: str, *, multiline: bool = False) -> str:
@@ -155,6 +183,12 @@ def repair(value: Any, *, multiline: bool = False) -> tuple[Any, bool]:
     Strings under a ``notes`` key may keep newlines and tabs; every other string is one
     line. A value that keeps the rule is returned as it is (the same object).
     """
+    if isinstance(value, dict | list) and _plainly_printable(value):
+        return value, False  # the common case, every army read: one pass in C
+    return _repair(value, multiline=multiline)
+
+
+def _repair(value: Any, *, multiline: bool = False) -> tuple[Any, bool]:
     if isinstance(value, str):
         if value.isprintable():  # every character the rule refuses is non-printable
             return value, False
@@ -164,13 +198,13 @@ def repair(value: Any, *, multiline: bool = False) -> tuple[Any, bool]:
         pairs = []
         changed = False
         for key, item in value.items():
-            new_key, key_changed = repair(key) if isinstance(key, str) else (key, False)
-            new_item, item_changed = repair(item, multiline=key == "notes")
+            new_key, key_changed = _repair(key) if isinstance(key, str) else (key, False)
+            new_item, item_changed = _repair(item, multiline=key == "notes")
             pairs.append((new_key, new_item))
             changed = changed or key_changed or item_changed
         return (dict(pairs), True) if changed else (value, False)
     if isinstance(value, list):
-        items = [repair(item) for item in value]
+        items = [_repair(item) for item in value]
         if any(c for _, c in items):
             return [i for i, _ in items], True
         return value, False

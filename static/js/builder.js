@@ -189,9 +189,12 @@
     var target = document.getElementById(hash.slice(1));
     if (!target) { return; }
     var details = target.matches("details") ? target : target.querySelector("details");
-    if (details) { details.open = true; }
-    var summary = details ? details.querySelector("summary") : null;
-    (summary || target).focus({ preventScroll: false });
+    // Not a unit: the browser's own jump already focused a focusable target, and focusing it
+    // again here (hashchange comes a moment later) would pull back a Tab the player just made.
+    if (!details) { return; }
+    details.open = true;
+    var summary = details.querySelector("summary");
+    if (summary && !details.contains(document.activeElement)) { summary.focus({ preventScroll: false }); }
   }
   document.addEventListener("click", function (event) {
     var link = event.target.closest ? event.target.closest("a[data-open-target]") : null;
