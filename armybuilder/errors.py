@@ -20,6 +20,23 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
     return _respond(request, 400, "Bad request", "The request could not be understood.")
 
 
+def forbidden(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return _respond(request, 403, "Not allowed", "This page is not open to you.")
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """CSRF_FAILURE_VIEW: a refused form post, said as a player reads it (never Django's
+    page, whose inline style our Content-Security-Policy would refuse anyway)."""
+    return _respond(
+        request,
+        403,
+        "Not sent",
+        "This page's security check did not match: it was open for a long time, or this "
+        "browser's cookies were cleared or are blocked. Nothing was saved. Reload the page "
+        "(with cookies allowed for this site) and try again.",
+    )
+
+
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     return _respond(request, 404, "Not found", "There is nothing at this address.")
 

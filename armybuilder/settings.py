@@ -53,6 +53,7 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "armybuilder.urls"
+CSRF_FAILURE_VIEW = "armybuilder.errors.csrf_failure"  # a refused post, said for players
 
 TEMPLATES = [
     {

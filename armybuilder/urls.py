@@ -17,5 +17,6 @@ urlpatterns = [
 ]
 
 handler400 = "armybuilder.errors.bad_request"
+handler403 = "armybuilder.errors.forbidden"
 handler404 = "armybuilder.errors.not_found"
 handler500 = "armybuilder.errors.server_error"

@@ -186,8 +186,8 @@ def _cases(
     # version: the whole edit path (parse, check, render), though no row is written
     edit_body.write_text("version=1&f.figures=12")
     visitor = ["-C", f"csrftoken={CSRF}"]
-    owner = [
-        "-C", f"csrftoken={CSRF}", "-C", f"sessionid={setup['session']}",
+    owner = [  # one -C: ab keeps only the last of several
+        "-C", f"csrftoken={CSRF}; sessionid={setup['session']}",
         "-H", f"X-CSRFToken: {CSRF}", "-H", "HX-Request: true",
     ]  # fmt: skip
     cases = [

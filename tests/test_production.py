@@ -115,6 +115,18 @@ def test_a_missing_page_is_a_players_404_without_the_sites_routes(client, db, se
     assert "URLconf" not in html and "api/v1/" not in html
 
 
+def test_a_form_posted_without_its_security_token_gets_a_players_403(db, settings):
+    from django.test import Client
+
+    settings.DEBUG = False
+    response = Client(enforce_csrf_checks=True).post("/armies/new/", {"name": "Host"})
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert "Nothing was saved. Reload the page" in html
+    assert "CSRF verification failed" not in html and "<style" not in html
+    assert not Army.objects.exists()
+
+
 def test_a_server_error_is_a_players_500(db):
     request = RequestFactory().get("/armies/1/")
     response = errors.server_error(request)

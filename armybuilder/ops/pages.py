@@ -218,10 +218,10 @@ def _headers(response: HttpResponse, etag: str, last_modified: int | None) -> Ht
 
 
 def shared_army_version(token: str, **_: Any) -> Version | None:
-    from armybuilder.armies.selectors import live_armies
+    from armybuilder.armies.selectors import shared_army_version_row
 
     # a deleted army has no version: the view answers its 404, never a 304
-    row = live_armies().filter(share_token=token).values_list("pk", "version", "updated").first()
+    row = shared_army_version_row(token)
     if row is None:
         return None
     pk, version, updated = row
