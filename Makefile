@@ -34,8 +34,11 @@ setup-production: install
 dev: setup
 	MUSTER_TASK_BACKEND=immediate $(MANAGE) runserver 127.0.0.1:8000
 
+# The suite runs on TEST_WORKERS processes (pytest-xdist; 0 runs it in this one), a test
+# file to a process, so the files that share a Redis database never run side by side.
+TEST_WORKERS ?= 2
 test: setup system-deps
-	$(BIN)/pytest
+	$(BIN)/pytest $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)
 
 # The rules engine and the API on the other supported Python (3.12), in its own venv.
 # CI runs the whole suite on the first Python found (3.13) and this on 3.12 when present.
@@ -55,7 +58,7 @@ test-py312:
 	  { $(VENV312)/bin/python -m pip install --quiet --upgrade pip && \
 	    $(VENV312)/bin/python -m pip install --quiet -e '.[dev]' && touch $(VENV312)/.installed-stamp; }; \
 	$(VENV312)/bin/python --version; \
-	$(VENV312)/bin/pytest -q $(PY312_TESTS)
+	$(VENV312)/bin/pytest -q -n $(TEST_WORKERS) --dist loadfile $(PY312_TESTS)
 
 setup: install
 	$(MANAGE) migrate --noinput

@@ -6,7 +6,8 @@ loaded, a player with a signed-in session and a shared 30-unit army), collectsta
 render by the worker for the cached-PDF case. Each case is a bounded ``ab -n N -c 8`` run
 (``MUSTER_BENCH_REQUESTS``, default 1000) against 127.0.0.1 only; the server is stopped at
 the end. Pages are fetched as a returning visitor (with a CSRF cookie), as a browser does
-after its first visit. Numbers are printed, never asserted.
+after its first visit; the share page also as a first visit (no cookie: an opponent opening
+the link). Numbers are printed, never asserted.
 """
 
 from __future__ import annotations
@@ -191,7 +192,8 @@ def _cases(
     ]  # fmt: skip
     cases = [
         ("static file", base + stylesheet.group(1).decode(), []),
-        ("share page, 30 units", f"{base}/s/{setup['token']}/", visitor),
+        ("share page, 30 units, first visit", f"{base}/s/{setup['token']}/", []),
+        ("share page, 30 units, returning", f"{base}/s/{setup['token']}/", visitor),
         ("rule-set page", base + "/rulesets/into-the-dark/", visitor),
         ("POST /api/v1/check, 30 units",
          base + "/api/v1/check", ["-p", str(check_body), "-T", "application/json"]),

@@ -9,8 +9,10 @@ from tests.support import ROOT
 
 
 def test_check_deploy_is_clean_with_production_settings():
-    env = dict(
-        os.environ,
+    # a browser test earlier in this process sets DJANGO_ALLOW_ASYNC_UNSAFE for its own ORM
+    # calls (tests/browser/conftest.py); a deployment never has it
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env.update(
         DJANGO_SETTINGS_MODULE="armybuilder.settings_production",
         DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
     )

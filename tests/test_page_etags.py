@@ -47,7 +47,7 @@ def test_each_page_answers_304_for_its_etag_and_serves_cached_html(saved):
         assert again.content == b""
         cached = client.get(url)
         assert cached["X-Muster-Page-Cache"] == "hit"
-        assert cached.content == first.content
+        assert _without_tokens(cached.content) == _without_tokens(first.content)
         assert client.get(url, headers={"If-None-Match": '"other"'}).status_code == 200
 
 
@@ -91,11 +91,48 @@ def test_another_visitor_never_gets_my_cached_page(saved, user):
     assert mine.cookies["csrftoken"].value not in their_page.content.decode()
 
 
-def test_a_first_visit_without_a_csrf_cookie_is_rendered_not_cached(saved):
-    response = Client().get(f"/s/{saved.share_token}/")
-    assert response.status_code == 200
-    assert "ETag" not in response
-    assert "X-Muster-Page-Cache" not in response
+def _without_tokens(page: bytes) -> bytes:
+    """The page with its CSRF tokens (masked afresh for every response) blanked out."""
+    import re
+
+    return re.sub(rb'(csrfmiddlewaretoken" value="|"X-CSRFToken": ")[A-Za-z0-9]+', rb"\1", page)
+
+
+def _token_in(page: bytes) -> str:
+    import re
+
+    found = re.search(rb'name="csrfmiddlewaretoken" value="([A-Za-z0-9]+)"', page)
+    assert found, "the page has a form with a CSRF token"
+    return found.group(1).decode()
+
+
+def test_first_visits_without_a_cookie_share_one_rendering_each_with_its_own_token(saved):
+    from django.middleware.csrf import _unmask_cipher_token
+
+    url = f"/s/{saved.share_token}/"
+    first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    one, two = first.get(url), second.get(url)
+    assert one.status_code == two.status_code == 200
+    assert one["X-Muster-Page-Cache"] == "miss" and two["X-Muster-Page-Cache"] == "hit"
+    tokens = [_token_in(one.content), _token_in(two.content)]
+    assert tokens[0] != tokens[1]
+    for client, token in zip((first, second), tokens, strict=True):
+        secret = client.cookies["csrftoken"].value  # each got its cookie, and a token of it
+        assert _unmask_cipher_token(token) == secret
+        assert _unmask_cipher_token(_token_in(client.get(url).content)) == secret
+    # the token works: the page's copy form posts with it
+    copied = second.post(f"/s/{saved.share_token}/copy/", {"csrfmiddlewaretoken": tokens[1]})
+    assert copied.status_code == 302
+    assert "placeholder" not in one.content.decode() + two.content.decode()
+
+
+def test_a_browser_with_a_new_cookie_never_gets_a_304_for_a_page_with_its_old_token(saved):
+    client = visitor()
+    url = f"/s/{saved.share_token}/"
+    etag = client.get(url)["ETag"]
+    client.cookies["csrftoken"] = "x" * 32
+    fresh = client.get(url, headers={"If-None-Match": etag})
+    assert fresh.status_code == 200 and fresh["ETag"] != etag
 
 
 def test_a_revoked_share_link_is_still_a_404(saved):

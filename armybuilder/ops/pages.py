@@ -5,12 +5,15 @@
 page shows (an army's ``version``, a list's ``updated``) and when it last changed, or None
 (the view then runs as it is, e.g. for its 404).
 
-The ETag is a digest of those parts plus everything else that shapes the HTML for this
-visitor: the code and templates deployed, the host, the signed-in user and session, the
-CSRF cookie (every page carries a token masked from it) and htmx's request headers. So a
-cached page is only ever served back to the same browser: another visitor has another CSRF
-cookie and so another key; a first visit with no CSRF cookie yet is never cached. Pages
-with pending flash messages are neither cached nor answered 304.
+The cache key is a digest of those parts plus everything else that shapes the HTML for this
+visitor: the code and templates deployed, the path and host, the signed-in user and session,
+and htmx's request headers. Every page carries a CSRF token (forms, htmx's headers), which
+is per browser: the cached HTML holds a placeholder instead (``cached_page_csrf``), and each
+response gets the visitor's own token put in, so one rendering serves every visitor in the
+same state, a first visit without a cookie included (it gets its cookie as usual). The ETag
+adds the visitor's CSRF cookie, so a browser's kept copy always holds its current token.
+Pages with pending flash messages are neither cached nor answered 304, and a page whose view
+used a real token anyway is not cached.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.http import http_date
 
@@ -52,10 +56,7 @@ def code_version() -> str:
     return digest.hexdigest()[:16]
 
 
-def _visitor_key(request: HttpRequest, view_name: str, parts: tuple[Any, ...]) -> str | None:
-    csrf = request.COOKIES.get(settings.CSRF_COOKIE_NAME)
-    if not csrf:
-        return None
+def _visitor_key(request: HttpRequest, view_name: str, parts: tuple[Any, ...]) -> str:
     user = getattr(request, "user", None)
     session = getattr(request, "session", None)
     text = "|".join(
@@ -67,13 +68,34 @@ def _visitor_key(request: HttpRequest, view_name: str, parts: tuple[Any, ...]) -
             code_version(),
             getattr(user, "pk", None) if user is not None else None,
             session.session_key if session is not None else None,
-            csrf,
             request.headers.get("HX-Request", ""),
             request.headers.get("HX-Target", ""),
             *parts,
         )
     )
     return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def _etag(key: str, request: HttpRequest) -> str:
+    """The page's version for this browser: its kept copy holds a token of its CSRF cookie."""
+    csrf = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
+    return '"' + hashlib.sha256(f"{key}|{csrf}".encode()).hexdigest()[:32] + '"'
+
+
+@functools.cache
+def _placeholder() -> str:
+    """What a cached page holds where the CSRF token goes: letters and digits like a token,
+    derived from the secret key so that no text a player typed can contain it."""
+    digest = hashlib.sha256(f"muster-csrf-placeholder|{settings.SECRET_KEY}".encode())
+    return "csrfplaceholder" + digest.hexdigest()[:49]
+
+
+def cached_page_csrf(request: HttpRequest) -> dict[str, Any]:
+    """Context processor: while a versioned page renders for the cache, ``csrf_token`` is
+    the placeholder (Django's own processor gives it for every other rendering)."""
+    if getattr(request, "_muster_page_placeholder", False):
+        return {"csrf_token": _placeholder()}
+    return {}
 
 
 def _has_messages(request: HttpRequest) -> bool:
@@ -101,19 +123,19 @@ def versioned_page(
             if version is None:
                 return view(request, *args, **kwargs)
             parts, modified = version
-            key = _visitor_key(request, view_name, parts)
-            if key is None or _has_messages(request):
+            if _has_messages(request):
                 return view(request, *args, **kwargs)
-            etag = f'"{key}"'
+            key = _visitor_key(request, view_name, parts)
+            etag = _etag(key, request)
             last_modified = int(modified.timestamp()) if modified else None
             conditional = get_conditional_response(request, etag=etag, last_modified=last_modified)
             if conditional is not None:
                 return _headers(conditional, etag, last_modified)
             response = _from_cache(key)
             if response is None:
-                response = view(request, *args, **kwargs)
+                response = _render_for_cache(request, view, args, kwargs)
                 _store(key, response)
-            return _headers(response, etag, last_modified)
+            return _headers(_with_token(request, response), etag, last_modified)
 
         return wrapped
 
@@ -134,9 +156,42 @@ def _from_cache(key: str) -> HttpResponse | None:
     return response
 
 
+def _render_for_cache(
+    request: HttpRequest, view: Callable[..., HttpResponse], args: Any, kwargs: Any
+) -> HttpResponse:
+    """The view's response with the placeholder where the CSRF token goes. A view that
+    asked for a real token anyway (it set the CSRF cookie's flag) is marked not to store."""
+    used_before = request.META.pop("CSRF_COOKIE_NEEDS_UPDATE", None)
+    request._muster_page_placeholder = True  # type: ignore[attr-defined]
+    try:
+        response = view(request, *args, **kwargs)
+    finally:
+        request._muster_page_placeholder = False  # type: ignore[attr-defined]
+    if request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
+        response._muster_real_token = True  # type: ignore[attr-defined]
+    elif used_before is not None:
+        request.META["CSRF_COOKIE_NEEDS_UPDATE"] = used_before
+    return response
+
+
+def _with_token(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """The visitor's own CSRF token where the page holds the placeholder (and so its cookie)."""
+    if response.streaming:
+        return response
+    placeholder = _placeholder().encode()
+    if placeholder in response.content:
+        response.content = response.content.replace(placeholder, get_token(request).encode())
+    return response
+
+
 def _store(key: str, response: HttpResponse) -> None:
-    if response.status_code != 200 or response.streaming or response.cookies:
-        return  # only plain pages; one that sets a cookie (a new CSRF secret) is not reused
+    if (
+        response.status_code != 200
+        or response.streaming
+        or response.cookies
+        or getattr(response, "_muster_real_token", False)
+    ):
+        return  # only plain pages, never one that holds a visitor's own token or cookie
     try:
         cache.set(
             CACHE_PREFIX + key,

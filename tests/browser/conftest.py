@@ -20,7 +20,8 @@ def pytest_collection_modifyitems(config, items):
     """Browser tests run last. Once Playwright has started, its event loop stays current in
     this thread until the session ends, so Django's ORM needs DJANGO_ALLOW_ASYNC_UNSAFE from
     then on; running them last keeps that variable out of the subprocesses (``manage.py
-    check --deploy`` and the like) that earlier tests start."""
+    check --deploy`` and the like) that earlier tests start. Under pytest-xdist a process
+    may run other files after these, so those subprocesses leave the variable out too."""
     browser = [item for item in items if HERE in Path(item.path).resolve().parents]
     if browser:
         chosen = set(map(id, browser))
