@@ -274,6 +274,15 @@ class RuleSet:
         return army
 
     # -- costing ---------------------------------------------------------------
+    # ``cost_unit``, ``stats`` and ``check_unit`` read the unit (and its index) and the army
+    # apart from its units: options, list, generals, limit, name. A rule set whose unit
+    # results also read something else (other units, another list's data) returns it from
+    # ``unit_context``: the per-unit memo and an edit's re-check key on it (rules/memo.py).
+    def unit_context(self, army: Army) -> Any:
+        """What one unit's cost, stat line and checks read beyond the unit and the army's
+        settings (plain JSON values; None when nothing)."""
+        return None
+
     def cost_unit(self, unit: Unit, army: Army) -> Cost | None:
         """Exact cost with breakdown; None in rule sets without points."""
         return None

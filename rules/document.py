@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from rules import memo
-from rules.base import Army
+from rules.base import Army, RuleSet
 from rules.errors import MalformedDocument
 from rules.fields import Field, describe, parse_object, parse_value
 from rules.registry import get_ruleset, slugs
@@ -137,16 +138,8 @@ def parse_document(raw: Any, lists: ListLookup = no_lists) -> Army:
         raise MalformedDocument(
             "units", f"units: {len(units_raw)} units; an army has at most {MAX_UNITS}"
         )
-    units = []
     options_key = memo.digest(options)  # a unit parses the same way in the same options
-    for i, u in enumerate(units_raw):
-        path = f"units[{i}]"
-
-        def parse_unit(u: Any = u, path: str = path) -> Any:
-            parsed = parse_object(ruleset.unit_fields, u, path, what="a unit (an object)")
-            return ruleset.normalise_unit(parsed, options, path)
-
-        units.append(memo.parsed_unit(slug, options_key, u, parse_unit))
+    units = [_parse_unit(ruleset, options, options_key, u, i) for i, u in enumerate(units_raw)]
 
     notes = parse_value(_NOTES, raw.get("notes", ""), "notes")
     if notes is None:
@@ -164,6 +157,36 @@ def parse_document(raw: Any, lists: ListLookup = no_lists) -> Army:
         ruleset_lists=available,
     )
     return ruleset.normalise_army(army)
+
+
+def _parse_unit(
+    ruleset: RuleSet, options: Mapping[str, Any], options_key: str, raw: Any, index: int
+) -> dict[str, Any]:
+    path = f"units[{index}]"
+
+    def parse() -> Any:
+        parsed = parse_object(ruleset.unit_fields, raw, path, what="a unit (an object)")
+        return ruleset.normalise_unit(parsed, options, path)
+
+    return memo.parsed_unit(ruleset.slug, options_key, raw, parse)
+
+
+def reparse_unit(previous: Army, raw: Any, index: int) -> Army | None:
+    """``previous`` (a parsed army) with unit ``index`` parsed again from ``raw``: what
+    ``parse_document`` gives for previous's document with that one unit replaced.
+
+    Raises MalformedDocument for a unit the parser refuses (the full parse names the
+    same unit; callers that need its exact message parse the whole document). None when
+    the rule set's ``normalise_army`` replaces the army: then only a full parse is exact.
+    """
+    ruleset = get_ruleset(previous.ruleset)
+    if not 0 <= index < len(previous.units):
+        raise IndexError(index)
+    check_tree(raw, f"units[{index}]")
+    unit = _parse_unit(ruleset, previous.options, memo.digest(previous.options), raw, index)
+    units = (*previous.units[:index], unit, *previous.units[index + 1 :])
+    army = replace(previous, units=units)
+    return army if ruleset.normalise_army(army) is army else None
 
 
 def canonical_order(document: Mapping[str, Any]) -> dict[str, Any]:

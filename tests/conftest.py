@@ -53,6 +53,17 @@ def generous_rate_limits(settings):
     caches[settings.MUSTER_RATE_LIMIT_CACHE].clear()
 
 
+@pytest.fixture(autouse=True)
+def _fresh_page_cache():
+    """Each test starts with an empty in-memory cache: cached pages (ETag tests) and
+    renders keyed by content must not come from an earlier test's data."""
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    if isinstance(caches["default"], LocMemCache):
+        caches["default"].clear()
+
+
 def _empties_the_tables(item: pytest.Item) -> bool:
     """A live-server or other transactional test flushes every table when it ends."""
     names = getattr(item, "fixturenames", ())

@@ -8,10 +8,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import connection
-from django.db.models import Q, QuerySet
+from django.db.models import Q, QuerySet, TextField
+from django.db.models.functions import Cast
 from django.http import Http404, HttpRequest
 
 import rules
+from armybuilder.armies import checking
 from armybuilder.armies.models import RESTORE_DAYS, Army, restore_cutoff
 from armybuilder.catalog.models import ArmyList
 
@@ -55,6 +57,23 @@ def owned_army_or_404(request: HttpRequest, pk: int) -> Army:
     army = live_armies().filter(pk=pk).first()
     if army is None or not can_edit(request, army):
         raise Http404("no such army")
+    return army
+
+
+def army_to_change(request: HttpRequest, pk: int) -> Army:
+    """``owned_army_or_404`` for a builder change: the same one query, with the document
+    read as its stored text and decoded only when this process does not remember the row
+    as it is (``checking.attach_document``), so an edit skips reading the whole army."""
+    army = (
+        live_armies()
+        .filter(pk=pk)
+        .defer("document")
+        .annotate(stored_document=Cast("document", output_field=TextField()))
+        .first()
+    )
+    if army is None or not can_edit(request, army):
+        raise Http404("no such army")
+    checking.attach_document(army, army.__dict__.pop("stored_document", None))
     return army
 
 

@@ -1,7 +1,8 @@
 """Everything that changes a saved army, in one place.
 
 Every change builds a new document dict and runs it through the engine's strict parser
-(``catalog.services.check_document``) before anything is written: a malformed result
+(``checking.check``: the engine with the catalog's lists, from the army's last check when
+one unit changed) before anything is written: a malformed result
 raises ``rules.MalformedDocument`` and nothing is saved; an illegal-but-well-formed army
 saves and reports its problems. Saves are optimistic: a change names the version it was
 made from and is written with ``UPDATE ... WHERE version = v`` so a stale tab gets
@@ -26,7 +27,7 @@ from django.http import HttpRequest, QueryDict
 from django.utils import timezone
 
 import rules
-from armybuilder.armies import drafts
+from armybuilder.armies import checking, drafts
 from armybuilder.armies.controls import values_from_post
 from armybuilder.armies.models import RESTORE_DAYS as RESTORE_DAYS  # re-exported
 from armybuilder.armies.models import Army, new_share_token, restore_cutoff
@@ -93,12 +94,14 @@ def ruleset_of(army: Army) -> RuleSet:
 
 
 def check_army(army: Army) -> Checked:
-    """Parse and check the stored document (one army-list query)."""
+    """Parse and check the stored document (one army-list query); this process
+    remembers the check for the army's next change (``armies.checking``)."""
     try:
-        parsed, report = check_document(army.document)
+        state = checking.check(army, army.document)
     except MalformedDocument as exc:
         return Checked(army, None, None, problem=exc.message)
-    return Checked(army, parsed, report)
+    checking.remember(army, army.document, state)
+    return Checked(army, state.army, state.report)
 
 
 def friendly_message(exc: MalformedDocument, document: Mapping[str, Any] | None = None) -> str:
@@ -196,7 +199,8 @@ def save_document(
     ``armies.revisions``.
     """
     _require_version(army, version)
-    parsed, report = check_document(raw)
+    state = checking.check(army, raw)  # from the army's last check when one unit changed
+    parsed, report = state.army, state.report
     document = parsed.to_document()
     if document == army.document:
         return Checked(army, parsed, report)
@@ -216,6 +220,7 @@ def save_document(
     army.version = version + 1
     army.updated = now
     record(army, note, before, document)
+    checking.remember(army, document, state)
     return Checked(army, parsed, report)
 
 

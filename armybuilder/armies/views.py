@@ -322,7 +322,7 @@ def restore_army(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def edit_item(request: HttpRequest, pk: int, kind: str, index: int) -> HttpResponse:
     """One unit's (or general's) controls changed: swap its summary, totals and issues."""
-    army = selectors.owned_army_or_404(request, pk)
+    army = selectors.army_to_change(request, pk)
     _kind_or_404(army, kind)
     if "_field" in request.POST:  # one field, made from a value (armies.changes)
         return field_views.item_field(request, army, kind, index)
@@ -452,7 +452,7 @@ def delete_item(request: HttpRequest, pk: int, kind: str, index: int) -> HttpRes
 @require_POST
 def update_settings(request: HttpRequest, pk: int) -> HttpResponse:
     """Name, list, limit, options, notes: every unit may cost differently, so all is redrawn."""
-    army = selectors.owned_army_or_404(request, pk)
+    army = selectors.army_to_change(request, pk)
     if "_field" in request.POST:  # one setting, made from a value (armies.changes)
         return field_views.setting_field(request, army)
 

@@ -337,6 +337,10 @@ class DarkAgesD5(RuleSet):
         variant = VARIANTS.get(unit["variant"] or "")
         return variant.hits if variant is not None else 15
 
+    def unit_context(self, army: Army) -> Any:
+        """An allied unit's stat line says whether its contingent has a personality."""
+        return sorted({u["ally"] for u in army.units if u["ally"] and u["personality"]})
+
     def stats(self, unit: Unit, army: Army) -> dict[str, Any]:
         d = army.options["dice"]
         hero, hero_note = common.hero_bonus(unit)

@@ -393,6 +393,13 @@ class Feudal2017(RuleSet):
                 )
         return army
 
+    def unit_context(self, army: Army) -> Any:
+        """A serjeants' stat line reads the list in force: the default list's when the
+        army has none (the army's own list is in every unit's context already)."""
+        if army.list_data is not None:
+            return None
+        return bool(self.list_in_force(army).get("schiltrons"))
+
     # -- the army list in force ----------------------------------------------------------
     def list_in_force(self, army: Army) -> Mapping[str, Any]:
         """The army's list, or the default `feudal` list (database copy, else built in)."""
