@@ -523,11 +523,6 @@ def blank_document(
     }
 
 
-def max_drafts() -> int:
-    """How many drafts one visitor's session may keep before signing up."""
-    return int(getattr(settings, "MUSTER_MAX_DRAFTS", 25))
-
-
 def create_army(raw: Any, *, owner: AbstractBaseUser | None = None, session_key: str = "") -> Army:
     """A new army from a raw document, parsed first (MalformedDocument: nothing saved).
 
