@@ -4,7 +4,7 @@ driven by ApacheBench (``ab``, Debian's apache2-utils; ``make bench`` installs i
 Everything runs in a throwaway directory: its own SQLite database (migrated, army lists
 loaded, a player with a signed-in session and a shared 30-unit army), collectstatic, one
 render by the worker for the cached-PDF case. Each case is a bounded ``ab -n N -c 8`` run
-(``MUSTER_BENCH_REQUESTS``, default 1000) against 127.0.0.1 only; the server is stopped at
+(``MUSTER_BENCH_REQUESTS``, default 2000) against 127.0.0.1 only; the server is stopped at
 the end. Pages are fetched as a returning visitor (with a CSRF cookie), as a browser does
 after its first visit; the share page also as a first visit (no cookie: an opponent opening
 the link). Numbers are printed, never asserted.
@@ -113,7 +113,7 @@ def run() -> dict[str, Any]:
             "rows": [],
             "notes": ["ab not found (Debian apache2-utils): make bench installs it as root"],
         }
-    requests = int(os.environ.get("MUSTER_BENCH_REQUESTS", "1000"))
+    requests = int(os.environ.get("MUSTER_BENCH_REQUESTS", "2000"))
     tmp = Path(tempfile.mkdtemp(prefix="muster-load-"))
     port = _free_port()
     env = _env(tmp, port)

@@ -109,7 +109,7 @@ def _token_in(page: bytes) -> str:
 def test_first_visits_without_a_cookie_share_one_rendering_each_with_its_own_token(saved):
     from django.middleware.csrf import _unmask_cipher_token
 
-    url = f"/s/{saved.share_token}/"
+    url = "/rulesets/feudal-2017/"  # its "Start an army" is a one-click form
     first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
     one, two = first.get(url), second.get(url)
     assert one.status_code == two.status_code == 200
@@ -120,10 +120,20 @@ def test_first_visits_without_a_cookie_share_one_rendering_each_with_its_own_tok
         secret = client.cookies["csrftoken"].value  # each got its cookie, and a token of it
         assert _unmask_cipher_token(token) == secret
         assert _unmask_cipher_token(_token_in(client.get(url).content)) == secret
-    # the token works: the page's copy form posts with it
-    copied = second.post(f"/s/{saved.share_token}/copy/", {"csrfmiddlewaretoken": tokens[1]})
-    assert copied.status_code == 302
+    # the token works: the page's start form posts with it
+    started = second.post(
+        "/armies/new/", {"csrfmiddlewaretoken": tokens[1], "ruleset": "feudal-2017"}
+    )
+    assert started.status_code == 302 and Army.objects.filter(owner=None).exists()
     assert "placeholder" not in one.content.decode() + two.content.decode()
+
+
+def test_a_visitors_share_page_is_one_rendering_for_all_with_no_token_in_it(saved):
+    url = f"/s/{saved.share_token}/"
+    one, two = Client().get(url), Client().get(url)
+    assert one["X-Muster-Page-Cache"] == "miss" and two["X-Muster-Page-Cache"] == "hit"
+    assert one.content == two.content and b"csrf" not in one.content.lower()
+    assert not one.cookies and not two.cookies
 
 
 def test_a_browser_with_a_new_cookie_never_gets_a_304_for_a_page_with_its_old_token(saved):

@@ -1,5 +1,7 @@
 """An opponent copies a shared army without an account: a draft, claimed at sign-up."""
 
+import re
+
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
@@ -19,10 +21,27 @@ def shared(db):
 
 def test_the_share_page_tells_a_visitor_the_copy_needs_no_account(shared, client):
     page = client.get(f"/s/{shared.share_token}/").content.decode()
-    assert f'<form method="post" action="/s/{shared.share_token}/copy/">' in page
-    assert ">Copy this army to edit</button>" in page
+    assert f'href="/s/{shared.share_token}/copy/" aria-describedby="copy-help">' in page
+    assert ">Copy this army to edit</a>" in page
     assert "No account needed" in page
     assert "log in or sign up first" not in page
+    confirm = client.get(f"/s/{shared.share_token}/copy/").content.decode()
+    assert "the copy is a draft in this browser" in confirm and ">Make my copy</button>" in confirm
+
+
+def test_looking_at_a_shared_army_sets_no_cookie_and_holds_no_token(shared):
+    visitor = Client(enforce_csrf_checks=True)
+    response = visitor.get(f"/s/{shared.share_token}/")
+    assert response.status_code == 200
+    assert response.cookies == {} and not visitor.cookies
+    page = response.content.decode()
+    assert "csrfmiddlewaretoken" not in page and "X-CSRFToken" not in page
+    # the confirmation page gives the token (and the cookie) that the copy needs
+    confirm = visitor.get(f"/s/{shared.share_token}/copy/")
+    assert "csrftoken" in visitor.cookies
+    token = re.search(r'name="csrfmiddlewaretoken" value="(\w+)"', confirm.content.decode())
+    copied = visitor.post(f"/s/{shared.share_token}/copy/", {"csrfmiddlewaretoken": token[1]})
+    assert copied.status_code == 302 and Army.objects.filter(owner=None).count() == 1
 
 
 def test_a_visitors_copy_is_claimed_when_they_sign_up(shared, client):

@@ -122,7 +122,8 @@ def test_share_link_opens_in_a_fresh_browser_and_copies_into_a_second_account(
         expect(viewer.locator(".item-name")).to_have_text(["Knights"])
         expect(viewer.locator("input[name^='f.']")).to_have_count(0)  # read-only
 
-        viewer.get_by_role("button", name="Copy this army to edit").click()  # no account
+        viewer.get_by_role("link", name="Copy this army to edit").click()  # no account
+        viewer.get_by_role("button", name="Make my copy").click()  # a visitor is asked first
         expect(viewer.locator("#army-title")).to_have_text("Shared host")
         expect(viewer.locator("#total-points")).to_have_text("242")
         viewer.goto(f"{base}/accounts/signup/")
