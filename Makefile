@@ -49,7 +49,8 @@ PY312_TESTS := tests/test_document.py tests/test_examples.py tests/test_into_the
   tests/test_dark_ages_2015.py tests/test_dark_ages_d5.py tests/test_api.py \
   tests/test_api_properties.py tests/test_architecture.py tests/test_list_entries.py \
   tests/test_rules_fidelity.py tests/test_into_the_dark_mixed.py \
-  tests/test_feudal_2017_modifications.py tests/test_text_rule.py
+  tests/test_feudal_2017_modifications.py tests/test_text_rule.py tests/test_rules_recheck.py \
+  tests/test_memo_unit_context.py
 
 test-py312:
 	@test -n "$(PY312)" || { echo "no Python 3.12 here: the 3.12 run is skipped"; exit 0; }; \
