@@ -52,7 +52,8 @@ FIELD_RULES = (
     FieldRule("personality", ("horse-marshal-unit", "bow-marshal-unit"),
               "a horse marshal leads knights or cavalry, a bow marshal bowmen"),
     FieldRule("banner", ("banner-unit",),
-              "a banner stays with knights or serjeants that have a personality"),
+              "a banner stays with knights or serjeants that have a personality (not a priest "
+              "or a strategos)"),
 )  # fmt: skip
 
 # alternatives every list allows (R3-R5): key -> (label, unit values, the type it counts as)

@@ -376,6 +376,19 @@ def test_banner_only_with_knights_or_serjeants_and_a_personality():
     assert report_for(on_dismounted).valid
 
 
+def test_a_banner_is_an_upgrade_to_any_personality_above():
+    """Personalities: "A Banner is an upgrade to any personality above" -- the knight errant,
+    constable, horse marshal, bow marshal and brabanter; the priest comes after it and the
+    strategos belongs to the Initiative rule."""
+    for personality in ("priest", "strategos"):
+        report = report_for(with_changes(u0={"personality": personality, "banner": True}))
+        assert codes(report) == ["banner-unit"], personality
+        assert report.issues[0].unit == 0 and report.issues[0].rule == "Personalities"
+        assert f"not a {personality}" in report.issues[0].message
+    for personality in ("knight_errant", "constable", "horse_marshal", "brabanter"):
+        assert report_for(with_changes(u0={"personality": personality})).valid, personality
+
+
 def test_horse_marshal_only_with_knights():
     report = report_for(with_changes(u0={"banner": False}, u3={"personality": "horse_marshal"}))
     assert codes(report) == ["horse-marshal-unit"]

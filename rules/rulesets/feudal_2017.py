@@ -126,6 +126,9 @@ LIST_KEYS = ("columns", "replacements", "schiltrons", "extra_terrain", "notes")
 
 MATRIX_RULE = "Feudal Force Matrix"
 PERSONALITY_RULE = "Personalities"
+# "A Banner is an upgrade to any personality above" (Personalities): the five listed before
+# it; the Christian Priest comes after it and the Strategos belongs to the Initiative rule.
+BANNER_PERSONALITIES = ("knight_errant", "constable", "horse_marshal", "bow_marshal", "brabanter")
 ADVANTAGE_RULE = "Advantages and Disadvantages"
 
 
@@ -187,6 +190,21 @@ def shooting_modifier(unit: Unit) -> int | None:
     if unit["disadvantage"] == "shoot_minus":
         modifier -= 1
     return modifier
+
+
+def _banner_fault(kind: str, type_name: str, personality: str | None) -> str | None:
+    """Why a banner cannot be on this unit (one reason: the first that applies), or None."""
+    if kind not in ("knights", "serjeants"):
+        return f"a banner must stay with knights or serjeants, not {type_name}"
+    if not personality:
+        return "a banner is an upgrade to a personality; give the unit one"
+    if personality not in BANNER_PERSONALITIES:
+        shown = personality.replace("_", " ")
+        return (
+            f"a banner is an upgrade to a knight errant, constable, horse marshal, bow marshal "
+            f"or brabanter, not a {shown}"
+        )
+    return None
 
 
 class Feudal2017(RuleSet):
@@ -357,7 +375,8 @@ class Feudal2017(RuleSet):
         CheckDoc("too-many-personalities", "error", "army",
                  "Personalities plus banners above one for every three units."),
         CheckDoc("banner-unit", "error", "unit",
-                 "A banner not with knights or serjeants, or with no personality to carry it."),
+                 "A banner not with knights or serjeants, or with no personality to carry it "
+                 "(a priest or a strategos cannot: the banner upgrades the five before it)."),
         CheckDoc("horse-marshal-unit", "error", "unit",
                  "A horse marshal not with knights or cavalry (the Bretons' cavalry \"move as "
                  "Knights\": \"[Try a Horse Master personality!]\")."),
@@ -551,13 +570,10 @@ class Feudal2017(RuleSet):
                         f"{name}: {what} must be a {BALANCE_TYPE[balance]} unit, not "
                         f"{'dismounted knights' if unit['dismounted'] else type_name}.",
                         MATRIX_RULE, **at)  # fmt: skip
-        if unit["banner"] and (kind not in ("knights", "serjeants") or not unit["personality"]):
-            reason = (
-                f"a banner must stay with knights or serjeants, not {type_name}"
-                if kind not in ("knights", "serjeants")
-                else "a banner is an upgrade to a personality; give the unit one"
-            )
-            yield error("banner-unit", f"{name}: {reason}.", PERSONALITY_RULE, **at)
+        if unit["banner"]:
+            reason = _banner_fault(kind, type_name, unit["personality"])
+            if reason:
+                yield error("banner-unit", f"{name}: {reason}.", PERSONALITY_RULE, **at)
         if unit["personality"] == "horse_marshal" and kind not in HORSE_MARSHAL_TYPES:
             yield error("horse-marshal-unit",
                         f"{name}: a horse marshal manoeuvres knights (or cavalry, who move as "
