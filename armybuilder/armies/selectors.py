@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -32,24 +33,28 @@ def shared_army_version_row(token: str) -> tuple[int, int, datetime] | None:
     plain SELECT on the unique token (the same as ``live_armies().filter(share_token=...)
     .values_list(...)``, without building that query each time: it was half the cost of a
     cached page)."""
-    meta = Army._meta
-    quote = connection.ops.quote_name
-    column = {name: quote(meta.get_field(name).column) for name in ("id", "version", "updated")}
-    sql = (
-        f"SELECT {column['id']}, {column['version']}, {column['updated']} "  # noqa: S608 (names from the model)
-        f"FROM {quote(meta.db_table)} WHERE {quote(meta.get_field('share_token').column)} = %s "
-        f"AND {quote(meta.get_field('deleted_at').column)} IS NULL"
-    )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [token])
+        cursor.execute(_shared_version_sql(connection.vendor), [token])
         row = cursor.fetchone()
     if row is None:
         return None
     pk, version, updated = row
-    field = meta.get_field("updated")
-    for convert in connection.ops.get_db_converters(field.get_col(meta.db_table)):
-        updated = convert(updated, field.get_col(meta.db_table), connection)
+    column = Army._meta.get_field("updated").get_col(Army._meta.db_table)
+    for convert in connection.ops.get_db_converters(column):  # e.g. SQLite's text to datetime
+        updated = convert(updated, column, connection)
     return int(pk), int(version), updated
+
+
+@functools.cache
+def _shared_version_sql(vendor: str) -> str:
+    """The SELECT of ``shared_army_version_row``, written once per database vendor."""
+    meta, quote = Army._meta, connection.ops.quote_name
+    name = {f: quote(meta.get_field(f).column) for f in ("id", "version", "updated")}
+    token, deleted = (quote(meta.get_field(f).column) for f in ("share_token", "deleted_at"))
+    return (
+        f"SELECT {name['id']}, {name['version']}, {name['updated']} "  # noqa: S608 (names from the model)
+        f"FROM {quote(meta.db_table)} WHERE {token} = %s AND {deleted} IS NULL"
+    )
 
 
 def owned_army_or_404(request: HttpRequest, pk: int) -> Army:
