@@ -24,9 +24,8 @@ from datetime import datetime
 from typing import Any
 
 import rules
-from armybuilder.armies.models import Army
+from armybuilder.armies.models import Army, readable_document
 from armybuilder.catalog.selectors import list_lookup
-from rules.text import repair
 
 # Remembered per process, the least recently used going first: at most this many armies,
 # and this many units in all (a 300-unit army's entry is about a megabyte).
@@ -103,7 +102,4 @@ def attach_document(army: Army, text: str | None) -> None:
     if found is not None:
         army.document = found.document
         return
-    document = json.loads(text) if text is not None else None
-    if document is not None:
-        document, _ = repair(document)
-    army.document = document
+    army.document = readable_document(json.loads(text) if text is not None else None)

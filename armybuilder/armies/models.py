@@ -25,6 +25,12 @@ def new_share_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+def readable_document(document: Any) -> Any:
+    """A document as read from the database, kept to the text rule (rules/text.py): the
+    same object when it already keeps it (the common case), else a repaired copy."""
+    return repair(document)[0] if document is not None else None
+
+
 class Army(models.Model):
     """An army owned by a user, or a visitor's draft tied to a session (owner null).
 
@@ -93,11 +99,8 @@ class Army(models.Model):
         data migration ``0004_repair_stored_text`` repairs the rows themselves.
         """
         army = super().from_db(db, field_names, values, fetch_mode=fetch_mode)
-        document = army.__dict__.get("document")
-        if document is not None:
-            fixed, changed = repair(document)
-            if changed:
-                army.document = fixed
+        if "document" in army.__dict__:
+            army.document = readable_document(army.document)
         return army
 
     @property
