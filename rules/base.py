@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import Any, ClassVar, Literal
 
 from rules.fields import Field
+from rules.list_shape import ListShape
 
 Severity = Literal["error", "warning"]
 Unit = dict[str, Any]
@@ -249,6 +250,9 @@ class RuleSet:
     points_rule: ClassVar[str] = "Choosing Your Army"
     has_generals: ClassVar[bool] = False
     options: ClassVar[tuple[Field, ...]] = ()
+    # Options the rule set no longer offers: a stored document that still carries one parses
+    # (its value checked against the old field, then dropped), so no saved army is lost.
+    retired_options: ClassVar[tuple[Field, ...]] = ()
     unit_fields: ClassVar[tuple[Field, ...]] = ()
     general_fields: ClassVar[tuple[Field, ...]] = ()
     rulings: ClassVar[tuple[Ruling, ...]] = ()
@@ -345,11 +349,27 @@ class RuleSet:
         """What each entry of ``list_entries`` fixes, and the list's rules in sentences."""
         return ListDescription()
 
+    def list_shape(self) -> ListShape | None:
+        """What the list editor shows for this rule set's lists (None: no editor yet)."""
+        return None
+
     def validate_army_list(self, data: Any) -> list[str]:
         """Messages for everything wrong with an army list's constraint data (empty: fine)."""
         if not isinstance(data, dict):
             return ["constraint data must be a JSON object"]
         return []
+
+    # -- quick-reference sheet -------------------------------------------------------
+    def quick_reference(
+        self, options: Mapping[str, Any], army: Army | None, *, extras: tuple[str, ...] = ()
+    ) -> Any:
+        """The rule set's QRS (a ``rules.qrs.Sheet``) for these option values and, when given,
+        this army; ``extras`` are optional sections asked for (unknown ones: KeyError).
+        Only rule sets that have a sheet override this."""
+        raise KeyError(f"no quick-reference sheet for rule set {self.slug!r}")
+
+    def has_quick_reference(self) -> bool:
+        return type(self).quick_reference is not RuleSet.quick_reference
 
     # -- description -----------------------------------------------------------------
     def unit_field(self, name: str) -> Field:

@@ -112,7 +112,9 @@ def parse_document(raw: Any, lists: ListLookup = no_lists) -> Army:
             "points_limit", f"points_limit: {slug} has no points, so it must be null"
         )
 
-    options = parse_object(ruleset.options, raw.get("options", {}), "options")
+    options = parse_object(
+        ruleset.options, _without_retired(ruleset, raw.get("options", {})), "options"
+    )
 
     generals_raw = raw.get("generals", [])
     if not isinstance(generals_raw, list):
@@ -157,6 +159,17 @@ def parse_document(raw: Any, lists: ListLookup = no_lists) -> Army:
         ruleset_lists=available,
     )
     return ruleset.normalise_army(army)
+
+
+def _without_retired(ruleset: RuleSet, raw: Any) -> Any:
+    """The document's options without those the rule set retired (each still checked against
+    its old field, so a stored army keeps parsing exactly as strictly as before)."""
+    if not isinstance(raw, Mapping):
+        return raw
+    retired = tuple(f for f in ruleset.retired_options if f.name in raw)
+    parse_object(retired, {f.name: raw[f.name] for f in retired}, "options")
+    names = {f.name for f in retired}
+    return {k: v for k, v in raw.items() if k not in names}
 
 
 def _parse_unit(

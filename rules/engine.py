@@ -4,8 +4,7 @@
 beside the report, what a later edit of one unit can reuse (each unit's own issues), and
 ``recheck_document`` uses it: the check of a document that differs from an already
 checked one in one unit re-runs that unit's results and the army-wide checks only, and
-gives exactly the report a full check gives (issue 11: an edit's cost should not grow
-with the army).
+gives exactly the report a full check gives.
 """
 
 from __future__ import annotations

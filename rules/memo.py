@@ -1,5 +1,5 @@
 """Per-unit memos keyed by content: an edit re-checks a 300-unit army, but only the changed
-unit is parsed and costed again (issue 11: an edit's cost should not grow with the army).
+unit is parsed and costed again.
 
 Two bounded, thread-safe LRU memos:
 

@@ -1,4 +1,4 @@
-"""The one text rule for every string that enters Muster (issue 13).
+"""The one text rule for every string that enters Muster.
 
 A string is accepted when it
 

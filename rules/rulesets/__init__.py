@@ -1,4 +1,8 @@
-"""One module per rule set; each defines ``RULESET``, an instance of ``rules.base.RuleSet``.
+"""One package per rule set family; each offers ``RULESET`` (an instance of
+``rules.base.RuleSet``) or, for a family of several on one core, ``RULESETS``.
 
-The registry imports every module in this package, so adding a rule set is adding a file.
+Everything a rule set is (its RuleSet, checks, list shape, QRS, tables) lives in its package.
+A package imports only the engine at the ``rules`` root, never another package, and the root
+reaches packages only through ``rules.registry``, which imports every package here: adding a
+rule set is adding a folder.
 """

@@ -1,0 +1,87 @@
+"""A data description of a rule set's army-list format, for a generic list editor.
+
+A rule set describes its list's repeated items (``Section``: e.g. Into the Dark's
+``entries``), each item's plain fields (``ShapeField``: text, a whole number) and its
+allowed-values fields (``ValuesField``: a unit field and the values a player may tick, kept
+under the item's ``values_key``, e.g. ``match``). The editor shows one control per field
+and saves each change; the rule set's own ``validate_army_list`` stays the judge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from rules.fields import Field
+
+
+@dataclass(frozen=True)
+class ShapeField:
+    name: str
+    label: str
+    kind: Literal["text", "integer"]
+    optional: bool = False  # an empty control removes the key (e.g. no maximum)
+
+
+@dataclass(frozen=True)
+class ValuesField:
+    """The values of one unit field an item allows (a list of them, in the stored data)."""
+
+    name: str
+    label: str
+    choices: tuple[tuple[Any, str], ...]  # (stored value, what a player reads)
+
+
+@dataclass(frozen=True)
+class Section:
+    key: str  # the top-level key of the list data holding the items
+    label: str
+    item_label: str
+    fields: tuple[ShapeField, ...]
+    values_key: str = ""  # where an item keeps its ValuesFields ("" for none)
+    values: tuple[ValuesField, ...] = ()
+    new_item: dict[str, Any] = field(default_factory=dict)  # a fresh item's data
+
+
+@dataclass(frozen=True)
+class ListShape:
+    sections: tuple[Section, ...]
+    empty: dict[str, Any] = field(default_factory=dict)  # a new list's data
+
+    def section(self, key: str) -> Section | None:
+        return next((s for s in self.sections if s.key == key), None)
+
+
+def values_fields(unit_fields: Iterable[Field]) -> tuple[ValuesField, ...]:
+    """A ValuesField for each choice and yes/no unit field (what a list may restrict)."""
+    found = []
+    for f in unit_fields:
+        if f.kind == "choice":
+            choices = tuple((c.value, c.label) for c in f.choices)
+            if f.nullable:
+                choices = ((None, "none"), *choices)
+            found.append(ValuesField(f.name, f.label, choices))
+        elif f.kind == "boolean":
+            found.append(ValuesField(f.name, f.label, ((True, "yes"), (False, "no"))))
+    return tuple(found)
+
+
+def entries_shape(fields: tuple[ShapeField, ...], values: tuple[ValuesField, ...]) -> ListShape:
+    """A list of entries alone: each a name, how many, ``fields`` and the values each unit
+    field may take (``values``, kept under the entry's ``match``)."""
+    entry: dict[str, Any] = {"key": "entry-1", "name": "New entry", "match": {}, "min": 0, "max": 1}
+    return ListShape(
+        sections=(
+            Section(
+                key="entries",
+                label="Entries",
+                item_label="Entry",
+                fields=(ShapeField("name", "Name", "text"), *fields),
+                values_key="match",
+                values=values,
+                new_item=dict(entry),
+            ),
+        ),
+        empty={"entries": [dict(entry)]},
+    )

@@ -1,0 +1,108 @@
+"""Allied forces of the d5 revision: 1-3 units from another list's required units.
+
+The checks of an allied contingent, the QRS section on allies, and the "fixed" units (the
+source's italics) that neither the army's own list nor an ally's may change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rules.base import Army, Issue, Unit, error
+from rules.qrs import Section
+from rules.rulesets.dark_ages.fit import fit
+from rules.rulesets.dark_ages.lists import ListSpec
+
+ALLY_RULE = "Allied Forces"
+
+
+def list_name(army: Army, slug: str) -> str:
+    """What a player calls an allied list: its name when the list data carries one, else
+    the slug as words ("north-welsh" -> "North Welsh"); a message never prints a slug."""
+    data = army.ruleset_lists.get(slug) or {}
+    name = data.get("name") if isinstance(data, dict) else None
+    if isinstance(name, str) and name:
+        return name
+    return " ".join(word.capitalize() for word in slug.split("-"))
+
+
+def changed(unit: Unit) -> bool:
+    """Whether the unit takes an upgrade or a downgrade (a fixed place refuses it)."""
+    return unit["change"] is not None
+
+
+def ally_issues(army: Army) -> Iterable[Issue]:
+    """ally-count, ally-not-required, ally-personality and the fixed units of allies."""
+    units = army.units
+    contingents: dict[str, list[int]] = {}
+    for i, unit in enumerate(units):
+        if unit["ally"] is not None:
+            contingents.setdefault(unit["ally"], []).append(i)
+    if len(contingents) > 1:
+        yield error("ally-count",
+                    f"Allies from {len(contingents)} lists "
+                    f"({', '.join(list_name(army, s) for s in contingents)}); an "
+                    "army has one allied contingent.", ALLY_RULE)  # fmt: skip
+    for slug, indices in contingents.items():
+        if len(indices) > 3:
+            yield error("ally-count",
+                        f"The allied contingent from {list_name(army, slug)} has "
+                        f"{len(indices)} units; "
+                        "allies are 1-3 units.", ALLY_RULE)  # fmt: skip
+        data = army.ruleset_lists.get(slug)
+        if data is None:  # pragma: no cover - normalise_army refused it
+            continue
+        spec = ListSpec.from_data(data)
+        members = [(i, units[i]) for i in indices]
+        result = fit(members, spec, changed=changed, required_only=True)
+        required = ", ".join(f"{s.limit} {s.name}" for s in spec.required)
+        for i in result.unplaced:
+            yield error("ally-not-required",
+                        f"{units[i]['name']}: allies come from their list's required "
+                        f"units ({list_name(army, slug)}: {required}); this unit is not one "
+                        "of them.",
+                        ALLY_RULE, unit=i)  # fmt: skip
+        yield from fixed_issues(result.fixed_changed, units, ALLY_RULE)
+        with_personality = [i for i in indices if units[i]["personality"] or units[i]["banner"]]
+        if len(indices) < 3:
+            for i in with_personality:
+                yield error("ally-personality",
+                            f"{units[i]['name']}: only an allied contingent of 3 units may "
+                            f"take a personality; this one has {len(indices)}.",
+                            ALLY_RULE, unit=i)  # fmt: skip
+        else:
+            people = [i for i in with_personality if units[i]["personality"]]
+            for i in people[1:]:
+                yield error("ally-personality",
+                            f"{units[i]['name']}: the allies may take one personality; "
+                            "another on their units would be the host's, and personalities "
+                            "attach only to units of their own list.", ALLY_RULE, unit=i)  # fmt: skip
+
+
+def fixed_issues(indices: Iterable[int], units: tuple[Unit, ...], rule: str) -> Iterable[Issue]:
+    for i in indices:
+        unit = units[i]
+        yield error("fixed-unit-changed",
+                    f"{unit['name']}: the list marks this unit as fixed (it may not be "
+                    f"changed); remove its {unit['change']} change.", rule, unit=i)  # fmt: skip
+
+
+def allies_section(army: Army | None) -> Section | None:
+    """The QRS section on allied forces: the rules, and the army's allied units."""
+    rules = (
+        "Allies: 1–3 units from another list's required units.",
+        "1–2 allied units: a natural 2 rolled for their movement and they do not move.",
+        "3 allied units: may take a personality (then no roll); it counts against the "
+        "personality limit.",
+        "Personalities attach only to units of their own list, host or allied.",
+    )
+    if army is None:
+        return Section("Allied forces", items=rules, key="allies")
+    allied = [u["name"] for u in army.units if u.get("ally")]
+    if not allied:
+        return None
+    return Section(
+        "Allied forces",
+        items=(f"Allied units: {', '.join(allied)}.", *rules),
+        key="allies",
+    )

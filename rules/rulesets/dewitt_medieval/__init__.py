@@ -1,0 +1,5 @@
+"""Dewitt Medieval: the rule set and its QRS."""
+
+from rules.rulesets.dewitt_medieval.ruleset import RULESET
+
+__all__ = ["RULESET"]
