@@ -1,4 +1,4 @@
-"""Malformed request headers answer 400 with a message, never 500 (issue 13).
+"""Malformed request headers answer 400 with a message, never 500.
 
 Django already tolerates most malformed headers (a bad Host is a 400, a broken multipart
 body is a 400). This middleware, first in the chain, refuses the rest before any other

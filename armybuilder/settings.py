@@ -31,9 +31,10 @@ INSTALLED_APPS = [
     "django_htmx",
     "armybuilder.catalog",
     "armybuilder.api",
+    "armybuilder.accounts",
     "armybuilder.armies",
     "armybuilder.printing",
-    # production (issue 11): the tasks queue's database backend and RQ, /healthz, schedules
+    # production: the tasks queue's database backend and RQ, /healthz, schedules
     "django_tasks_db",
     "django_rq",
     "armybuilder.ops",
@@ -48,7 +49,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # production (issue 11): Django's own Content-Security-Policy header (SECURE_CSP below)
+    # production: Django's own Content-Security-Policy header (SECURE_CSP below)
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
 ]
 
@@ -76,9 +77,16 @@ WSGI_APPLICATION = "armybuilder.wsgi.application"
 
 DATABASES = {
     "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        conn_max_age=60,
+        # a connection the database dropped (a restart) is replaced, not handed to a request
+        conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # Every transaction takes SQLite's write lock at BEGIN and a second writer waits up to
+    # 20 s for it, instead of failing when its read turns into a write (armies.saving).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(transaction_mode="IMMEDIATE", timeout=20)
 
 REDIS_URL = os.environ.get("REDIS_URL")
 if REDIS_URL:
@@ -106,8 +114,8 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Accounts (armies app): visitors build drafts tied to their session; a 30-day session
-# keeps a returning visitor's drafts until they sign up, when the drafts are claimed.
+# Accounts (accounts app): visitors build drafts (armies app) tied to their session; a 30-day
+# session keeps a returning visitor's drafts until they sign up, when the drafts are claimed.
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "armies:list"
 LOGOUT_REDIRECT_URL = "catalog:home"
@@ -115,19 +123,25 @@ SESSION_COOKIE_AGE = 60 * 60 * 24 * 30
 
 # The API refuses bodies over 1 MiB itself (413); Django's own ceiling sits above that.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
-MUSTER_MAX_DOCUMENT_BYTES = 512 * 1024  # what an army needs: see README, "Limits" (issue 13)
+MUSTER_MAX_DOCUMENT_BYTES = 512 * 1024  # what an army needs: see README, "Limits"
 # Drafts a visitor without an account may keep in one session.
 MUSTER_MAX_DRAFTS = 25
 
-# -- Hardening (issue 13): malformed headers, rate limits, log-in lock-out, drafts, passwords --
+# -- Hardening: malformed headers, rate limits, log-in lock-out, drafts, passwords --
 # Malformed headers answer 400 before anything reads them; limits apply by URL name.
 MIDDLEWARE.insert(
     MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
     "armybuilder.headers.MalformedHeadersMiddleware",
 )
+# Then bodies: 413 before reading one over its URL's limit; chunked ones read to the end.
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("armybuilder.headers.MalformedHeadersMiddleware") + 1,
+    "armybuilder.requestsize.RequestSizeMiddleware",
+)
 MIDDLEWARE.append("armybuilder.throttle.ThrottleMiddleware")
-# Counters live in their own cache: Redis when REDIS_URL is set (shared by every worker),
-# else this process's memory (then each worker process counts on its own).
+MIDDLEWARE.append("armybuilder.accounts.lockout.LockOutMiddleware")
+# Counters live in their own cache, shared by every web process and counted atomically:
+# Redis when REDIS_URL is set, else a table in the app's database (accounts.counters).
 CACHES["ratelimit"] = (
     {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
@@ -135,7 +149,7 @@ CACHES["ratelimit"] = (
         "KEY_PREFIX": "ratelimit",
     }
     if REDIS_URL
-    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "ratelimit"}
+    else {"BACKEND": "armybuilder.accounts.counters.CounterCache"}
 )
 MUSTER_RATE_LIMIT_CACHE = "ratelimit"
 # Per client address: (requests, seconds). A limited request gets 429 and Retry-After.
@@ -159,8 +173,8 @@ MUSTER_MAX_VISITOR_DRAFTS = 5000  # all visitors' drafts together (armies/drafts
 MUSTER_DRAFT_PRUNE_EVERY = 500  # prune abandoned drafts every so many new drafts
 MUSTER_BODY_READ_SECONDS = 10  # a posted document must arrive within this time
 AUTH_PASSWORD_VALIDATORS += [
-    {"NAME": "armybuilder.passwords.RepeatedCharacterValidator"},
-    {"NAME": "armybuilder.passwords.GuessablePasswordValidator"},
+    {"NAME": "armybuilder.accounts.passwords.RepeatedCharacterValidator"},
+    {"NAME": "armybuilder.accounts.passwords.GuessablePasswordValidator"},
 ]
 
 LOGGING = {
@@ -170,7 +184,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
 
-# -- production (issue 11): CSP, background tasks, PDF renders -------------------------------
+# -- production: CSP, background tasks, PDF renders -------------------------------
 # A strict policy: scripts and styles only from our own static files (no inline <script>,
 # no style="" attributes, no eval; htmx is configured by a <meta> tag not to need them).
 SECURE_CSP = {

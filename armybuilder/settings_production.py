@@ -59,10 +59,14 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
+# The worker and its render children run at this CPU niceness (0-19): pages come first.
+MUSTER_WORKER_NICE = int(os.environ.get("MUSTER_WORKER_NICE", "10"))
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
-    "loggers": {"django.request": {"level": "ERROR"}},
+    # WeasyPrint narrates every stylesheet it parses at INFO
+    "loggers": {"django.request": {"level": "ERROR"}, "weasyprint": {"level": "WARNING"}},
 }

@@ -1,12 +1,13 @@
-"""Rate limits and log-in lock-out on Django's cache (Redis when REDIS_URL is set).
+"""Rate limits on a counter cache shared by every web process.
 
 Per client address (``client_address``): PDF renders (pages and API), imports, army
 creation and sign-ups each have a limit, ``MUSTER_RATE_LIMITS[name] = (count, seconds)``,
-counted in fixed windows. Log-in attempts (Muster's and the admin's) lock out with backoff:
-after ``MUSTER_LOGIN_LOCKOUT["account_failures"]`` wrong passwords for one account, or
-``["address_failures"]`` from one address, that account or address is locked for
-``base_seconds``, doubling with every further failure up to ``max_seconds``; a right
-password after the lock-out resets the account's count.
+counted in fixed windows. The log-in lock-out (``armybuilder.accounts.lockout``) counts on
+the same cache and answers with the same 429.
+
+The counters live in the cache ``MUSTER_RATE_LIMIT_CACHE`` names: Redis when REDIS_URL is
+set, otherwise the app's database (``armybuilder.accounts.counters``); both count
+atomically, so ``make run``'s processes together let exactly the limit through.
 
 A limited request gets 429 with ``Retry-After`` and a page (JSON under /api/) saying when
 to try again. The limits hang on URL names (``RULES``) in ``ThrottleMiddleware``, so the
@@ -38,13 +39,8 @@ DEFAULT_LIMITS: dict[str, tuple[int, int]] = {
     "import": (30, 3600),  # army files imported per hour
     "create": (60, 3600),  # armies started, duplicated or copied per hour
     "signup": (5, 3600),  # accounts made per hour
-}
-DEFAULT_LOCKOUT = {
-    "account_failures": 5,
-    "address_failures": 20,
-    "base_seconds": 60,
-    "max_seconds": 3600,
-    "memory_seconds": 86400,  # how long failures are remembered
+    "list-create": (60, 3600),  # army lists made or copied per hour
+    "list-import": (30, 3600),  # army-list files imported per hour
 }
 WHAT = {
     "pdf": "printable sheets",
@@ -52,6 +48,8 @@ WHAT = {
     "create": "new armies",
     "signup": "sign-ups",
     "login": "log-in attempts",
+    "list-create": "new army lists",
+    "list-import": "army-list imports",
 }
 
 # URL name -> (limit, methods it counts)
@@ -73,11 +71,13 @@ RULES: dict[str, tuple[str, frozenset[str]]] = {
     "armies:duplicate": ("create", frozenset({"POST"})),
     "armies:copy": ("create", frozenset({"POST"})),
     "signup": ("signup", frozenset({"POST"})),
+    "api:list_import": ("list-import", frozenset({"POST"})),
+    "api:list_copy": ("list-create", frozenset({"POST"})),
 }
-LOGIN_VIEWS = frozenset({"login", "admin:login"})
 
 
-def _cache() -> Any:
+def counters() -> Any:
+    """The cache the counters live in."""
     return caches[getattr(settings, "MUSTER_RATE_LIMIT_CACHE", "default")]
 
 
@@ -85,10 +85,6 @@ def limit(name: str) -> tuple[int, int]:
     limits = {**DEFAULT_LIMITS, **getattr(settings, "MUSTER_RATE_LIMITS", {})}
     count, seconds = limits[name]
     return int(count), int(seconds)
-
-
-def lockout() -> dict[str, int]:
-    return {**DEFAULT_LOCKOUT, **getattr(settings, "MUSTER_LOGIN_LOCKOUT", {})}
 
 
 def client_address(request: HttpRequest) -> str:
@@ -109,7 +105,8 @@ def client_address(request: HttpRequest) -> str:
     return str(address)
 
 
-def _key(*parts: str) -> str:
+def key(*parts: str) -> str:
+    """A fixed-length cache key: the parts hashed (a posted username can be anything)."""
     digest = hashlib.sha256("\x1f".join(parts).encode("utf-8", "replace")).hexdigest()[:32]
     return f"muster:throttle:{parts[0]}:{digest}"
 
@@ -127,86 +124,17 @@ def hit(name: str, ident: str, now: float | None = None) -> Limited | None:
     count, seconds = limit(name)
     now = time.time() if now is None else now
     window = int(now // seconds)
-    key = _key(name, ident, str(window))
-    cache = _cache()
+    counter = key(name, ident, str(window))
+    cache = counters()
     try:
-        cache.add(key, 0, timeout=seconds + 1)
-        used = cache.incr(key)
+        cache.add(counter, 0, timeout=seconds + 1)
+        used = cache.incr(counter)
     except Exception:  # the cache is down: let the request through, and say so
         log.warning("rate limit %s not checked: the cache did not answer", name, exc_info=True)
         return None
     if used > count:
         return Limited(name, max(1, math.ceil((window + 1) * seconds - now)))
     return None
-
-
-# -- log-in lock-out ---------------------------------------------------------------------------
-
-
-def _login_idents(request: HttpRequest, username: str | None) -> list[tuple[str, str]]:
-    idents = [("address", client_address(request))]
-    if username:
-        idents.append(("account", username.strip().casefold()))
-    return idents
-
-
-def locked_for(request: HttpRequest, username: str | None, now: float | None = None) -> int:
-    """Seconds until this account and this address may try again (0: not locked)."""
-    now = time.time() if now is None else now
-    try:
-        until = [
-            _cache().get(_key("lock", kind, ident)) or 0
-            for kind, ident in _login_idents(request, username)
-        ]
-    except Exception:
-        log.warning("log-in lock-out not checked: the cache did not answer", exc_info=True)
-        return 0
-    return max(0, math.ceil(max(until) - now))
-
-
-def record_failure(request: HttpRequest, username: str | None, now: float | None = None) -> None:
-    """One wrong password: count it per account and per address, lock out with backoff."""
-    now = time.time() if now is None else now
-    rules = lockout()
-    cache = _cache()
-    try:
-        for kind, ident in _login_idents(request, username):
-            key = _key("fail", kind, ident)
-            cache.add(key, 0, timeout=rules["memory_seconds"])
-            failures = cache.incr(key)
-            threshold = rules[f"{kind}_failures"]
-            if failures >= threshold:
-                seconds = min(
-                    rules["base_seconds"] * 2 ** (failures - threshold), rules["max_seconds"]
-                )
-                cache.set(_key("lock", kind, ident), now + seconds, timeout=int(seconds) + 1)
-    except Exception:
-        log.warning("log-in failure not recorded: the cache did not answer", exc_info=True)
-
-
-def record_success(request: HttpRequest, username: str | None) -> None:
-    """The right password (after any lock-out had passed): the account starts afresh."""
-    if not username:
-        return
-    ident = username.strip().casefold()
-    try:
-        _cache().delete_many([_key("fail", "account", ident), _key("lock", "account", ident)])
-    except Exception:
-        log.warning("log-in success not recorded: the cache did not answer", exc_info=True)
-
-
-def on_login_failed(
-    sender: Any, credentials: dict[str, Any], request: Any = None, **kw: Any
-) -> None:
-    """``user_login_failed`` receiver (Muster's log-in page and the admin's)."""
-    if isinstance(request, HttpRequest):
-        record_failure(request, str(credentials.get("username") or ""))
-
-
-def on_logged_in(sender: Any, request: Any = None, user: Any = None, **kw: Any) -> None:
-    """``user_logged_in`` receiver."""
-    if isinstance(request, HttpRequest) and user is not None:
-        record_success(request, user.get_username())
 
 
 # -- the 429 answer and the middleware ----------------------------------------------------------
@@ -249,7 +177,7 @@ def too_many(request: HttpRequest, limited: Limited) -> HttpResponse:
 
 
 class ThrottleMiddleware:
-    """Applies ``RULES`` and the log-in lock-out before the view runs."""
+    """Applies ``RULES`` before the view runs."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -262,9 +190,6 @@ class ThrottleMiddleware:
     ) -> HttpResponse | None:
         match = request.resolver_match
         name = match.view_name if match is not None else ""
-        if name in LOGIN_VIEWS and request.method == "POST":
-            seconds = locked_for(request, request.POST.get("username"))
-            return too_many(request, Limited("login", seconds)) if seconds else None
         rule = RULES.get(name)
         if rule is None or request.method not in rule[1]:
             return None

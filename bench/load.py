@@ -1,5 +1,5 @@
-"""Load: the production server (gunicorn, 2 workers, production settings) on a loopback port,
-driven by ApacheBench (``ab``, Debian's apache2-utils; ``make bench`` installs it as root).
+"""Load: the production server (granian, 2 processes, production settings, as ``make run``
+starts it) on a loopback port, driven by ApacheBench (``ab``, Debian's apache2-utils; ``make bench`` installs it as root).
 
 Everything runs in a throwaway directory: its own SQLite database (migrated, army lists
 loaded, a player with a signed-in session and a shared 30-unit army), collectstatic, one
@@ -7,7 +7,8 @@ render by the worker for the cached-PDF case. Each case is a bounded ``ab -n N -
 (``MUSTER_BENCH_REQUESTS``, default 2000) against 127.0.0.1 only; the server is stopped at
 the end. Pages are fetched as a returning visitor (with a CSRF cookie), as a browser does
 after its first visit; the share page also as a first visit (no cookie: an opponent opening
-the link). Numbers are printed, never asserted.
+the link). Last, the share page at rest and while three clients print (bench/_printload.py),
+with the p99 ratio. Numbers are printed, never asserted.
 """
 
 from __future__ import annotations
@@ -26,9 +27,12 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-TITLE = "Load: gunicorn, 2 workers, production settings, ab -c 8 on 127.0.0.1"
+from bench import _printload
+
+TITLE = "Load: granian, 2 processes, production settings, ab -c 8 on 127.0.0.1"
 ROOT = Path(__file__).resolve().parent.parent
 CONCURRENCY = 8
+PRINT_CONCURRENCY = 4  # the share page beside the printers: a busy club evening, not a flood
 CSRF = "benchcsrfsecret0123456789abcdefg"  # 32 characters: a CSRF secret
 
 
@@ -48,18 +52,21 @@ def _env(tmp: Path, port: int) -> dict[str, str]:
         DATABASE_URL=f"sqlite:///{tmp / 'load.sqlite3'}",
         MUSTER_BIND=f"127.0.0.1:{port}",
         WEB_CONCURRENCY="2",
-        MUSTER_WEB_THREADS="1",
         MUSTER_ACCESS_LOG="",
         MUSTER_TASK_BACKEND="database",
     )
+    if os.environ.get("MUSTER_WORKER_NICE"):  # e.g. 0, to see what the niceness buys
+        env["MUSTER_WORKER_NICE"] = os.environ["MUSTER_WORKER_NICE"]
     return env
 
 
 def _manage(env: dict[str, str], *args: str) -> str:
     done = subprocess.run(  # noqa: S603 (our own manage.py)
-        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True,
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=False,
         capture_output=True, text=True, timeout=600,
     )  # fmt: skip
+    if done.returncode:
+        raise RuntimeError(f"manage.py {' '.join(args)} failed: {done.stderr[-1500:]}")
     return done.stdout
 
 
@@ -76,17 +83,19 @@ def _wait_up(base: str) -> None:
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         try:
-            if _get(base + "/healthz")[0] == 200:
+            if _get(base + "/")[0] == 200:  # /healthz wants a worker, started later
                 return
         except OSError:
             pass
         time.sleep(0.3)
-    raise RuntimeError("gunicorn did not answer /healthz within 120 s")
+    raise RuntimeError("the server did not answer within 120 s")
 
 
-def _ab(ab: str, url: str, requests: int, extra: list[str]) -> dict[str, Any]:
+def _ab(
+    ab: str, url: str, requests: int, extra: list[str], concurrency: int = CONCURRENCY
+) -> dict[str, Any]:
     done = subprocess.run(  # noqa: S603 (ab on loopback)
-        [ab, "-q", "-n", str(requests), "-c", str(CONCURRENCY), "-s", "60", *extra, url],
+        [ab, "-q", "-n", str(requests), "-c", str(concurrency), "-s", "60", *extra, url],
         capture_output=True, text=True, timeout=600, check=False,
     )  # fmt: skip
     out = done.stdout
@@ -135,8 +144,7 @@ def run() -> dict[str, Any]:
             ).stdout  # fmt: skip
         )
         server = subprocess.Popen(  # noqa: S603
-            [str(Path(sys.executable).parent / "gunicorn"), "armybuilder.wsgi",
-             "--config", "armybuilder/gunicorn_conf.py"],
+            [sys.executable, "-m", "armybuilder.ops.serve"],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             start_new_session=True,
         )  # fmt: skip
@@ -151,15 +159,23 @@ def run() -> dict[str, Any]:
                 os.killpg(server.pid, signal.SIGKILL)
         shutil.rmtree(tmp, ignore_errors=True)
     static_rps = rows[0]["req/s"] or 1
+    ratio = _printload.p99_ratio(rows)
     for row in rows:
         row["x static"] = (row["req/s"] or 0) / static_rps
     bad = sum(r["non-2xx"] + r["failed"] for r in rows)
     notes = [
         f"{requests} requests per case, concurrency {CONCURRENCY}; p50/p99 in ms; "
         "x static = req/s as a share of the static file's",
+        "machine load average (1/5/15 min) at the end: "
+        + " / ".join(f"{x:.1f}" for x in os.getloadavg())
+        + f" on {os.cpu_count()} CPUs (anything else running skews every number)",
         "zero non-2xx responses" if bad == 0 else f"{bad} non-2xx or failed responses",
         "builder edit: the same value at the same version each time (ab repeats one body),"
         " so the versioned UPDATE is skipped; bench/edits.py times real changes",
+        f"share page at rest and while printing: ab -c {PRINT_CONCURRENCY} for "
+        f"{os.environ.get('MUSTER_BENCH_PRINT_SECONDS', '20')} s each, one worker at niceness "
+        f"{env.get('MUSTER_WORKER_NICE', '10')}; p99 ratio printing / at rest: "
+        + (f"{ratio:.2f}x (goal <= 2x)" if ratio else "n/a"),
     ]
     return {"rows": rows, "notes": notes}
 
@@ -203,6 +219,8 @@ def _cases(
     ]  # fmt: skip
     rows = []
     for name, url, extra in cases:
+        if name.endswith("returning"):
+            share = (url, extra)
         _ab(ab, url, min(50, requests), extra)  # warm-up: caches, imports, connections
         result = _ab(ab, url, requests, extra)
         rows.append(
@@ -219,4 +237,11 @@ def _cases(
         )
         if result["error"]:
             rows[-1]["case"] += f" (ab: {result['error'][:60]})"
+
+    def share_page() -> dict[str, Any]:
+        # a fixed time, not a count: long enough for several renders to finish meanwhile
+        timed = [*share[1], "-t", os.environ.get("MUSTER_BENCH_PRINT_SECONDS", "20")]
+        return _ab(ab, share[0], requests, timed, PRINT_CONCURRENCY)
+
+    rows.extend(_printload.while_printing(base, env, ROOT, share_page))
     return rows

@@ -1,4 +1,8 @@
-"""``/healthz``: the database, the cache and the task queue, each ``ok`` or what failed."""
+"""``/healthz``: the database, the cache and the task queue, each ``ok`` or what failed.
+
+The queue is ``ok`` only when it answers and a worker has beaten within
+``MUSTER_WORKER_SILENT_SECONDS`` (30); ``worker`` tells when the newest one was seen.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
@@ -33,8 +38,13 @@ def check_cache() -> str:
     return "ok"
 
 
+class NoWorker(Exception):
+    """The queue answers but nothing has taken work from it lately."""
+
+
 def check_queue() -> str:
-    """The configured task backend can be reached (the database table, or Redis)."""
+    """The configured task backend can be reached (the database table, or Redis), and a
+    worker has been seen lately (the immediate backend of ``make dev`` needs none)."""
     backend = settings.MUSTER_TASK_BACKEND
     if backend == "database":
         from django_tasks_db.models import DBTaskResult
@@ -44,7 +54,38 @@ def check_queue() -> str:
         import django_rq
 
         django_rq.get_connection("default").ping()
+    if backend != "immediate":
+        from armybuilder.ops.heartbeat import silent_seconds
+
+        age = worker_age()
+        if age is None or age > silent_seconds():
+            raise NoWorker(f"no worker seen for {silent_seconds():g} s ({backend})")
     return f"ok ({backend})"
+
+
+def worker_age() -> float | None:
+    """Seconds since the newest worker heartbeat; None when no worker ever beat."""
+    from armybuilder.ops.models import WorkerBeat
+
+    newest = WorkerBeat.objects.order_by("-seen").values_list("seen", flat=True).first()
+    return None if newest is None else max(0.0, (timezone.now() - newest).total_seconds())
+
+
+def worker_state() -> dict[str, object]:
+    """What an operator sees under ``worker``: the newest heartbeat and what it renders."""
+    from armybuilder.ops.heartbeat import live_beats
+    from armybuilder.ops.models import WorkerBeat
+
+    newest = WorkerBeat.objects.order_by("-seen").first()
+    if newest is None:
+        return {"seen": "never"}
+    return {
+        "seen_seconds_ago": round((timezone.now() - newest.seen).total_seconds(), 1),
+        "pid": newest.pid,
+        "host": newest.host,
+        "rendering": newest.render or None,
+        "alive": len(live_beats()),
+    }
 
 
 CHECKS: dict[str, Callable[[], str]] = {
@@ -58,14 +99,23 @@ CHECKS: dict[str, Callable[[], str]] = {
 @require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
     """200 when every part answers, 503 naming the part that does not."""
-    state: dict[str, str] = {}
+    state: dict[str, object] = {}
     healthy = True
     for name, check in CHECKS.items():
         try:
             state[name] = check()
+        except NoWorker as exc:
+            logger.warning("healthz: %s", exc)
+            state[name] = f"error: {exc}"
+            healthy = False
         except Exception as exc:  # a health check reports failures, it never raises
             logger.warning("healthz: %s failed", name, exc_info=True)
             state[name] = f"error: {type(exc).__name__}"
             healthy = False
+    if settings.MUSTER_TASK_BACKEND != "immediate":
+        try:
+            state["worker"] = worker_state()
+        except Exception as exc:
+            state["worker"] = f"error: {type(exc).__name__}"
     state["status"] = "ok" if healthy else "unavailable"
     return JsonResponse(state, status=200 if healthy else 503)

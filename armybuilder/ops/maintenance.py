@@ -24,6 +24,23 @@ logger = logging.getLogger(__name__)
 NAME = "maintenance"
 
 
+def _missing_result_errors() -> tuple[type[Exception], ...]:
+    """What a backend raises for a task id it does not know: Django's own class, and the
+    django-tasks backport's, which the RQ and database backends raise when it is installed
+    (e.g. after Redis lost its data: the stored id points at nothing)."""
+    found: list[type[Exception]] = [TaskResultDoesNotExist]
+    try:
+        from django_tasks.exceptions import TaskResultDoesNotExist as Backport
+    except ImportError:
+        pass
+    else:
+        found.append(Backport)
+    return tuple(found)
+
+
+MISSING_RESULT = _missing_result_errors()
+
+
 def interval() -> timedelta:
     return timedelta(seconds=int(getattr(settings, "MUSTER_MAINTENANCE_SECONDS", 3600)))
 
@@ -45,8 +62,11 @@ def run_maintenance(now: datetime | None = None) -> str:
         f"pruned {prune_abandoned(now)} abandoned drafts",
         f"{prune_renders(now)} old stored PDFs",
     ]
-    # soft-deleted armies past their 30 days of undo (issue 10)
+    # soft-deleted armies past their 30 days of undo
     done.append(f"purged {armies_services.purge_deleted_armies(now=now)} deleted armies")
+    from armybuilder.ops.heartbeat import prune
+
+    done.append(f"{prune(now)} old worker heartbeats")
     return "; ".join(done)
 
 
@@ -63,7 +83,7 @@ def maintenance() -> str:
 def _pending(task_id: str) -> bool:
     try:
         result = maintenance.get_result(task_id)
-    except (TaskResultDoesNotExist, NotImplementedError):
+    except (*MISSING_RESULT, NotImplementedError):
         return False
     return result.status in (TaskResultStatus.READY, TaskResultStatus.RUNNING)
 

@@ -14,3 +14,22 @@ class Scheduled(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class WorkerBeat(models.Model):
+    """A worker process's heartbeat: written every few seconds while it runs.
+
+    ``/healthz`` reads the newest one (no worker seen for 30 s: 503). ``render`` is the
+    render the worker is making now: its lease, so a render whose worker stopped beating
+    is queued again instead of waiting forever.
+    """
+
+    worker = models.CharField(max_length=100, unique=True, help_text="host:pid:start token")
+    host = models.CharField(max_length=100)
+    pid = models.IntegerField()
+    started = models.DateTimeField()
+    seen = models.DateTimeField(db_index=True)
+    render = models.CharField(max_length=64, blank=True, default="")
+
+    def __str__(self) -> str:
+        return self.worker

@@ -4,18 +4,25 @@ The web process only validates the request (a bad document or paper is a 400 at 
 looks up the render by its key (document content, sheet, paper, share link, sections)
 and, when there is none yet, queues ``printing.tasks.render_sheet`` on Django's tasks
 framework. A ready render is served straight from the database.
+
+A render whose worker died (its lease lapsed: ``ops.heartbeat``), or whose queued task
+the queue no longer has, is queued again: by every live worker on each heartbeat
+(:func:`requeue_lost`) and whenever a player asks for it again.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Mapping
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError
+from django.tasks import TaskResultStatus
 from django.utils import timezone
 
+from armybuilder.ops import heartbeat
+from armybuilder.ops.maintenance import MISSING_RESULT
 from armybuilder.printing import services
 from armybuilder.printing.models import Render
 from armybuilder.printing.tasks import render_sheet
@@ -64,9 +71,56 @@ def ruleset_render(
     return _render_for(key, {"kind": "ruleset", **spec}, filename, retry=retry)
 
 
-def stale_after() -> timedelta:
-    """A queued or rendering render older than this lost its worker: queue it again."""
-    return timedelta(seconds=max(services.time_limit(), 1) * 3 + 600)
+def is_lost(render: Render, now: datetime | None = None, live: set[str] | None = None) -> bool:
+    """A pending render nobody will finish: rendering without a live worker holding its
+    lease, or queued (for longer than a lease) with a task the queue has lost or ended."""
+    now = now or timezone.now()
+    grace = now - timedelta(seconds=heartbeat.lease_seconds())
+    if render.status == Render.RENDERING:
+        if render.started is not None and render.started > grace:
+            return False  # just claimed: its worker's first beat may not be written yet
+        if live is None:
+            live = {b.render for b in heartbeat.live_beats(now) if b.render}
+        return str(render.pk) not in live
+    if render.status == Render.QUEUED and render.queued < grace and render.task_id:
+        return _task_gone(render.task_id)
+    return False
+
+
+def _task_gone(task_id: str) -> bool:
+    try:
+        result = render_sheet.get_result(task_id)
+    except MISSING_RESULT:
+        return True  # e.g. Redis lost its data
+    except Exception:  # the queue does not answer, or cannot tell: leave it be
+        return False
+    # RUNNING while the render is still queued: its worker died before marking it
+    return result.status != TaskResultStatus.READY
+
+
+def requeue_lost(now: datetime | None = None) -> int:
+    """Queue again every pending render that lost its worker; how many were."""
+    now = now or timezone.now()
+    live = {b.render for b in heartbeat.live_beats(now) if b.render}
+    count = 0
+    for render in Render.objects.filter(status__in=(Render.QUEUED, Render.RENDERING)).defer(
+        "spec", "pdf"
+    ):
+        if is_lost(render, now, live) and _requeue(render, now):
+            logger.warning("render %s lost its worker: queued again", render.pk)
+            count += 1
+    return count
+
+
+def _requeue(render: Render, now: datetime) -> bool:
+    """Back to queued, if nobody else did it first (the update is conditional)."""
+    moved = Render.objects.filter(
+        pk=render.pk, status=render.status, queued=render.queued, started=render.started
+    ).update(status=Render.QUEUED, error="", queued=now, started=None, finished=None)
+    if moved:
+        render.refresh_from_db()
+        _enqueue(render)
+    return bool(moved)
 
 
 def _render_for(key: str, spec: dict[str, Any], filename: str, *, retry: bool) -> Render:
@@ -79,8 +133,11 @@ def _render_for(key: str, spec: dict[str, Any], filename: str, *, retry: bool) -
         render, created = Render.objects.get(key=key), False
     if created:
         return _enqueue(render)
-    lost = render.pending and render.queued < now - stale_after()
-    if lost or (retry and render.status == Render.FAILED):
+    if render.pending and is_lost(render, now):
+        _requeue(render, now)
+        render.refresh_from_db()
+        return render
+    if retry and render.status == Render.FAILED:
         Render.objects.filter(pk=render.pk).update(
             status=Render.QUEUED, error="", queued=now, started=None, finished=None
         )
@@ -113,7 +170,12 @@ def elapsed_seconds(render: Render) -> int:
 
 
 def retry(render: Render) -> Render:
-    """Queue a failed render once more (the player asked to try again)."""
+    """Queue a failed render once more (the player asked to try again); a pending one
+    only when it lost its worker."""
+    if render.pending and is_lost(render):
+        _requeue(render, timezone.now())
+        render.refresh_from_db()
+        return render
     if render.status != Render.FAILED:
         return render
     Render.objects.filter(pk=render.pk, status=Render.FAILED).update(

@@ -1,9 +1,10 @@
 """The worker's side of printing: make one stored render's PDF under the time limit.
 
 Runs in the task worker (``manage.py muster_worker``), never in a web process. The time
-limit is enforced by ``services.render_pdf`` (a forked child of the worker, killed when
+limit is enforced by ``pdf.render_pdf`` (a forked child of the worker, killed when
 late), so a pathological sheet ends as a failed render with a message while the worker
-goes on with the next task.
+goes on with the next task. While it renders, the worker's heartbeat holds the render's
+lease (``ops.heartbeat``); the render child dies with the worker.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from django.tasks import task
 from django.utils import timezone
 
 import rules
+from armybuilder.ops import heartbeat
 from armybuilder.printing import services
 from armybuilder.printing.models import Render
 
@@ -49,7 +51,8 @@ def render_sheet(render_id: str) -> str:
         return "skipped"
     render = Render.objects.get(pk=render_id)
     try:
-        pdf = make_pdf(render.spec)
+        with heartbeat.working_on(render_id):  # the lease: a dead worker's render is re-queued
+            pdf = make_pdf(render.spec)
     except (services.PrintError, rules.MalformedDocument) as exc:
         Render.objects.filter(pk=render_id).update(
             status=Render.FAILED, error=exc.message, finished=timezone.now()

@@ -1,4 +1,4 @@
-"""Password rules beyond Django's own validators (issue 13).
+"""Password rules beyond Django's own validators.
 
 ``RepeatedCharacterValidator`` refuses passwords made of few distinct characters or one
 short chunk repeated ("uuuuuuuu", "abcabcabc"). ``GuessablePasswordValidator`` refuses

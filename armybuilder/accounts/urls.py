@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from armybuilder.armies import account_views
+from armybuilder.accounts import views as account_views
 
 urlpatterns = [
     path("signup/", account_views.signup, name="signup"),

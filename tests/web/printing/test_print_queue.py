@@ -6,15 +6,20 @@ runs jobs without forking so it sees the test database).
 """
 
 import json
+import os
+import signal
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 from django.core.cache import cache
 from django.core.management import call_command
 
-from armybuilder.printing import services
+from armybuilder.printing import pdf as pdf_module
 from armybuilder.printing.models import Render
-from tests.support import army, example
+from tests.support import ROOT, army, example
 
 REDIS_URL = "redis://127.0.0.1:6379/8"
 
@@ -135,14 +140,14 @@ def test_a_render_over_the_time_limit_fails_clearly_and_the_worker_goes_on(
     client, queue, settings, monkeypatch
 ):
     settings.MUSTER_PDF_TIME_LIMIT = 8
-    real = services.html_to_pdf
+    real = pdf_module.html_to_pdf
 
     def slow_for_slowpoke(html, fetcher=None):
         if "Slowpoke" in html:
             time.sleep(120)  # in the forked render child, which the limit kills
         return real(html, fetcher)
 
-    monkeypatch.setattr(services, "html_to_pdf", slow_for_slowpoke)
+    monkeypatch.setattr(pdf_module, "html_to_pdf", slow_for_slowpoke)
     slow = post_roster(client, army("into-the-dark", [{"name": "Slowpoke"}]))
     fast = post_roster(client, army("into-the-dark", [{"name": "Quick"}]))
     assert slow.status_code == fast.status_code == 202
@@ -189,3 +194,57 @@ def test_the_print_panel_answers_htmx_with_progress_and_no_js_with_the_pdf(owner
     assert plain["Content-Disposition"].endswith('-qrs-letter.pdf"')
     bad = owner_client.get(f"/armies/{saved.pk}/print/?sheet=poster&paper=letter")
     assert bad.status_code == 400 and "sheet" in bad.content.decode()
+
+
+def _running(pid):
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")  # a zombie has stopped
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads process states from /proc")
+def test_a_render_child_dies_when_its_worker_is_killed():
+    # a stand-in worker forks a render child exactly as services.render_pdf's child starts
+    code = (
+        "import os, time\n"
+        "from armybuilder.printing.lifetime import die_with_parent\n"
+        "parent = os.getpid()\n"
+        "child = os.fork()\n"
+        "if child == 0:\n"
+        "    die_with_parent(parent)\n"
+        "    time.sleep(120)\n"
+        "    os._exit(0)\n"
+        "print(child, flush=True)\n"
+        "time.sleep(120)\n"
+    )
+    worker = subprocess.Popen(
+        [sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
+    child = int(worker.stdout.readline())
+    try:
+        assert _running(child)
+        worker.kill()  # SIGKILL: the worker gets no chance to stop its child itself
+        worker.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while _running(child) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _running(child), "the render child outlived its worker"
+    finally:
+        if _running(child):
+            os.kill(child, signal.SIGKILL)
+
+
+def test_lowering_the_workers_priority_raises_its_niceness():
+    code = (
+        "import os\n"
+        "from armybuilder.printing.lifetime import lower_priority\n"
+        "before = os.nice(0)\n"
+        "print(before, lower_priority(5), os.nice(0))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    before, returned, after = map(int, done.stdout.split())
+    assert after == returned == min(before + 5, 19)

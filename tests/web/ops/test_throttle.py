@@ -1,4 +1,4 @@
-"""Rate limits and log-in lock-out (issue 13): 429 with Retry-After for every limit."""
+"""Rate limits and log-in lock-out: 429 with Retry-After for every limit."""
 
 import re
 

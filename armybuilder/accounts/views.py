@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render, resolve_url
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
-from armybuilder.armies.forms import SignUpForm
+from armybuilder.accounts.forms import SignUpForm
 
 
 def safe_next(request: HttpRequest) -> str:
@@ -24,7 +24,7 @@ def safe_next(request: HttpRequest) -> str:
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account and log in; the visitor's drafts move into it (see signals)."""
+    """Create an account and log in; the visitor's drafts move into it (``armies.signals``)."""
     next_url = safe_next(request)
     if request.user.is_authenticated:
         return redirect(next_url or resolve_url(settings.LOGIN_REDIRECT_URL))

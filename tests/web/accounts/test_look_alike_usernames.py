@@ -1,0 +1,175 @@
+"""One account, one counter: every spelling Django would log in as one account (full-width,
+mathematical letters, other case) shares that account's lock-out, on Muster's log-in page
+and the admin's; sign-up refuses a name that looks the same as an existing one."""
+
+import html
+import unicodedata
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from hypothesis import given
+from hypothesis import strategies as st
+
+from armybuilder.accounts.names import account_key
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "a-long-Pass-123"
+LOGIN_PAGES = ["/accounts/login/", "/admin/login/"]
+
+
+@pytest.fixture
+def five_strikes(settings):
+    """The shipped account lock-out (5 wrong passwords), the address limit out of the way."""
+    settings.MUSTER_LOGIN_LOCKOUT = {
+        "account_failures": 5,
+        "address_failures": 1000,
+        "base_seconds": 60,
+        "max_seconds": 3600,
+    }
+
+
+def log_in(client: Client, url: str, username: str, password: str = PASSWORD):
+    return client.post(url, {"username": username, "password": password})
+
+
+def logged_in(client: Client) -> bool:
+    return "_auth_user_id" in client.session
+
+
+@pytest.mark.parametrize("url", LOGIN_PAGES)
+def test_a_locked_account_stays_locked_under_its_full_width_spelling(client, five_strikes, url):
+    User.objects.create_user("p1", password=PASSWORD, is_staff=True)
+    for _ in range(5):
+        assert log_in(client, url, "p1", "wrong").status_code == 200
+    refused = log_in(client, url, "ｐ1")  # full-width p: Django would log this in as p1
+    assert refused.status_code == 429
+    assert "wrong passwords" in refused.content.decode()
+    assert not logged_in(client)
+
+
+@pytest.mark.parametrize("url", LOGIN_PAGES)
+def test_wrong_guesses_under_look_alike_names_count_against_the_account(client, five_strikes, url):
+    User.objects.create_user("carol", password=PASSWORD, is_staff=True)
+    for spelling in ["ｃarol", "ｃａｒｏｌ", "𝐜arol", "CAROL", "Ｃarol"]:
+        assert log_in(client, url, spelling, "wrong").status_code == 200
+    for spelling in ["carol", "ｃarol", "𝐜arol"]:
+        assert log_in(client, url, spelling).status_code == 429
+    assert not logged_in(client)
+
+
+def test_a_superusers_lock_on_the_admin_holds_on_the_players_log_in_too(client, five_strikes):
+    User.objects.create_superuser("root", password=PASSWORD)
+    for spelling in ["ｒｏｏｔ", "𝐫oot", "rooｔ", "ROOT", "root"]:
+        log_in(client, "/admin/login/", spelling, "wrong")
+    assert log_in(client, "/accounts/login/", "root").status_code == 429
+    assert log_in(client, "/admin/login/", "ｒoot").status_code == 429
+    assert not logged_in(client)
+
+
+def test_a_look_alike_spelling_logs_in_as_the_account_while_it_is_not_locked(client, five_strikes):
+    User.objects.create_user("p1", password=PASSWORD)
+    response = log_in(client, "/accounts/login/", "ｐ1")
+    assert response.status_code == 302
+    assert client.session["_auth_user_id"] == str(User.objects.get(username="p1").pk)
+
+
+def test_the_right_password_resets_the_count_for_every_spelling(client, five_strikes):
+    User.objects.create_user("carol", password=PASSWORD)
+    for _ in range(4):
+        log_in(client, "/accounts/login/", "𝐜arol", "wrong")
+    assert log_in(client, "/accounts/login/", "ｃarol").status_code == 302
+    client.logout()
+    for _ in range(4):  # a fresh count of four is still not five
+        assert log_in(client, "/accounts/login/", "CAROL", "wrong").status_code == 200
+    assert log_in(client, "/accounts/login/", "carol").status_code == 302
+
+
+# -- sign-up -------------------------------------------------------------------------------
+
+
+def sign_up(client: Client, username: str):
+    data = {"username": username, "password1": PASSWORD, "password2": PASSWORD}
+    return client.post("/accounts/signup/", data)
+
+
+@pytest.mark.parametrize(
+    ("existing", "look_alike"),
+    [
+        ("carol", "ｃａｒｏｌ"),  # full width: NFKC makes it carol
+        ("carol", "𝐜arol"),  # mathematical bold
+        ("éric", "ÉRIC"),  # case beyond ASCII (SQLite's iexact folds ASCII only)
+        ("straße", "STRASSE"),  # case folding, not lower-casing: ß folds to ss
+        ("οδος", "ΟΔΟΣ"),  # Greek capital sigma folds to σ
+        ("ﬁnn", "FINN"),  # the fi ligature
+    ],
+)
+def test_sign_up_refuses_a_look_alike_of_an_existing_username(client, existing, look_alike):
+    User.objects.create_user(existing, password=PASSWORD)
+    response = sign_up(client, look_alike)
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "looks the same as an existing account" in page or "already exists" in page
+    assert User.objects.count() == 1
+    assert not logged_in(client)
+
+
+def test_the_look_alike_refusal_names_the_existing_account_and_says_why(client):
+    User.objects.create_user("straße", password=PASSWORD)
+    page = html.unescape(sign_up(client, "STRASSE").content.decode())
+    assert "That username looks the same as an existing account's (“straße”)" in page
+    assert "differ only in case, width or style" in page
+
+
+def test_sign_up_takes_a_name_that_only_resembles_another(client):
+    User.objects.create_user("carol", password=PASSWORD)
+    assert sign_up(client, "carol2").status_code == 302
+    assert sign_up(Client(), "karol").status_code == 302
+    assert User.objects.count() == 3
+
+
+# -- the key itself ------------------------------------------------------------------------
+
+FULL_WIDTH = {chr(c): chr(c + 0xFEE0) for c in range(0x21, 0x7F)}
+
+
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=40))
+def test_the_key_is_stable_and_ignores_compatibility_forms(name):
+    key = account_key(name)
+    assert account_key(key) == key
+    assert account_key(unicodedata.normalize("NFKC", name)) == key
+    assert unicodedata.is_normalized("NFKC", key)
+
+
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.@+-"))
+def test_full_width_and_capital_spellings_of_an_ascii_name_share_its_key(name):
+    full_width = "".join(FULL_WIDTH.get(c, c) for c in name)
+    assert account_key(full_width) == account_key(name.upper()) == name.lower()
+
+
+def test_the_admins_add_user_form_refuses_a_look_alike_too(admin_client):
+    User.objects.create_user("éric", password=PASSWORD)
+    response = admin_client.post(
+        "/admin/auth/user/add/",
+        {
+            "username": "ÉRIC",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "usable_password": "true",
+        },
+    )
+    assert response.status_code == 200
+    assert "looks the same as an existing account" in html.unescape(response.content.decode())
+    assert not User.objects.filter(username="ÉRIC").exists()
+    response = admin_client.post(
+        "/admin/auth/user/add/",
+        {
+            "username": "erica",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "usable_password": "true",
+        },
+    )
+    assert response.status_code == 302
+    assert User.objects.filter(username="erica").exists()
