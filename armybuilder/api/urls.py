@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from armybuilder.api import views
 from armybuilder.printing import views as printing_views
@@ -11,4 +11,6 @@ urlpatterns = [
     path("rulesets/<slug:slug>", views.ruleset, name="ruleset"),
     path("roster.pdf", printing_views.api_roster_pdf, name="roster_pdf"),
     path("qrs.pdf", printing_views.api_qrs_pdf, name="qrs_pdf"),
+    path("lists/", include("armybuilder.api.lists")),
+    path("openapi.json", views.openapi_json, name="openapi"),
 ]

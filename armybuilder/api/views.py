@@ -1,10 +1,13 @@
 """JSON API: thin shells over the same core function as the CLI and the pages."""
 
-from django.http import HttpRequest, JsonResponse
+import hashlib
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import condition, require_GET, require_POST
 
 import rules
+from armybuilder.api import openapi
 from armybuilder.api.body import BadBody, read_json_body
 from armybuilder.catalog import selectors, services
 from armybuilder.catalog.views import ruleset_or_404
@@ -22,13 +25,29 @@ def check(request: HttpRequest) -> JsonResponse:
     return JsonResponse(report.to_json())
 
 
+@csrf_exempt  # as above: so another method is 405, not a CSRF refusal
 @require_GET
 def rulesets(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"rulesets": [r.summary_json() for r in rules.all_rulesets()]})
 
 
+@csrf_exempt
 @require_GET
 def ruleset(request: HttpRequest, slug: str) -> JsonResponse:
     data = ruleset_or_404(slug).vocabulary()
     data["army_lists"] = [selectors.list_json(al) for al in selectors.lists_for(slug)]
     return JsonResponse(data)
+
+
+def _openapi_etag(request: HttpRequest) -> str:
+    return hashlib.sha256(openapi.document_bytes()).hexdigest()[:32]
+
+
+@csrf_exempt
+@require_GET
+@condition(etag_func=_openapi_etag)
+def openapi_json(request: HttpRequest) -> HttpResponse:
+    """The OpenAPI 3.1 description of this API (armybuilder/api/openapi.py builds it)."""
+    response = HttpResponse(openapi.document_bytes(), content_type="application/json")
+    response["Cache-Control"] = "public, max-age=3600"
+    return response

@@ -1,10 +1,33 @@
-"""Army lists: curated constraint data for one rule set, edited in the admin."""
+"""Army lists: constraint data for one rule set, Muster's own or a player's, with revisions."""
 
+import secrets
+from typing import Any
+
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models import Q
 
 from armybuilder.textrule import validate_json, validate_line, validate_text
 from rules.registry import get_ruleset, slugs
+
+PRIVATE, LINK, SUBMITTED, PUBLISHED = "private", "link", "submitted", "published"
+STATUSES = [
+    (PRIVATE, "Private: only its author"),
+    (LINK, "Shared by link"),
+    (SUBMITTED, "Submitted for the public catalogue"),
+    (PUBLISHED, "Published"),
+]
+
+
+def new_share_token() -> str:
+    """At least 128 bits from secrets, as a shared army's token: unguessable."""
+    return secrets.token_urlsafe(24)
+
+
+def public_lists() -> Q:
+    """Lists everyone may read: Muster's own (no author) and approved players' lists."""
+    return Q(author__isnull=True) | Q(status=PUBLISHED)
 
 
 class ArmyListManager(models.Manager["ArmyList"]):
@@ -13,7 +36,14 @@ class ArmyListManager(models.Manager["ArmyList"]):
 
 
 class ArmyList(models.Model):
-    """A historical army list; ``data`` is the rule set's own constraint format."""
+    """A historical army list; ``data`` is the rule set's own constraint format.
+
+    ``data``, ``name``, ``period`` and ``source_note`` are the latest revision's, kept here
+    so that reading the lists of a rule set stays one plain query; every saved change goes
+    through ``catalog.services.save_list``, which writes an ``ArmyListRevision`` too.
+    Muster's compiled lists have no author; a player's list has one, and its slug carries
+    a random suffix so players never take (or guess) each other's or Muster's slugs.
+    """
 
     ruleset = models.CharField(max_length=40, help_text="Rule set slug, e.g. feudal-2017.")
     slug = models.SlugField(max_length=80)
@@ -24,13 +54,31 @@ class ArmyList(models.Model):
     )
     data = models.JSONField(default=dict, help_text="Constraint data in the rule set's format.")
     updated = models.DateTimeField(auto_now=True)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="army_lists",
+        help_text="Empty for the lists Muster compiled.",
+    )
+    status = models.CharField(max_length=10, choices=STATUSES, default=PRIVATE)
+    share_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    latest_revision = models.PositiveIntegerField(
+        default=0, editable=False, help_text="Number of the newest revision (0: none yet)."
+    )
 
     objects = ArmyListManager()
 
     class Meta:
         ordering = ["ruleset", "name"]
         constraints = [
-            models.UniqueConstraint(fields=["ruleset", "slug"], name="unique_list_per_ruleset")
+            models.UniqueConstraint(fields=["ruleset", "slug"], name="unique_list_per_ruleset"),
+            # sharing off is null, never an empty (guessable) token
+            models.CheckConstraint(
+                condition=Q(share_token__isnull=True) | ~Q(share_token=""),
+                name="army_list_share_token_not_blank",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -38,6 +86,14 @@ class ArmyList(models.Model):
 
     def natural_key(self) -> tuple[str, str]:
         return (self.ruleset, self.slug)
+
+    @property
+    def is_public(self) -> bool:
+        return self.author_id is None or self.status == PUBLISHED
+
+    @property
+    def compiled_by_muster(self) -> bool:
+        return self.author_id is None
 
     def clean(self) -> None:
         """Run the rule set's own list validator: a malformed list cannot be saved.
@@ -67,3 +123,51 @@ class ArmyList(models.Model):
         problems = get_ruleset(self.ruleset).validate_army_list(self.data)
         if problems:
             raise ValidationError({"data": problems})
+
+
+class FrozenQuerySet(models.QuerySet["ArmyListRevision"]):
+    def update(self, **kwargs: Any) -> int:
+        raise RevisionIsImmutable("a list revision is never changed; save a new one")
+
+
+class RevisionIsImmutable(Exception):
+    pass
+
+
+class ArmyListRevision(models.Model):
+    """One saved state of an army list. Armies are checked against the revision they are
+    pinned to, so a revision is written once and never changed (``save`` and the queryset's
+    ``update`` refuse)."""
+
+    army_list = models.ForeignKey(ArmyList, on_delete=models.CASCADE, related_name="revisions")
+    number = models.PositiveIntegerField()
+    name = models.CharField(max_length=200)
+    period = models.CharField(max_length=200, blank=True)
+    source_note = models.TextField(blank=True)
+    data = models.JSONField(default=dict)
+    created = models.DateTimeField(auto_now_add=True)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="Who saved it (empty: Muster's loader or a migration).",
+    )
+
+    objects = FrozenQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["army_list", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["army_list", "number"], name="list_revision_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="list_revision_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.army_list_id} r{self.number}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise RevisionIsImmutable("a list revision is never changed; save a new one")
+        super().save(*args, **kwargs)

@@ -1,52 +1,163 @@
-"""Reads of army lists that pages, the API and the CLI need, in one place."""
+"""Reads of army lists that pages, the API and the CLI need, in one place.
+
+Who may read which list: Muster's compiled lists and published lists are public; any
+other list only its author (and staff), or anyone holding its share token. An army reads
+the lists it is pinned to as pinned (``army_lookup``), whoever may read them now.
+"""
 
 import json
-from collections.abc import Mapping
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from django.db.models import Count, TextField
+from django.db.models import (
+    Case,
+    Count,
+    IntegerField,
+    OuterRef,
+    Q,
+    Subquery,
+    TextField,
+    Value,
+    When,
+)
 from django.db.models.functions import Cast
 
-from armybuilder.catalog.models import ArmyList
+from armybuilder.catalog.models import ArmyList, ArmyListRevision, public_lists
 
-# ruleset -> (the lists' slugs and stored data text, their decoded {slug: data})
-_DECODED: dict[str, tuple[tuple[tuple[str, str], ...], dict[str, Mapping[str, Any]]]] = {}
+Lookup = Callable[[str], Mapping[str, Mapping[str, Any]]]
+Rows = tuple[tuple[Any, ...], ...]
+
+# (what was asked, e.g. ("public", ruleset)) -> (the rows read, their decoded {slug: data})
+_DECODED: OrderedDict[tuple[Any, ...], tuple[Rows, dict[str, Mapping[str, Any]]]] = OrderedDict()
+_DECODED_MAX = 512  # one entry per rule set, and per user or army pin set asked lately
+_LOCK = threading.Lock()
 
 
-def list_lookup(ruleset: str) -> dict[str, Mapping[str, Any]]:
-    """``{list slug: constraint data}`` for one rule set: the engine's ListLookup.
-
-    One query, every call (another process, the admin or ``load-lists`` may have changed
-    a list). The data is read as the stored JSON text and decoded only when that text
-    differs from what this process decoded last for the rule set; otherwise the very same
-    mapping is answered, so the engine sees at once (``is``) that an army's last check
-    was made with the lists as they are (``rules.recheck_document``). Shared: read only.
-    """
-    rows = tuple(
-        ArmyList.objects.filter(ruleset=ruleset).values_list(
-            "slug", Cast("data", output_field=TextField())
-        )
-    )
-    known = _DECODED.get(ruleset)
-    if known is not None and known[0] == rows:
-        return known[1]
-    decoded = {slug: json.loads(text) for slug, text in rows}
-    _DECODED[ruleset] = (rows, decoded)
+def _decoded(key: tuple[Any, ...], rows: Rows) -> dict[str, Mapping[str, Any]]:
+    """``{slug: data}`` for rows of (slug, data text[, pinned data text]): the very same
+    mapping as last time when the rows are the same, so the engine sees at once (``is``)
+    that an army's last check was made with the lists as they are
+    (``rules.recheck_document``). Shared: read only."""
+    with _LOCK:
+        known = _DECODED.get(key)
+        if known is not None and known[0] == rows:
+            _DECODED.move_to_end(key)
+            return known[1]
+    decoded = {row[0]: json.loads(row[2] if len(row) > 2 and row[2] else row[1]) for row in rows}
+    with _LOCK:
+        _DECODED[key] = (rows, decoded)
+        _DECODED.move_to_end(key)
+        while len(_DECODED) > _DECODED_MAX:
+            _DECODED.popitem(last=False)
     return decoded
 
 
+def _data_rows(visible: Q, ruleset: str) -> Rows:
+    return tuple(
+        ArmyList.objects.filter(visible, ruleset=ruleset).values_list(
+            "slug", Cast("data", output_field=TextField())
+        )
+    )
+
+
+def list_lookup(ruleset: str) -> dict[str, Mapping[str, Any]]:
+    """``{list slug: constraint data}`` of the public lists of one rule set: the engine's
+    ListLookup. One query, every call (another process, the admin or ``load-lists`` may
+    have changed a list); decoded only when the stored text changed."""
+    return _decoded(("public", ruleset), _data_rows(public_lists(), ruleset))
+
+
+def lookup_for(user: Any) -> Lookup:
+    """The ListLookup of what ``user`` may build on: the public lists and their own."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return list_lookup
+
+    def lookup(ruleset: str) -> dict[str, Mapping[str, Any]]:
+        visible = public_lists() | Q(author_id=user.pk)
+        return _decoded(("user", user.pk, ruleset), _data_rows(visible, ruleset))
+
+    return lookup
+
+
+def army_lookup(army: Any) -> Lookup:
+    """The ListLookup an army is checked with: every list its owner may build on at its
+    latest revision, except the lists the army is pinned to (``Army.list_pins``), which
+    answer their pinned revision's data. One query, as ``list_lookup``."""
+    pins: dict[str, int] = {
+        str(slug): number
+        for slug, number in (getattr(army, "list_pins", None) or {}).items()
+        if isinstance(number, int) and not isinstance(number, bool)
+    }
+    owner_id = getattr(army, "owner_id", None)
+
+    def lookup(ruleset: str) -> dict[str, Mapping[str, Any]]:
+        visible = public_lists() | Q(slug__in=list(pins))
+        if owner_id is not None:
+            visible |= Q(author_id=owner_id)
+        rows = ArmyList.objects.filter(visible, ruleset=ruleset)
+        if pins:
+            pinned = ArmyListRevision.objects.filter(
+                army_list=OuterRef("pk"), number=OuterRef("pin")
+            ).values_list(Cast("data", output_field=TextField()))[:1]
+            rows = rows.annotate(
+                pin=Case(
+                    *(When(slug=slug, then=Value(number)) for slug, number in pins.items()),
+                    default=None,
+                    output_field=IntegerField(),
+                )
+            ).annotate(pinned=Subquery(pinned, output_field=TextField()))
+            values = rows.values_list("slug", Cast("data", output_field=TextField()), "pinned")
+        else:
+            values = rows.values_list("slug", Cast("data", output_field=TextField()))
+        key = ("army", owner_id, tuple(sorted(pins.items())), ruleset)
+        return _decoded(key, tuple(values))
+
+    return lookup
+
+
 def lists_for(ruleset: str) -> list[ArmyList]:
-    return list(ArmyList.objects.filter(ruleset=ruleset).order_by("name"))
+    """The public lists of a rule set, by name (menus, the rule-set page, the API)."""
+    return list(ArmyList.objects.filter(public_lists(), ruleset=ruleset).order_by("name"))
+
+
+def lists_of_user(user: Any, ruleset: str | None = None) -> list[ArmyList]:
+    """The lists ``user`` wrote (none for a visitor), newest change first."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return []
+    found = ArmyList.objects.filter(author_id=user.pk)
+    if ruleset is not None:
+        found = found.filter(ruleset=ruleset)
+    return list(found.order_by("-updated"))
 
 
 def list_counts() -> dict[str, int]:
-    """How many army lists each rule set has (one grouped query)."""
-    rows = ArmyList.objects.order_by().values("ruleset").annotate(n=Count("pk"))
+    """How many public army lists each rule set has (one grouped query)."""
+    rows = (
+        ArmyList.objects.filter(public_lists()).order_by().values("ruleset").annotate(n=Count("pk"))
+    )
     return {row["ruleset"]: row["n"] for row in rows}
 
 
 def get_list(ruleset: str, slug: str) -> ArmyList | None:
+    """The list with this slug, whoever may read it: callers decide (``can_view``)."""
     return ArmyList.objects.filter(ruleset=ruleset, slug=slug).first()
+
+
+def get_list_by_token(token: str) -> ArmyList | None:
+    """The list shared by link with this token (None once sharing is off)."""
+    if not token:
+        return None
+    return ArmyList.objects.filter(share_token=token).first()
+
+
+def get_revision(army_list: ArmyList, number: int) -> ArmyListRevision | None:
+    return ArmyListRevision.objects.filter(army_list=army_list, number=number).first()
+
+
+def revisions_of(army_list: ArmyList) -> list[ArmyListRevision]:
+    return list(ArmyListRevision.objects.filter(army_list=army_list).order_by("number"))
 
 
 def list_json(army_list: ArmyList) -> dict[str, Any]:

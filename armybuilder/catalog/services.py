@@ -1,26 +1,301 @@
-"""The one core call every interface shares, and the army-list loader."""
+"""The one core call every interface shares, and every write of an army list.
+
+Every saved change of a list (the admin, ``muster load-lists``, an import, a copy, the
+editor) goes through ``save_list``, which writes a new immutable revision when the content
+changed. Who may do what with a list is answered here (``can``), so pages, the API and
+the admin ask the same question.
+"""
 
 import json
+import secrets
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from django.apps import apps
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.text import slugify
 
 import rules
-from armybuilder.catalog.models import ArmyList
-from armybuilder.catalog.selectors import list_lookup
+from armybuilder.catalog.models import (
+    LINK,
+    PRIVATE,
+    PUBLISHED,
+    SUBMITTED,
+    ArmyList,
+    ArmyListRevision,
+    new_share_token,
+)
+from armybuilder.catalog.pins import accept_upgrade, pins_for, restore_pin, upgrade_diff
+from armybuilder.catalog.selectors import Lookup, list_lookup, lookup_for
+from rules.list_document import ListDocument, list_document, load_list_text, parse_list_document
+
+__all__ = ["accept_upgrade", "pins_for", "restore_pin", "upgrade_diff"]
 
 FIXTURES_DIR = Path(settings.BASE_DIR) / "fixtures"
+CONTENT = ("name", "period", "source_note", "data")
 
 
-def check_document(raw: Any) -> tuple[rules.Army, rules.Report]:
-    """Parse and check a raw document against the lists in the database.
+def check_document(raw: Any, lookup: Lookup = list_lookup) -> tuple[rules.Army, rules.Report]:
+    """Parse and check a raw document against the lists in the database (by default the
+    public ones at their latest revision; ``selectors.army_lookup`` for an army's pins).
 
     Raises ``rules.MalformedDocument`` (with ``path``) for input that is not well formed.
     """
-    return rules.check_document(raw, list_lookup)
+    return rules.check_document(raw, lookup)
+
+
+def check_with_list_document(raw: Any, listed: ListDocument) -> tuple[rules.Army, rules.Report]:
+    """Check an army document against a list given as a ``muster.list/1`` document: the
+    list answers for its slug, the database's public lists for the rest."""
+
+    def lookup(ruleset: str) -> dict[str, Any]:
+        found = dict(list_lookup(ruleset))
+        if ruleset == listed.ruleset:
+            found[listed.slug] = listed.data
+        return found
+
+    return rules.check_document(raw, lookup)
+
+
+# -- access ---------------------------------------------------------------------------------
+
+ACTIONS = ("view", "edit", "export", "copy", "delete", "publish")
+
+
+def _is_staff(user: Any) -> bool:
+    return bool(getattr(user, "is_authenticated", False) and getattr(user, "is_staff", False))
+
+
+def _is_author(user: Any, army_list: ArmyList) -> bool:
+    return bool(
+        getattr(user, "is_authenticated", False)
+        and army_list.author_id is not None
+        and army_list.author_id == user.pk
+    )
+
+
+def can(user: Any, action: str, army_list: ArmyList, token: str = "") -> bool:
+    """May ``user`` (a visitor: AnonymousUser or None) do ``action`` to ``army_list``?
+
+    ``token`` is a share token the request carries: it lets anyone read a list shared by
+    link, while sharing is on. Only the author edits and deletes (staff too); only staff
+    publish; copying needs an account and the right to read.
+    """
+    if action not in ACTIONS:
+        raise ValueError(f"unknown action {action!r}")
+    staff, author = _is_staff(user), _is_author(user, army_list)
+    readable = (
+        army_list.is_public
+        or staff
+        or author
+        or bool(
+            token
+            and army_list.status == LINK
+            and army_list.share_token
+            and secrets.compare_digest(token, army_list.share_token)
+        )
+    )
+    if action in ("view", "export"):
+        return readable
+    if action == "copy":
+        return readable and bool(getattr(user, "is_authenticated", False))
+    if action in ("edit", "delete"):
+        return staff or author
+    return staff  # publish
+
+
+class ListRefused(Exception):
+    """A change of a list that cannot be made: message for the player."""
+
+
+# -- saving -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Saved:
+    army_list: ArmyList
+    revision: ArmyListRevision
+    created: bool  # a new revision was written (False: the content was already the latest)
+
+
+def _content_of(source: Any) -> dict[str, Any]:
+    return {name: getattr(source, name) for name in CONTENT}
+
+
+@transaction.atomic
+def save_list(army_list: ArmyList, *, by: Any = None, **content: Any) -> Saved:
+    """Save ``army_list`` with ``content`` (any of name, period, source_note, data) set,
+    validated by its rule set (``ValidationError``: nothing saved), and write revision
+    N+1 when the content differs from revision N. Revisions already written never change.
+    """
+    unknown = set(content) - set(CONTENT)
+    if unknown:
+        raise TypeError(f"not list content: {', '.join(sorted(unknown))}")
+    for name, value in content.items():
+        setattr(army_list, name, value)
+    army_list.full_clean()
+    if army_list.pk is not None:
+        # the row locked: two saves of one list never both write revision N+1
+        locked = ArmyList.objects.select_for_update().only("latest_revision").get(pk=army_list.pk)
+        army_list.latest_revision = locked.latest_revision
+    latest = (
+        ArmyListRevision.objects.filter(
+            army_list_id=army_list.pk, number=army_list.latest_revision
+        ).first()
+        if army_list.pk is not None and army_list.latest_revision
+        else None
+    )
+    if latest is not None and _content_of(latest) == _content_of(army_list):
+        return Saved(army_list, latest, False)  # nothing written: pages keep their ETags
+    army_list.latest_revision += 1
+    army_list.save()
+    revision = ArmyListRevision.objects.create(
+        army_list=army_list,
+        number=army_list.latest_revision,
+        author=by if getattr(by, "is_authenticated", False) else None,
+        **_content_of(army_list),
+    )
+    return Saved(army_list, revision, True)
+
+
+def _user_slug(ruleset: str, wish: str) -> str:
+    """A player's list slug: their wish plus a random suffix, so it never takes (or guesses)
+    a slug of Muster's or of another player, and shipped lists keep their addresses."""
+    base = slugify(wish)[:60].strip("-") or "list"
+    while True:
+        slug = f"{base}-{secrets.token_hex(4)}"
+        if not ArmyList.objects.filter(ruleset=ruleset, slug=slug).exists():
+            return slug
+
+
+def create_list(user: Any, listed: ListDocument) -> Saved:
+    """A new private list of ``user`` with the document's content (revision 1)."""
+    if not getattr(user, "is_authenticated", False):
+        raise ListRefused("sign in to keep army lists of your own")
+    army_list = ArmyList(
+        ruleset=listed.ruleset,
+        slug=_user_slug(listed.ruleset, listed.slug),
+        author=user,
+        status=PRIVATE,
+    )
+    return save_list(
+        army_list,
+        by=user,
+        name=listed.name,
+        period=listed.period,
+        source_note=listed.source_note,
+        data=listed.data,
+    )
+
+
+def import_list(user: Any, raw: Any) -> Saved:
+    """Import a ``muster.list/1`` document (already read as JSON) as a new list of ``user``.
+
+    ``MalformedDocument`` names the path at fault; nothing is saved on any refusal.
+    """
+    return create_list(user, parse_list_document(raw))
+
+
+def import_list_text(user: Any, text: str | bytes) -> Saved:
+    """``import_list`` from a file's text: the size limit and strict JSON first."""
+    return create_list(user, load_list_text(text, settings.MUSTER_MAX_DOCUMENT_BYTES))
+
+
+def copy_list(user: Any, army_list: ArmyList, token: str = "") -> Saved:
+    """A private copy for ``user`` of a list they may read (its latest revision)."""
+    if not can(user, "copy", army_list, token):
+        raise ListRefused("you cannot copy this list")
+    return create_list(user, parse_list_document(export_document(army_list)))
+
+
+def edit_list(user: Any, army_list: ArmyList, **content: Any) -> Saved:
+    if not can(user, "edit", army_list):
+        raise ListRefused("only the list's author can change it")
+    return save_list(army_list, by=user, **content)
+
+
+def pinned_by(army_list: ArmyList) -> int:
+    """How many armies (deleted ones too: they can be restored) are pinned to the list."""
+    # by name: the armies app builds on the catalog, never the other way round
+    Army = apps.get_model("armies", "Army")  # noqa: N806
+    return Army.objects.filter(
+        document__ruleset=army_list.ruleset, list_pins__has_key=army_list.slug
+    ).count()
+
+
+def delete_list(user: Any, army_list: ArmyList) -> None:
+    """Delete a list, unless an army is checked against it (its revisions must stay)."""
+    if not can(user, "delete", army_list):
+        raise ListRefused("only the list's author can delete it")
+    if pinned_by(army_list):
+        raise ListRefused("armies are built on this list; make it private instead")
+    army_list.delete()
+
+
+def set_status(user: Any, army_list: ArmyList, status: str) -> ArmyList:
+    """Private, shared by link (a new unguessable token), submitted, or (staff) published."""
+    if status == PUBLISHED:
+        allowed = can(user, "publish", army_list)
+    elif status in (PRIVATE, LINK, SUBMITTED):
+        allowed = can(user, "edit", army_list) and army_list.author_id is not None
+    else:
+        raise ListRefused(f"{status!r} is not a list status")
+    if not allowed:
+        raise ListRefused("you cannot change who sees this list")
+    army_list.status = status
+    if status == LINK:
+        army_list.share_token = army_list.share_token or new_share_token()
+    else:
+        army_list.share_token = None  # a revoked link stays dead, even if shared again
+    ArmyList.objects.filter(pk=army_list.pk).update(
+        status=army_list.status, share_token=army_list.share_token
+    )
+    return army_list
+
+
+def revoke_link(user: Any, army_list: ArmyList) -> ArmyList:
+    """Sharing by link starts afresh: the old link stops working at once."""
+    if not can(user, "edit", army_list):
+        raise ListRefused("only the list's author can change its link")
+    army_list.share_token = new_share_token() if army_list.status == LINK else None
+    ArmyList.objects.filter(pk=army_list.pk).update(share_token=army_list.share_token)
+    return army_list
+
+
+def export_document(army_list: ArmyList, revision: ArmyListRevision | None = None) -> dict:
+    """The ``muster.list/1`` document of a list's revision (default: the latest)."""
+    source: Any = revision if revision is not None else army_list
+    number = revision.number if revision is not None else army_list.latest_revision
+    return list_document(
+        ruleset=army_list.ruleset,
+        slug=army_list.slug,
+        revision=number or None,
+        **_content_of(source),
+    )
+
+
+def lookup_of(user: Any) -> Lookup:
+    """What a new army of ``user`` may be built on (the web layer's create and import)."""
+    return lookup_for(user)
+
+
+def lists_for(army: Any) -> list[ArmyList]:
+    """The lists an army may switch to in its settings: the public ones of its rule set,
+    its owner's own, and any it is pinned to."""
+    from django.db.models import Q
+
+    from armybuilder.catalog.models import public_lists
+
+    visible = public_lists() | Q(slug__in=list(army.list_pins or {}))
+    if army.owner_id is not None:
+        visible |= Q(author_id=army.owner_id)
+    return list(ArmyList.objects.filter(visible, ruleset=army.ruleset).order_by("name"))
+
+
+# -- the fixtures loader ----------------------------------------------------------------------
 
 
 class ListFileError(ValueError):
@@ -47,20 +322,22 @@ def read_list_file(path: Path) -> list[dict[str, Any]]:
 def load_lists(directory: Path = FIXTURES_DIR) -> int:
     """Create or update every army list in ``directory``, each validated by its rule set.
 
-    Idempotent; all or nothing: one invalid list aborts the load with its message.
+    Idempotent; all or nothing: one invalid list aborts the load with its message. A list
+    whose content changed gets a new revision; armies pinned to an older one keep it.
     """
     count = 0
     for path in sorted(directory.glob("*.json")):
         for fields in read_list_file(path):
             key = {"ruleset": fields.get("ruleset"), "slug": fields.get("slug")}
-            army_list = ArmyList.objects.filter(**key).first() or ArmyList(**key)
-            for name in ("name", "period", "source_note", "data"):
-                if name in fields:
-                    setattr(army_list, name, fields[name])
+            army_list = ArmyList.objects.filter(**key).first() or ArmyList(**key, status=PUBLISHED)
+            if army_list.author_id is not None:
+                raise ListFileError(
+                    f"{path.name}: {key['ruleset']}/{key['slug']} is a player's list"
+                )
+            content = {name: fields[name] for name in CONTENT if name in fields}
             try:
-                army_list.full_clean()
+                save_list(army_list, **content)
             except ValidationError as exc:
                 raise ListFileError(f"{path.name}: {key['ruleset']}/{key['slug']}: {exc}") from exc
-            army_list.save()
             count += 1
     return count

@@ -1,12 +1,17 @@
 """Browse the rule sets and their army lists."""
 
+from typing import Any
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
+from django.utils.cache import patch_cache_control
 
 import rules
-from armybuilder.catalog import presenters, selectors
+from armybuilder.catalog import presenters, selectors, services
 from armybuilder.catalog.list_page import army_list_page, takes_allies
-from armybuilder.ops.pages import army_list_version, ruleset_version, versioned_page
+from armybuilder.catalog.models import ArmyList, public_lists
+from armybuilder.ops.pages import Version, ruleset_version, versioned_page
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -23,7 +28,7 @@ def ruleset_or_404(slug: str) -> rules.RuleSet:
         raise Http404("no such rule set") from None
 
 
-@versioned_page(ruleset_version)  # ETag, 304, cached HTML (issue 11)
+@versioned_page(ruleset_version)  # ETag, 304, cached HTML
 def ruleset_detail(request: HttpRequest, slug: str) -> HttpResponse:
     ruleset = ruleset_or_404(slug)
     army_lists = selectors.lists_for(slug)
@@ -43,16 +48,63 @@ def ruleset_detail(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@versioned_page(army_list_version)  # ETag, 304, cached HTML (issue 11)
+def public_list_version(slug: str, list_slug: str, **_: Any) -> Version | None:
+    """The cache version of a public list's page; None (never cached, never a 304 made
+    from another visitor's page) for a list only some may read."""
+    row = (
+        ArmyList.objects.filter(public_lists(), ruleset=slug, slug=list_slug)
+        .values_list("pk", "updated")
+        .first()
+    )
+    if row is None:
+        return None
+    pk, updated = row
+    return (("list", slug, pk, updated.isoformat()), updated)
+
+
+@versioned_page(public_list_version)  # ETag, 304, cached HTML for public lists
 def army_list_detail(request: HttpRequest, slug: str, list_slug: str) -> HttpResponse:
     ruleset = ruleset_or_404(slug)
     army_list = selectors.get_list(slug, list_slug)
-    if army_list is None:
+    # a list only its author (or staff) may read is not found for anyone else
+    if army_list is None or not services.can(request.user, "view", army_list):
         raise Http404("no such army list")
-    others = selectors.lists_for(slug) if takes_allies(ruleset) else []
+    return _list_page(request, ruleset, army_list)
+
+
+def shared_list(request: HttpRequest, token: str) -> HttpResponse:
+    """A list shared by link: readable by whoever has the link, until it is revoked."""
+    army_list = selectors.get_list_by_token(token)
+    if army_list is None or not services.can(request.user, "view", army_list, token):
+        raise Http404("no such army list")
+    response = _list_page(request, ruleset_or_404(army_list.ruleset), army_list, token)
+    response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+def _list_page(
+    request: HttpRequest, ruleset: rules.RuleSet, army_list: ArmyList, token: str = ""
+) -> HttpResponse:
+    others = selectors.lists_for(ruleset.slug) if takes_allies(ruleset) else []
     page = army_list_page(ruleset, army_list, others)
-    return render(
+    response = render(
         request,
         "catalog/army_list.html",
-        {"ruleset": ruleset, "army_list": army_list, "page": page},
+        {
+            "ruleset": ruleset,
+            "army_list": army_list,
+            "page": page,
+            "token": token,
+            "is_author": services.can(request.user, "edit", army_list),
+            "shared_url": (
+                request.build_absolute_uri(
+                    reverse("catalog:shared_list", args=[army_list.share_token])
+                )
+                if army_list.share_token
+                else ""
+            ),
+        },
     )
+    if not army_list.is_public:
+        patch_cache_control(response, private=True, no_store=True)
+    return response

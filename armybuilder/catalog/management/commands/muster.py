@@ -10,11 +10,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 import rules
 from armybuilder.catalog import selectors, services
 from rules.document import load_json
+from rules.list_document import ListDocument, load_list_text
 
 EXIT_VALID, EXIT_INVALID, EXIT_MALFORMED = 0, 1, 2
 
@@ -35,6 +37,20 @@ def read_document(path: str) -> Any:
         raise Malformed(f"{path} is {exc.message}") from None
 
 
+def read_list(path: str) -> ListDocument:
+    """The army list in a ``muster.list/1`` file: size limit, strict JSON, its rule set's
+    own validator; a refusal names the file and the path at fault."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise Malformed(f"cannot read {path}: {exc}") from exc
+    try:
+        return load_list_text(data, settings.MUSTER_MAX_DOCUMENT_BYTES)
+    except rules.MalformedDocument as exc:
+        where = f" at {exc.path}" if exc.path else ""
+        raise Malformed(f"{path}{where}: {exc.message}") from None
+
+
 class Command(BaseCommand):
     help = "Muster's rules engine: check an army document, load army lists."
 
@@ -42,6 +58,11 @@ class Command(BaseCommand):
         sub = parser.add_subparsers(dest="subcommand", required=True)
         check = sub.add_parser("check", help="Print the check report of an army document.")
         check.add_argument("file", help="army document (muster.army/1 JSON), or - for stdin")
+        check.add_argument(
+            "--list",
+            dest="list_file",
+            help="check against this army list (a muster.list/1 file) instead of the stored one",
+        )
         sub.add_parser("load-lists", help="Load the army lists in fixtures/ (idempotent).")
         roll = sub.add_parser("roll", help="Roll a force on a rule set's force matrix.")
         roll.add_argument("ruleset", help="rule set slug, e.g. feudal-2017")
@@ -73,8 +94,12 @@ class Command(BaseCommand):
         if code:
             sys.exit(code)
 
-    def do_check(self, file: str, **_: Any) -> int:
-        _, report = services.check_document(read_document(file))
+    def do_check(self, file: str, list_file: str | None = None, **_: Any) -> int:
+        document = read_document(file)
+        if list_file is None:
+            _, report = services.check_document(document)
+        else:
+            _, report = services.check_with_list_document(document, read_list(list_file))
         self.stdout.write(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
         return EXIT_VALID if report.valid else EXIT_INVALID
 

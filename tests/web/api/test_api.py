@@ -3,6 +3,7 @@
 import json
 
 import pytest
+from django.test import Client
 
 from tests.support import army, example
 
@@ -73,8 +74,6 @@ def test_body_over_one_mebibyte_is_413(client):
 
 
 def test_check_needs_no_csrf_token():
-    from django.test import Client
-
     strict = Client(enforce_csrf_checks=True)
     response = post(strict, example("into-the-dark-source-examples.json"))
     assert response.status_code == 200
@@ -92,7 +91,6 @@ def test_rulesets_lists_every_ruleset_with_options_and_defaults(client):
     assert {o["name"]: o["default"] for o in itd["options"]} == {
         "command_and_control": False,
         "figure_scale": "25mm",
-        "mixed_units": False,
     }
 
 
@@ -112,3 +110,18 @@ def test_unknown_ruleset_is_a_json_404(client):
     response = client.get("/api/v1/rulesets/chess")
     assert response.status_code == 404
     assert response.json()["error"]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/rulesets",
+        "/api/v1/rulesets/into-the-dark",
+        "/api/v1/openapi.json",
+        "/api/v1/prints/00000000-0000-0000-0000-000000000000",
+    ],
+)
+def test_a_read_only_api_url_posted_to_is_405_not_a_csrf_refusal(path):
+    response = Client(enforce_csrf_checks=True).post(path, "{}", content_type="application/json")
+    assert response.status_code == 405
+    assert "GET" in response["Allow"]

@@ -21,6 +21,10 @@ def form(data, slug="angevin-test"):
         "period": "1154-1204",
         "source_note": "A test.",
         "data": json.dumps(data),
+        "status": "published",
+        # the revisions inline's management form (it shows revisions, adds none)
+        "revisions-TOTAL_FORMS": "0",
+        "revisions-INITIAL_FORMS": "0",
     }
 
 

@@ -23,7 +23,7 @@ def main(html: str) -> str:
 
 
 @pytest.mark.parametrize("slug", [r.slug for r in rules.all_rulesets()])
-def test_home_starts_an_army_of_each_rule_set_in_one_click(client, slug):
+def test_home_starts_an_army_of_each_rule_set_by_choosing_its_list_first(client, slug):
     html = client.get("/").content.decode()
     found = card(html, slug)
     title = rules.get_ruleset(slug).title
@@ -33,9 +33,16 @@ def test_home_starts_an_army_of_each_rule_set_in_one_click(client, slug):
         in found
     )
     assert 'action="/armies/new/"' in found and 'method="post"' in found
-    response = client.post("/armies/new/", {"ruleset": slug})
+    assert '<input type="hidden" name="first" value="list">' in found
+    response = client.post("/armies/new/", {"first": "list", "ruleset": slug})
+    if ArmyList.objects.filter(ruleset=slug).exists():
+        assert response["Location"] == f"/armies/new/{slug}/"  # the army list comes first
+        assert not Army.objects.exists()
+        picker = client.get(response["Location"]).content.decode()
+        assert '<input type="radio" name="army_list" value="" required>' in picker  # or none
+        response = client.post("/armies/new/", {"ruleset": slug, "army_list": ""})
     made = Army.objects.get(document__ruleset=slug)
-    assert response["Location"] == f"/armies/{made.pk}/"  # straight into the builder
+    assert response["Location"] == f"/armies/{made.pk}/"  # then into the builder
     assert made.name == f"New {title} army" and made.owner is None  # a visitor's draft
 
 

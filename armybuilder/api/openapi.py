@@ -1,0 +1,343 @@
+"""The OpenAPI 3.1 description of ``/api/v1/``, built from the rules vocabulary.
+
+Each rule set's army document schema comes from the same ``Field`` descriptions the strict
+parser reads (``rules.fields``), so the description cannot drift from what the API accepts:
+a new unit field, choice or default appears here with no second copy to update. The shapes
+that are not vocabulary (check report, refusals, print status) are in ``openapi_answers``.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any
+
+from django.conf import settings
+
+import rules
+from armybuilder.api.openapi_answers import answer_schemas, ref
+from armybuilder.api.openapi_lists import list_paths, list_schemas
+from rules.document import FORMAT, MAX_GENERALS, MAX_UNITS
+from rules.fields import Field
+
+JSON = "application/json"
+PDF = "application/pdf"
+
+
+def _camel(slug: str) -> str:
+    return "".join(part.capitalize() for part in slug.replace("_", "-").split("-"))
+
+
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        return {**schema, "type": [kind, "null"]}
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+def field_schema(field: Field) -> dict[str, Any]:
+    """The JSON Schema of one vocabulary field: type, bounds, allowed values, default."""
+    kind = field.kind
+    schema: dict[str, Any]
+    if kind in ("string", "text"):
+        schema = {"type": "string"}
+        if field.maximum is not None:
+            schema["maxLength"] = int(field.maximum)
+        if field.minimum is not None and int(field.minimum) > 0:
+            schema["minLength"] = int(field.minimum)
+        if kind == "string":
+            schema["pattern"] = "^[^\\n\\r]*$"  # one line: the text rule refuses newlines
+    elif kind in ("integer", "number"):
+        schema = {"type": kind}
+        if field.minimum is not None:
+            schema["minimum"] = field.minimum
+        if field.maximum is not None:
+            schema["maximum"] = field.maximum
+    elif kind == "boolean":
+        schema = {"type": "boolean"}
+    elif kind == "choice":
+        values = list(field.values)
+        if field.nullable and None not in values:
+            values.append(None)
+        schema = {"enum": values}
+    elif kind == "multi":
+        schema = {"type": "array", "items": {"enum": list(field.values)}, "uniqueItems": True}
+    elif kind == "object":
+        schema = object_schema(field.fields)
+    else:  # pragma: no cover - Field.kind is a closed Literal
+        raise ValueError(f"unknown field kind {kind}")
+    if field.nullable and kind in ("string", "text", "integer", "number", "object"):
+        schema = _nullable(schema)
+    schema["title"] = field.label
+    if field.help:
+        schema["description"] = field.help
+    if not field.required and (field.default is not None or _accepts_null(field)):
+        schema["default"] = field.default
+    return schema
+
+
+def _accepts_null(field: Field) -> bool:
+    return field.nullable or (field.kind in ("choice", "object") and None in field.values)
+
+
+def object_schema(fields: tuple[Field, ...]) -> dict[str, Any]:
+    """A strict object: the fields' keys only (the parser refuses any other key)."""
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": {f.name: field_schema(f) for f in fields},
+        "additionalProperties": False,
+    }
+    required = [f.name for f in fields if f.required]
+    if required:
+        schema["required"] = required
+    return schema
+
+
+def ruleset_schemas(ruleset: rules.RuleSet) -> dict[str, dict[str, Any]]:
+    """Components for one rule set: its army document, options, unit and general."""
+    name = _camel(ruleset.slug)
+    schemas = {
+        f"{name}Options": object_schema(ruleset.options),
+        f"{name}Unit": object_schema(ruleset.unit_fields),
+    }
+    if ruleset.has_generals:
+        schemas[f"{name}General"] = object_schema(ruleset.general_fields)
+        generals: dict[str, Any] = {
+            "type": "array",
+            "items": ref(f"{name}General"),
+            "maxItems": MAX_GENERALS,
+            "default": [],
+        }
+    else:
+        generals = {"type": "array", "maxItems": 0, "default": [], "description": "No generals."}
+    points: dict[str, Any] = (
+        {"type": ["integer", "null"], "minimum": 1, "maximum": 100000, "default": None}
+        if ruleset.uses_points
+        else {"type": "null", "default": None, "description": f"{ruleset.title} has no points."}
+    )
+    schemas[f"{name}Army"] = {
+        "type": "object",
+        "title": f"{ruleset.title} army",
+        "description": ruleset.summary or ruleset.title,
+        "properties": {
+            "format": {"const": FORMAT},
+            "name": {"type": "string", "minLength": 1, "maxLength": 120, "title": "Army name"},
+            "ruleset": {"const": ruleset.slug},
+            "army_list": {
+                "type": ["string", "null"],
+                "default": None,
+                "description": f"An army list slug of {ruleset.slug}: see "
+                f"GET /api/v1/rulesets/{ruleset.slug} (army_lists).",
+            },
+            "points_limit": points,
+            "options": {**ref(f"{name}Options"), "default": ruleset.default_options()},
+            "generals": generals,
+            "units": {"type": "array", "items": ref(f"{name}Unit"), "maxItems": MAX_UNITS},
+            "notes": {"type": "string", "maxLength": 5000, "default": ""},
+        },
+        "required": ["format", "name", "ruleset", "units"],
+        "additionalProperties": False,
+    }
+    return schemas
+
+
+def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"description": description, "content": {JSON: {"schema": schema}}}
+
+
+def _responses(*codes: int, ok: dict[str, Any] | None = None) -> dict[str, Any]:
+    limit = settings.MUSTER_MAX_DOCUMENT_BYTES
+    seconds = getattr(settings, "MUSTER_BODY_READ_SECONDS", 10)
+    known: dict[int, dict[str, Any]] = {
+        202: {
+            "description": "Queued or rendering: ask the status URL (Location) again.",
+            "headers": {
+                "Location": {"schema": {"type": "string"}},
+                "Retry-After": {"schema": {"type": "string"}},
+            },
+            "content": {JSON: {"schema": ref("PrintStatus")}},
+        },
+        400: _json(ref("Error"), "Malformed request, or a document the parser refuses."),
+        404: _json(ref("Error"), "Nothing at this address."),
+        408: _json(ref("Error"), f"The body did not arrive within {seconds} seconds."),
+        413: _json(ref("Error"), f"The body is larger than {limit} bytes."),
+        429: {
+            **_json(ref("TooManyRequests"), "Too many requests from this address for now."),
+            "headers": {"Retry-After": {"schema": {"type": "string"}}},
+        },
+    }
+    answers: dict[str, Any] = {"200": ok} if ok else {}
+    answers.update({str(code): known[code] for code in codes})
+    return answers
+
+
+def _extras_schema() -> dict[str, Any]:
+    """The optional QRS sections any rule set offers (a plain string if none can be read)."""
+    names: dict[str, None] = {}
+    try:
+        from rules.qrs import qrs_sheet
+
+        for ruleset in rules.all_rulesets():
+            names.update(dict.fromkeys(k for k, _ in qrs_sheet(ruleset.slug, None).optional_extras))
+    except (ImportError, KeyError, AttributeError):  # a rule set without a sheet
+        return {"type": "string"}
+    return {"enum": list(names)} if names else {"type": "string"}
+
+
+def _pdf(description: str) -> dict[str, Any]:
+    return {
+        "description": description,
+        "headers": {"Content-Disposition": {"schema": {"type": "string"}}},
+        "content": {PDF: {"schema": {"type": "string", "contentMediaType": PDF}}},
+    }
+
+
+def _paths(army: dict[str, Any]) -> dict[str, Any]:
+    document = {
+        "required": True,
+        "description": "A muster.army/1 document (army-format.md), UTF-8 JSON.",
+        "content": {JSON: {"schema": army}},
+    }
+    posted = (400, 408, 413)
+    pdf_params = [
+        {
+            "name": "paper",
+            "in": "query",
+            "schema": {"enum": ["a4", "letter"], "default": "a4"},
+        },
+        {
+            "name": "include",
+            "in": "query",
+            "description": "Optional sections of the quick-reference sheet; each rule set "
+            "offers its own (an unknown one is a 400 naming those offered).",
+            "schema": {"type": "array", "items": _extras_schema()},
+            "style": "form",
+            "explode": True,
+        },
+    ]
+
+    def pdf_post(sheet: str, summary: str) -> dict[str, Any]:
+        return {
+            "post": {
+                "operationId": f"{sheet}_pdf",
+                "summary": summary,
+                "parameters": pdf_params,
+                "requestBody": document,
+                "responses": _responses(
+                    202, *posted, 429, ok=_pdf("The PDF, when it is already rendered.")
+                ),
+            }
+        }
+
+    return {
+        "/api/v1/check": {
+            "post": {
+                "operationId": "check",
+                "summary": "Check an army: points, stat lines and every issue.",
+                "requestBody": document,
+                "responses": _responses(
+                    *posted, ok=_json(ref("CheckReport"), "The check report (legal or not).")
+                ),
+            }
+        },
+        "/api/v1/rulesets": {
+            "get": {
+                "operationId": "rulesets",
+                "summary": "The rule sets and their options.",
+                "responses": _responses(
+                    400,
+                    ok=_json(
+                        {
+                            "type": "object",
+                            "properties": {
+                                "rulesets": {"type": "array", "items": ref("RuleSetSummary")}
+                            },
+                            "required": ["rulesets"],
+                        },
+                        "Every rule set, in display order.",
+                    ),
+                ),
+            }
+        },
+        "/api/v1/rulesets/{slug}": {
+            "get": {
+                "operationId": "ruleset",
+                "summary": "One rule set's vocabulary, rulings, checks and army lists.",
+                "parameters": [
+                    {
+                        "name": "slug",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"enum": [r.slug for r in rules.all_rulesets()]},
+                    }
+                ],
+                "responses": _responses(
+                    400, 404, ok=_json(ref("RuleSetVocabulary"), "The rule set.")
+                ),
+            }
+        },
+        "/api/v1/roster.pdf": pdf_post("roster", "The order of battle as a PDF."),
+        "/api/v1/qrs.pdf": pdf_post("qrs", "The army's quick-reference sheet as a PDF."),
+        "/api/v1/prints/{render_id}": {
+            "get": {
+                "operationId": "print_status",
+                "summary": "A queued render: 202 until it is ready, then the PDF.",
+                "parameters": [
+                    {
+                        "name": "render_id",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "string", "format": "uuid"},
+                    }
+                ],
+                "responses": {
+                    **_responses(202, 404, ok=_pdf("The rendered PDF.")),
+                    "400": _json(ref("FailedRender"), "The render failed."),
+                },
+            }
+        },
+        "/api/v1/openapi.json": {
+            "get": {
+                "operationId": "openapi",
+                "summary": "This description.",
+                "responses": {
+                    "200": _json({"type": "object"}, "The OpenAPI 3.1 document."),
+                    "304": {"description": "Unchanged since the ETag sent in If-None-Match."},
+                    "400": _json(ref("Error"), "Malformed request headers."),
+                },
+            }
+        },
+    }
+
+
+def build() -> dict[str, Any]:
+    """The whole OpenAPI document, from the registry's rule sets."""
+    schemas: dict[str, dict[str, Any]] = {}
+    mapping: dict[str, str] = {}
+    for ruleset in rules.all_rulesets():
+        schemas.update(ruleset_schemas(ruleset))
+        mapping[ruleset.slug] = f"#/components/schemas/{_camel(ruleset.slug)}Army"
+    schemas["ArmyDocument"] = {
+        "description": "A muster.army/1 document; its ruleset picks the unit vocabulary.",
+        "oneOf": [{"$ref": ref} for ref in mapping.values()],
+        "discriminator": {"propertyName": "ruleset", "mapping": mapping},
+    }
+    schemas.update(answer_schemas())
+    schemas.update(list_schemas())
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Muster API",
+            "version": "1",
+            "description": "Check army documents and print them. Every refusal is a 4xx with "
+            "a message a player understands; only keeping army lists needs an account.",
+        },
+        "paths": {**_paths(ref("ArmyDocument")), **list_paths()},
+        "components": {"schemas": schemas},
+    }
+
+
+@cache
+def document_bytes() -> bytes:
+    """The document as served, built once per process (the rule sets do not change)."""
+    return json.dumps(build(), ensure_ascii=False, sort_keys=False).encode("utf-8")

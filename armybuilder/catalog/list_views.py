@@ -1,0 +1,100 @@
+"""The author's buttons on a list page (who sees it, a new link, delete) and copying a list.
+
+Every change is a POST; a list the visitor may not change is not found (404), so a URL
+never tells whether someone else's private list exists. Services refuse what the access
+rules refuse (``services.can``); the views only turn that into a message.
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from armybuilder.catalog import selectors, services
+from armybuilder.catalog.models import ArmyList
+
+# what the author may ask for from the list page (staff publish in the admin)
+STATUS_WORDS = {
+    services.PRIVATE: "The list is private: only you can read it.",
+    services.LINK: "Anyone with the link can now read and copy the list.",
+    services.SUBMITTED: "Submitted: the list is private until staff publish it.",
+}
+
+
+def authored_list_or_404(request: HttpRequest, slug: str, list_slug: str) -> ArmyList:
+    army_list = selectors.get_list(slug, list_slug)
+    if army_list is None or not services.can(request.user, "edit", army_list):
+        raise Http404("no such army list")
+    return army_list
+
+
+def list_page_url(army_list: ArmyList) -> str:
+    return reverse("catalog:army_list", args=[army_list.ruleset, army_list.slug])
+
+
+@require_POST
+def list_status(request: HttpRequest, slug: str, list_slug: str) -> HttpResponse:
+    army_list = authored_list_or_404(request, slug, list_slug)
+    status = request.POST.get("status", "")
+    if status not in STATUS_WORDS:
+        messages.error(request, "Choose private, shared by link or submitted for publishing.")
+        return redirect(list_page_url(army_list))
+    try:
+        services.set_status(request.user, army_list, status)
+    except services.ListRefused as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, STATUS_WORDS[status])
+    return redirect(list_page_url(army_list))
+
+
+@require_POST
+def list_revoke(request: HttpRequest, slug: str, list_slug: str) -> HttpResponse:
+    army_list = authored_list_or_404(request, slug, list_slug)
+    services.revoke_link(request.user, army_list)
+    messages.success(request, "The old link no longer works.")
+    return redirect(list_page_url(army_list))
+
+
+@require_POST
+def list_delete(request: HttpRequest, slug: str, list_slug: str) -> HttpResponse:
+    army_list = authored_list_or_404(request, slug, list_slug)
+    try:
+        services.delete_list(request.user, army_list)
+    except services.ListRefused as exc:
+        messages.error(request, str(exc))
+        return redirect(list_page_url(army_list))
+    messages.success(request, f"{army_list.name} deleted.")
+    return redirect(reverse("catalog:ruleset", args=[slug]))
+
+
+def _copy(request: HttpRequest, army_list: ArmyList, token: str = "") -> HttpResponse:
+    saved = services.copy_list(request.user, army_list, token)
+    messages.success(request, f"{army_list.name} copied to your lists: change it as you like.")
+    return redirect(list_page_url(saved.army_list))
+
+
+@login_required
+def list_copy(request: HttpRequest, slug: str, list_slug: str) -> HttpResponse:
+    """GET: what copying does, with the button (works without JS); POST: copy it."""
+    army_list = selectors.get_list(slug, list_slug)
+    if army_list is None or not services.can(request.user, "copy", army_list):
+        raise Http404("no such army list")
+    if request.method == "POST":
+        return _copy(request, army_list)
+    return render(request, "catalog/list_copy.html", {"army_list": army_list})
+
+
+@require_POST
+def shared_list_copy(request: HttpRequest, token: str) -> HttpResponse:
+    """Copy a list shared by link: the link is checked first, so a made-up one is 404
+    even for a visitor, who is then asked to sign in."""
+    army_list = selectors.get_list_by_token(token)
+    if army_list is None or not services.can(request.user, "view", army_list, token):
+        raise Http404("no such army list")
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    return _copy(request, army_list, token)

@@ -1,0 +1,193 @@
+"""Armies are checked against the list revision they were built on until the owner
+accepts a newer one, after seeing what it changes; accepting is undoable."""
+
+import copy
+
+import pytest
+
+import rules
+from armybuilder.armies import services as armies
+from armybuilder.armies.models import Army
+from armybuilder.catalog import selectors, services
+from armybuilder.catalog.models import ArmyList
+from tests.support import army
+
+pytestmark = pytest.mark.django_db
+
+
+def list_entry_units(ruleset, slug, extra=()):
+    """Units for the list's required minimum of each entry, then ``extra`` entries' units."""
+    found = rules.get_ruleset(ruleset)
+    data = ArmyList.objects.get(ruleset=ruleset, slug=slug).data
+    entries = {e.key: e for e in found.list_entries(data, None)}
+    units = [dict(e.values) for e in entries.values() for _ in range(e.minimum)]
+    return units + [dict(entries[key].values) for key in extra]
+
+
+def lower_max(data, ruleset):
+    """The list data with one entry's max lowered, the way each rule set spells it."""
+    changed = copy.deepcopy(data)
+    if ruleset == "into-the-dark":
+        next(e for e in changed["entries"] if e["key"] == "huscarls")["max"] = 1
+    elif ruleset in ("dark-ages-2015", "dark-ages-d5"):
+        options = changed["choices"][0]["options"]
+        options[0]["max"] = 1  # warband (2015) or raiders (d5): 2 -> 1
+    else:  # feudal-2017: freemen may be brigans, any number -> one
+        changed["replacements"][0]["max"] = 1
+    return changed
+
+
+def legal_army(user, ruleset):
+    if ruleset == "into-the-dark":
+        slug = "anglo-danish-1066"
+        units = list_entry_units(ruleset, slug, extra=["huscarls", "huscarls"])
+    elif ruleset == "dark-ages-2015":
+        slug = "viking"
+        units = list_entry_units(ruleset, slug, extra=["warband", "warband"])
+    elif ruleset == "dark-ages-d5":
+        slug = "viking"
+        units = list_entry_units(ruleset, slug, extra=["raiders", "raiders"])
+    else:
+        slug = "north-welsh"
+        data = ArmyList.objects.get(ruleset=ruleset, slug=slug).data
+        document = rules.get_ruleset(ruleset).roll_force(slug, data, 3)
+        units = document["units"]
+        units[0] = {"name": "Brigans", "type": "brigans"}
+        units[1] = {"name": "Brigans", "type": "brigans"}
+    return armies.create_army(army(ruleset, units, army_list=slug), owner=user), slug
+
+
+def check(saved):
+    saved.refresh_from_db()
+    return services.check_document(saved.document, selectors.army_lookup(saved))[1]
+
+
+@pytest.mark.parametrize(
+    "ruleset", ["into-the-dark", "dark-ages-2015", "dark-ages-d5", "feudal-2017"]
+)
+def test_lowering_an_entry_max_shows_the_army_becoming_illegal_before_it_is_accepted(user, ruleset):
+    saved, slug = legal_army(user, ruleset)
+    army_list = ArmyList.objects.get(ruleset=ruleset, slug=slug)
+    assert saved.list_pins == {slug: army_list.latest_revision}
+    assert check(saved).valid
+    assert services.upgrade_diff(saved) is None  # nothing newer yet
+
+    pinned = army_list.latest_revision
+    services.save_list(army_list, data=lower_max(army_list.data, ruleset))
+
+    # still checked against the revision it was built on
+    assert check(saved).valid
+    diff = services.upgrade_diff(saved)
+    assert diff is not None
+    assert diff.valid == (True, False) and diff.becomes_illegal
+    (upgrade,) = diff.lists
+    assert (upgrade.slug, upgrade.pinned, upgrade.latest) == (slug, pinned, pinned + 1)
+    (change,) = upgrade.changes
+    assert change.change == "changed"
+    assert list(change.fields) == ["max"]
+    assert diff.total_points[0] == diff.total_points[1]
+    errors_after = list(diff.army_issues[1]) + [m for u in diff.units for m in u.issues[1]]
+    assert errors_after and not diff.army_issues[0] and not any(u.issues[0] for u in diff.units)
+    assert diff.to_json()["valid"] == {"before": True, "after": False}
+
+    previous = services.accept_upgrade(saved)
+    assert previous == {slug: pinned}
+    assert not check(saved).valid  # accepting re-checks against the latest
+    assert services.upgrade_diff(saved) is None
+
+    services.restore_pin(saved, previous)
+    assert check(saved).valid
+    assert Army.objects.get(pk=saved.pk).list_pins == {slug: pinned}
+
+
+def test_the_diff_gives_each_unit_before_and_after_and_the_entry_gone_over_its_max(user):
+    saved, slug = legal_army(user, "into-the-dark")
+    army_list = ArmyList.objects.get(ruleset="into-the-dark", slug=slug)
+    services.save_list(army_list, data=lower_max(army_list.data, "into-the-dark"))
+    diff = services.upgrade_diff(saved)
+    assert [u.name for u in diff.units] == [u["name"] for u in saved.document["units"]]
+    assert all(u.points[0] == u.points[1] is not None for u in diff.units)
+    (huscarls,) = [e for e in diff.entries if e.key == "huscarls"]
+    assert huscarls.maximum == (3, 1)
+    assert huscarls.have == (3, 1)  # two of the three huscarls no longer count
+    assert all(e.have[0] == e.have[1] for e in diff.entries if e.key != "huscarls")
+    assert any("uscarl" in message for message in diff.army_issues[1])
+
+
+def test_an_allied_contingent_pins_the_allied_list_too(user):
+    units = list_entry_units("dark-ages-d5", "viking")
+    document = army("dark-ages-d5", units, army_list="viking")
+    saved = armies.create_army(document, owner=user)
+    assert set(saved.list_pins) == {"viking"}
+    from armybuilder.catalog.pins import pins_for
+
+    with_ally = copy.deepcopy(saved.document)
+    with_ally["units"][0]["ally"] = "anglo-saxon"
+    pins = pins_for(with_ally, saved.list_pins)
+    assert set(pins) == {"viking", "anglo-saxon"}
+
+
+def test_an_army_reads_its_pinned_revision_data_while_others_read_the_latest(user):
+    saved, slug = legal_army(user, "into-the-dark")
+    army_list = ArmyList.objects.get(ruleset="into-the-dark", slug=slug)
+    old = copy.deepcopy(army_list.data)
+    services.save_list(army_list, data=lower_max(army_list.data, "into-the-dark"))
+    assert selectors.army_lookup(saved)("into-the-dark")[slug] == old
+    assert selectors.list_lookup("into-the-dark")[slug] != old
+
+
+def test_the_pinned_lookup_is_one_query_and_answers_the_same_mapping_when_nothing_changed(
+    user, django_assert_num_queries
+):
+    saved, _ = legal_army(user, "into-the-dark")
+    lookup = selectors.army_lookup(saved)
+    with django_assert_num_queries(1):
+        first = lookup("into-the-dark")
+    with django_assert_num_queries(1):
+        assert lookup("into-the-dark") is first  # the engine's re-check sees "same lists"
+
+
+def test_restoring_one_revision_pins_that_list_to_it(user):
+    saved, slug = legal_army(user, "into-the-dark")
+    army_list = ArmyList.objects.get(ruleset="into-the-dark", slug=slug)
+    first = army_list.revisions.get(number=army_list.latest_revision)
+    services.save_list(army_list, data=lower_max(army_list.data, "into-the-dark"))
+    services.accept_upgrade(saved)
+    services.restore_pin(saved, first)
+    assert Army.objects.get(pk=saved.pk).list_pins == {slug: first.number}
+
+
+def test_saving_an_army_pins_a_list_it_now_reads_and_drops_one_it_no_longer_reads(user):
+    saved, slug = legal_army(user, "into-the-dark")
+    saved.document = {**saved.document, "army_list": "norman-1066"}
+    saved.save()
+    norman = ArmyList.objects.get(ruleset="into-the-dark", slug="norman-1066")
+    assert Army.objects.get(pk=saved.pk).list_pins == {"norman-1066": norman.latest_revision}
+
+
+def test_a_save_that_reads_no_new_list_costs_no_query_for_pins(user, django_assert_num_queries):
+    saved, _ = legal_army(user, "into-the-dark")
+    with django_assert_num_queries(1):  # the UPDATE alone
+        saved.save()
+
+
+def test_an_army_built_on_a_shared_list_keeps_reading_it_after_the_link_is_revoked(user):
+    from django.contrib.auth.models import User
+
+    from armybuilder.catalog.models import LINK
+
+    shipped = ArmyList.objects.get(ruleset="into-the-dark", slug="anglo-danish-1066")
+    author = User.objects.create(username="writer")
+    theirs = services.copy_list(author, shipped).army_list
+    services.set_status(author, theirs, LINK)
+    units = list_entry_units("into-the-dark", "anglo-danish-1066")
+    document = army("into-the-dark", units, army_list=theirs.slug)
+    # the builder on a shared list: the list answers for its slug for this army
+    parsed, _ = rules.check_document(document, lambda r: {theirs.slug: theirs.data})
+    built = Army.objects.create(owner=user, document=parsed.to_document())
+    assert built.list_pins == {theirs.slug: 1}
+    services.revoke_link(author, theirs)
+    services.set_status(author, theirs, "private")
+    assert theirs.slug not in selectors.lookup_for(user)("into-the-dark")
+    report = services.check_document(built.document, selectors.army_lookup(built))[1]
+    assert report.valid
