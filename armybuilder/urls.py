@@ -3,6 +3,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from armybuilder.ops.app_shell import manifest, service_worker
 from armybuilder.ops.health import healthz
 
 urlpatterns = [
@@ -10,10 +11,13 @@ urlpatterns = [
     path("api/v1/", include("armybuilder.api.urls")),
     path("", include("armybuilder.printing.urls")),
     path("", include("armybuilder.armies.urls")),
-    path("accounts/", include("armybuilder.armies.account_urls")),
+    path("accounts/", include("armybuilder.accounts.urls")),
     path("admin/", admin.site.urls),
-    # production (issue 11): database, cache and queue state for a load balancer or monitor
+    # production: database, cache and queue state for a load balancer or monitor
     path("healthz", healthz, name="healthz"),
+    # the installable app: served from the root so the worker's scope is the whole site
+    path("manifest.webmanifest", manifest, name="manifest"),
+    path("sw.js", service_worker, name="service_worker"),
 ]
 
 handler400 = "armybuilder.errors.bad_request"

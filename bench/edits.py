@@ -133,7 +133,7 @@ def run() -> dict[str, Any]:
         "title": TITLE,
         "rows": rows,
         "notes": [
-            f"300/30 units: {medians[300] / medians[30]:.2f}x (issue 11 asks for at most 1.5x)",
+            f"300/30 units: {medians[300] / medians[30]:.2f}x",
             f"database: {database}; times through django.test.Client, in-process (no network)",
             "queries: SQL statements for one edit (session, user, army, army lists, UPDATE, "
             "revision)",

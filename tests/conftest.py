@@ -28,14 +28,14 @@ def owner_client(client, user):
 def _tasks_run_at_once(settings):
     """Queued tasks (PDF renders) run at once inside the request in most tests.
 
-    tests/test_print_queue.py runs the real database and Redis queues with a worker.
+    tests/web/printing/test_print_queue.py runs the real database and Redis queues with a worker.
     """
     settings.TASKS = {"default": settings.TASK_BACKENDS["immediate"]}
 
 
-# Hardening (issue 13): the suite creates many armies and logs in often from one address,
+# Hardening: the suite creates many armies and logs in often from one address,
 # so tests get generous rate limits and a clean slate of counters; the limits themselves
-# are tested with small ones (tests/test_throttle.py).
+# are tested with small ones (tests/web/ops/test_throttle.py).
 @pytest.fixture(autouse=True)
 def generous_rate_limits(settings):
     from django.core.cache import caches
@@ -45,7 +45,11 @@ def generous_rate_limits(settings):
         name: (1_000_000, 3600) for name in ("pdf", "import", "create", "signup")
     }
     settings.MUSTER_LOGIN_LOCKOUT = {"account_failures": 1000, "address_failures": 1000}
-    if not isinstance(caches[settings.MUSTER_RATE_LIMIT_CACHE], LocMemCache):
+    if isinstance(caches["default"], LocMemCache):
+        # the shared database counters: count in the in-memory default cache instead (a
+        # new CACHES setting would drop every cache connection, and what a test patched on one)
+        settings.MUSTER_RATE_LIMIT_CACHE = "default"
+    elif not isinstance(caches[settings.MUSTER_RATE_LIMIT_CACHE], LocMemCache):
         # REDIS_URL is set: count in memory rather than clear a Redis database per test
         local = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "rl"}
         settings.CACHES = {**settings.CACHES, "ratelimit-tests": local}
@@ -85,3 +89,4 @@ def pytest_runtest_teardown(item, nextitem):
 
     with item.config.stash[blocking_manager_key].unblock():
         load_lists()
+

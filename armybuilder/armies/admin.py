@@ -17,11 +17,11 @@ from armybuilder.textrule import TextRuleJSONField
 
 @admin.register(Army)
 class ArmyAdmin(admin.ModelAdmin):
-    # the text rule (issue 13): refused characters shown escaped, never breaking the page
+    # the text rule: refused characters shown escaped, never breaking the page
     formfield_overrides = {models.JSONField: {"form_class": TextRuleJSONField}}
     list_display = ("name", "ruleset", "owner", "is_draft", "version", "updated")
     list_select_related = ("owner",)
-    list_filter = ("deleted_at",)  # issue 10: soft-deleted armies ("Has date"), restorable
+    list_filter = ("deleted_at",)  # soft-deleted armies ("Has date"), restorable
     search_fields = ("document__name", "owner__username")
     readonly_fields = ("version", "created", "updated", "session_key")
     raw_id_fields = ("owner",)

@@ -1,35 +1,53 @@
 """The builder's change protocol: one field at a time, never lost, never on the wrong unit.
 
 A change names what it changes (an army setting, or unit/general N's field), the value it
-was made from (``_from``, JSON) and the version of the page it was made on. The server
-applies it to the army as it is now unless that same field changed since (its value is no
-longer the one the change was made from): then ``FieldConflict`` carries both values and
-the player chooses. Changes to different fields, from two tabs, both land. The unit is
-followed across other tabs' adds, deletes and moves (``revisions.current_index``).
+was made from (``_from``, JSON) and the version of the page it was made on. It is applied
+to the army as it is now unless that same field changed since (its value is no longer the
+one the change was made from): then ``FieldConflict`` carries both values and the player
+chooses. Changes to different fields, from two tabs, both land. The unit is followed
+across other tabs' adds, deletes and moves (``revisions.current_index``).
+
+Undo names the change it takes back and takes back only that: a one-value change is set
+back on the army as it is now (a conflict when that value moved on since), a whole-army
+change only while nothing came after it. Each function here answers an ``edits.Edit``
+for ``armies.editing.apply_edit``.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from django.http import QueryDict
 
-from armybuilder.armies import services
 from armybuilder.armies.controls import PREFIX, as_text, values_from_post
+from armybuilder.armies.documents import (
+    ItemNotFound,
+    checked_index,
+    item_fields,
+    items_of,
+    ruleset_of,
+    working_copy,
+)
+from armybuilder.armies.edits import (
+    Change,
+    Edit,
+    follow_renamed_general,
+    follow_ups,
+    settings_document,
+)
 from armybuilder.armies.models import Army, Revision
 from armybuilder.armies.revisions import (
+    ItemGone,
     RevisionNote,
     current_index,
     document_at,
     get_value,
-    undo_document,
     undoable,
     with_value,
 )
-from armybuilder.armies.services import Checked, ItemNotFound, StaleVersion
 from rules.errors import MalformedDocument
 
 SETTINGS = {
@@ -38,11 +56,10 @@ SETTINGS = {
     "points_limit": "Points limit",
     "notes": "Notes",
 }
-RETRIES = 3
 UNSET = object()
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)  # not frozen: raising through a context manager sets __traceback__
 class FieldConflict(Exception):
     """The field changed since the change was made from it: both values, for a choice."""
 
@@ -63,6 +80,10 @@ class FieldConflict(Exception):
     @property
     def theirs_json(self) -> str:
         return json.dumps(self.theirs)
+
+
+class NothingToUndo(LookupError):
+    """No change left to undo, or the one named can no longer be taken back alone."""
 
 
 def shown(value: Any) -> str:
@@ -98,86 +119,11 @@ def _only(data: QueryDict | Mapping[str, Any], name: str) -> dict[str, list[str]
     return keep
 
 
-def change_setting(
-    army: Army, field: str, data: QueryDict | Mapping[str, Any], made_from: Any
-) -> Checked:
-    """Change one army setting (``name``, ``army_list``, ``points_limit``, ``notes`` or
-    ``options.<name>``) on the army as it is now."""
-    ruleset = services.ruleset_of(army)
-    if field in SETTINGS:
-        label, posted = SETTINGS[field], _only(data, field)
-    elif field.startswith("options.") and field[8:] in {f.name for f in ruleset.options}:
-        option = ruleset.option_field(field[8:])
-        label, posted = f"Option {option.label}", _only(data, PREFIX + option.name)
-    else:
-        raise ItemNotFound(f"no setting {field!r}")
-    if not posted:
-        raise MalformedDocument(field, f"{field}: no value was sent")
-    for _ in range(RETRIES):
-        document = services.settings_document(army, _querydict(posted))
-        old = get_value(army.document, "army", None, field)
-        new = get_value(document, "army", None, field)
-        _check_conflict(army, field, label, made_from, old, new)
-        if old == new and document == army.document:
-            return services.check_army(army)
-        summary = f"{label}: {shown(old)} → {shown(new)}"
-        note = RevisionNote(summary, field=field)
-        try:
-            return services.save_document(army, document, army.version, note)
-        except StaleVersion as exc:  # another request landed in between: redo on it
-            army = exc.army
-    raise StaleVersion(army)
-
-
-def change_item_field(
-    army: Army,
-    kind: str,
-    index: int,
-    field: str,
-    data: QueryDict | Mapping[str, Any],
-    made_from: Any,
-    base_version: int | None,
-) -> tuple[Checked, int]:
-    """Change one field of unit/general ``index`` as it was on the page at ``base_version``.
-
-    Returns the result and the item's index now. ``revisions.ItemGone`` when that item
-    is no longer there.
-    """
-    ruleset = services.ruleset_of(army)
-    fields = services._item_fields(ruleset, kind)
-    chosen = next((f for f in fields if f.name == field), None)
-    if chosen is None:
-        raise ItemNotFound(f"no field {field!r}")
-    posted = _only(data, PREFIX + field)
-    if not posted:
-        raise MalformedDocument(field, f"{field}: no value was sent")
-    for _ in range(RETRIES):
-        now = current_index(army, kind, index, base_version)
-        document = services._working_copy(army)
-        items = services._items(document, kind)
-        services._index(items, now)
-        current = items[now] if isinstance(items[now], dict) else {}
-        path = f"{kind}[{now}]"
-        items[now] = values_from_post((chosen,), _querydict(posted), current, path)
-        old, new = current.get(field), items[now].get(field)
-        label = f"{current.get('name') or kind[:-1]}: {chosen.label}"
-        _check_conflict(army, field, label, made_from, old, new)
-        if old == new:
-            return services.check_army(army), now
-        adjusted: list[str] = []
-        if kind == "units":
-            adjusted = services._follow_ups(ruleset, current, items[now])
-        else:
-            services._follow_renamed_general(document, old if field == "name" else None, new)
-        summary = f"{label} {shown(old)} → {shown(new)}"
-        note = RevisionNote(summary, target=kind, index=now, field=field)
-        try:
-            checked = services.save_document(army, document, army.version, note)
-        except StaleVersion as exc:
-            army = exc.army
-            continue
-        return (replace(checked, adjusted=tuple(adjusted)) if adjusted else checked), now
-    raise StaleVersion(army)
+def _querydict(posted: Mapping[str, list[str]]) -> QueryDict:
+    result = QueryDict(mutable=True)
+    for key, values in posted.items():
+        result.setlist(key, values if isinstance(values, list) else [values])
+    return result
 
 
 def _check_conflict(army: Army, field: str, label: str, made_from: Any, old: Any, new: Any) -> None:
@@ -187,39 +133,178 @@ def _check_conflict(army: Army, field: str, label: str, made_from: Any, old: Any
     raise FieldConflict(army, field, label, theirs=old, yours=new)
 
 
-def _querydict(posted: Mapping[str, list[str]]) -> QueryDict:
-    result = QueryDict(mutable=True)
-    for key, values in posted.items():
-        result.setlist(key, values if isinstance(values, list) else [values])
-    return result
+def setting(field: str, data: QueryDict | Mapping[str, Any], made_from: Any) -> Edit:
+    """Change one army setting (``name``, ``army_list``, ``points_limit``, ``notes`` or
+    ``options.<name>``) on the army as it is now."""
+
+    def apply(army: Army) -> Change:
+        ruleset = ruleset_of(army)
+        if field in SETTINGS:
+            label, posted = SETTINGS[field], _only(data, field)
+        elif field.startswith("options.") and field[8:] in {f.name for f in ruleset.options}:
+            option = ruleset.option_field(field[8:])
+            label, posted = f"Option {option.label}", _only(data, PREFIX + option.name)
+        else:
+            raise ItemNotFound(f"no setting {field!r}")
+        if not posted:
+            raise MalformedDocument(field, f"{field}: no value was sent")
+        document = settings_document(army, _querydict(posted))
+        old = get_value(army.document, "army", None, field)
+        new = get_value(document, "army", None, field)
+        _check_conflict(army, field, label, made_from, old, new)
+        note = RevisionNote(f"{label}: {shown(old)} → {shown(new)}", field=field)
+        if old == new and document == army.document:
+            return Change(None, note)
+        return Change(document, note)
+
+    return apply
 
 
-# -- undo and history ----------------------------------------------------------------------
+def item_field(
+    kind: str,
+    index: int,
+    field: str,
+    data: QueryDict | Mapping[str, Any],
+    made_from: Any,
+    base_version: int | None,
+) -> Edit:
+    """Change one field of unit/general ``index`` as it was on the page at ``base_version``.
+
+    The change's ``index`` is the item's index now; ``revisions.ItemGone`` when that item
+    is no longer there.
+    """
+
+    def apply(army: Army) -> Change:
+        ruleset = ruleset_of(army)
+        chosen = next((f for f in item_fields(ruleset, kind) if f.name == field), None)
+        if chosen is None:
+            raise ItemNotFound(f"no field {field!r}")
+        posted = _only(data, PREFIX + field)
+        if not posted:
+            raise MalformedDocument(field, f"{field}: no value was sent")
+        now = current_index(army, kind, index, base_version)
+        document = working_copy(army)
+        items = items_of(document, kind)
+        checked_index(items, now)
+        current = items[now] if isinstance(items[now], dict) else {}
+        items[now] = values_from_post((chosen,), _querydict(posted), current, f"{kind}[{now}]")
+        old, new = current.get(field), items[now].get(field)
+        label = f"{current.get('name') or kind[:-1]}: {chosen.label}"
+        _check_conflict(army, field, label, made_from, old, new)
+        note = RevisionNote(
+            f"{label} {shown(old)} → {shown(new)}", target=kind, index=now, field=field
+        )
+        if old == new:
+            return Change(None, note, index=now)
+        adjusted: list[str] = []
+        if kind == "units":
+            adjusted = follow_ups(ruleset, current, items[now])
+        else:
+            follow_renamed_general(document, old if field == "name" else None, new)
+        return Change(document, note, tuple(adjusted), now)
+
+    return apply
 
 
-class NothingToUndo(LookupError):
-    """No change left to undo (or the one named is no longer the latest)."""
+def undo(revision_pk: int | None = None, made_from: Any = UNSET) -> Edit:
+    """Take back the change ``revision_pk`` (None: the newest one not yet undone).
 
+    A one-value change is set back on the army as it is now, on its unit wherever that
+    unit went, when the value is still the one the change made (or ``made_from``, the
+    value the player was shown when choosing to undo anyway); otherwise FieldConflict. A
+    whole-army change is taken back only while it is the latest (NothingToUndo).
+    """
 
-def undo(army: Army, revision_pk: int | None = None) -> tuple[Checked, Revision]:
-    """Take back the newest change not yet undone (``revision_pk``: only if it is that one)."""
-    for _ in range(RETRIES):
+    def apply(army: Army) -> Change:
         revision = undoable(army, revision_pk)
         if revision is None:
-            raise NothingToUndo("nothing to undo" if revision_pk is None else "not the latest")
-        document, note = undo_document(army, revision)
+            raise NothingToUndo("nothing to undo")
+        summary = f"Undid: {revision.summary}"
+        if revision.kind != Revision.FIELD:
+            if revision.document is None or _in_effect_since(army, revision):
+                raise NothingToUndo("other changes were made since")
+            return Change(dict(revision.document), _inverse(revision, summary))
+        target, field = revision.target, revision.field
+        now = revision.index
+        if target != "army":
+            try:
+                now = current_index(army, target, revision.index, revision.version)
+            except ItemGone:
+                raise NothingToUndo("that item is gone") from None
+            items = army.document.get(target)
+            if now is None or not isinstance(items, list) or not 0 <= now < len(items):
+                raise NothingToUndo("that item is gone")
+        value = get_value(army.document, target, now, field)
+        expected = revision.after if made_from is UNSET else made_from
+        if value != expected:
+            label = _label(army, target, now, field)
+            raise FieldConflict(army, field, label, theirs=value, yours=revision.before)
+        document = with_value(army.document, target, now, field, revision.before)
+        note = RevisionNote(
+            summary, op="edit", target=target, index=now, field=field, undo_of=revision
+        )
+        return Change(document, note, index=now)
+
+    return apply
+
+
+def _inverse(revision: Revision, summary: str) -> RevisionNote:
+    """The note of taking back a whole-document change: the opposite move of the items,
+    so pages drawn before it still find their units (``revisions.current_index``)."""
+    op, target, index = revision.op, revision.target, revision.index
+    if op in ("add", "delete", "edit"):
+        back = {"add": "delete", "delete": "add", "edit": "edit"}[op]
+        return RevisionNote(summary, op=back, target=target, index=index, undo_of=revision)
+    if op == "move":
+        return RevisionNote(
+            summary, op="move", target=target, index=revision.op_to, op_to=index, undo_of=revision
+        )
+    return RevisionNote(summary, op="replace", undo_of=revision)
+
+
+def _in_effect_since(army: Army, revision: Revision) -> bool:
+    """Whether a change made after ``revision`` still counts: putting back the whole
+    document from before ``revision`` would take it back too. Changes undone since, and
+    the undos of them, do not count."""
+    if revision.version == army.version:
+        return False
+    later = Revision.objects.filter(army=army, version__gt=revision.version, undone=False)
+    return later.exclude(undo_of__version__gt=revision.version).exists()
+
+
+def _label(army: Army, target: str, index: int | None, field: str) -> str:
+    """How a conflict names a value: "Army name", or "Knights: Figures"."""
+    if target == "army":
+        if field in SETTINGS:
+            return SETTINGS[field]
         try:
-            return services.save_document(army, document, army.version, note), revision
-        except StaleVersion as exc:
-            army = exc.army
-    raise StaleVersion(army)
+            return f"Option {ruleset_of(army).option_field(field.removeprefix('options.')).label}"
+        except LookupError:  # no such option (ItemNotFound: no such rule set)
+            return field
+    item = army.document[target][index]
+    name = item.get("name") if isinstance(item, dict) else None
+    try:
+        fields = item_fields(ruleset_of(army), target)
+    except ItemNotFound:
+        fields = ()
+    chosen = next((f.label for f in fields if f.name == field), field)
+    return f"{name or target[:-1]}: {chosen}"
 
 
-def restore(army: Army, version: int) -> Checked:
+def restore(version: int) -> Edit:
     """Make the army what it was at ``version`` (a new change: it can be undone too)."""
-    document = document_at(army, version)
-    note = RevisionNote(f"Restored version {version}", op="replace")
-    return services.save_document(army, document, army.version, note)
+
+    def apply(army: Army) -> Change:
+        note = RevisionNote(f"Restored version {version}", op="replace")
+        return Change(document_at(army, version), note)
+
+    return apply
 
 
-__all__ = ["FieldConflict", "change_item_field", "change_setting", "parse_from", "with_value"]
+def restore_snapshot(name: str, document: dict[str, Any]) -> Edit:
+    """Make the army the named snapshot's document (a new change: it can be undone too)."""
+
+    def apply(army: Army) -> Change:
+        return Change(dict(document), RevisionNote(f"Restored “{name}”", op="replace"))
+
+    return apply

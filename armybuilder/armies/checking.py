@@ -1,5 +1,4 @@
-"""Each process remembers the last check of the armies it served (issue 11: the cost of a
-builder edit should not grow with the army).
+"""Each process remembers the last check of the armies it served.
 
 An entry is the army's stored document with its ``rules.CheckState``, for the army's
 ``pk`` at one ``version`` and ``updated``. Every write of a document moves ``updated``
@@ -7,11 +6,12 @@ An entry is the army's stored document with its ``rules.CheckState``, for the ar
 only for the row as this process last read or wrote it: another process's save, an admin
 edit or a restore all miss, and a miss is simply the full parse and check. The army lists
 are not part of the key: ``rules.recheck_document`` asks for them on every check (one
-query, ``catalog.selectors.list_lookup``) and checks whole when they are not the ones the
-entry was made with, so reloaded lists never meet an old result.
+query, ``catalog.selectors.army_lookup``: the lists the army's owner may build on, and the
+revisions the army is pinned to) and checks whole when they are not the ones the entry was
+made with, so reloaded lists or an accepted upgrade never meet an old result.
 
 The remembered document is shared by the requests of this process: like every stored
-document it is never changed in place (a change copies it: ``services._working_copy``).
+document it is never changed in place (a change copies it: ``documents.working_copy``).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import Any
 
 import rules
 from armybuilder.armies.models import Army, readable_document
-from armybuilder.catalog.selectors import list_lookup
+from armybuilder.catalog.selectors import army_lookup
 
 # Remembered per process, the least recently used going first: at most this many armies,
 # and this many units in all (a 300-unit army's entry is about a megabyte).
@@ -88,10 +88,11 @@ def forget_all() -> None:
 def check(army: Army, raw: Any) -> rules.CheckState:
     """The check of ``raw``, a document for ``army`` (its stored one, or a change of it):
     from the army's remembered check when ``raw`` replaces one unit of it at most."""
+    lookup = army_lookup(army)  # the army's pinned revisions, not the lists' latest
     found = recall(army)
     if found is None:
-        return rules.check_state(rules.parse_document(raw, list_lookup))
-    return rules.recheck_document(raw, list_lookup, found.document, found.state)
+        return rules.check_state(rules.parse_document(raw, lookup))
+    return rules.recheck_document(raw, lookup, found.document, found.state)
 
 
 def attach_document(army: Army, text: str | None) -> None:

@@ -1,4 +1,4 @@
-"""Visitors' drafts: a per-session cap with no race, a global cap, and pruning (issue 13).
+"""Visitors' drafts: a per-session cap with no race, a global cap, and pruning.
 
 A visitor without an account may keep ``MUSTER_MAX_DRAFTS`` drafts per session, and all
 visitors together ``MUSTER_MAX_VISITOR_DRAFTS`` (dropping the session cookie starts a new
@@ -6,7 +6,9 @@ session, so the per-session cap alone does not bound storage). The count and the
 run in one transaction that first takes a lock: an UPDATE of the single ``DraftGate`` row.
 On PostgreSQL that is a row lock held to the commit; on SQLite any write takes the
 database's write lock. Either way a second creator waits, then counts the first one's
-draft: 40 parallel imports from one session leave exactly the cap, never more.
+draft: 40 parallel imports from one session leave exactly the cap, never more. Restoring
+a deleted draft takes the same lock and counts the same way, so deleting and restoring
+never beats the cap either.
 
 Abandoned drafts (their session expired, untouched for a session's lifetime) are pruned by
 ``manage.py prune_drafts`` (run it daily from cron), and also here, every
@@ -19,12 +21,16 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.db.models import F
+from django.http import HttpRequest
 from django.utils import timezone
 
+from armybuilder.armies.documents import DraftLimitReached
 from armybuilder.armies.models import Army, DraftGate
+from armybuilder.armies.selectors import DRAFT_SESSION_KEY
 
 
 def max_drafts() -> int:
@@ -62,22 +68,24 @@ def _lock() -> int:
     return DraftGate.objects.values_list("issued", flat=True).get(pk=1)
 
 
+def _refuse_over_session_cap(session_key: str) -> None:
+    mine = Army.objects.filter(
+        owner__isnull=True, session_key=session_key, deleted_at=None
+    ).count()  # an army deleted (undoably) no longer counts against its visitor
+    if mine >= max_drafts():
+        raise DraftLimitReached(
+            f"You already have {max_drafts()} drafts. Sign up (it is free) to keep more "
+            "armies, or delete a draft you no longer need."
+        )
+
+
 def create_draft(session_key: str, document: dict[str, Any]) -> Army:
     """A visitor's new draft, or DraftLimitReached when a cap is reached (nothing saved)."""
-    from armybuilder.armies.services import DraftLimitReached
-
     with transaction.atomic():
         issued = _lock()
         if issued % prune_every() == 0:
             prune_abandoned()
-        mine = Army.objects.filter(
-            owner__isnull=True, session_key=session_key, deleted_at=None
-        ).count()  # an army deleted (undoably) no longer counts against its visitor
-        if mine >= max_drafts():
-            raise DraftLimitReached(
-                f"You already have {max_drafts()} drafts. Sign up (it is free) to keep more "
-                "armies, or delete a draft you no longer need."
-            )
+        _refuse_over_session_cap(session_key)
         drafts = Army.objects.filter(owner__isnull=True)  # deleted ones too: they take room
         if drafts.count() >= max_visitor_drafts() and (
             not prune_abandoned() or drafts.count() >= max_visitor_drafts()
@@ -87,3 +95,47 @@ def create_draft(session_key: str, document: dict[str, Any]) -> Army:
                 "(it is free) to save armies in an account, or try again later."
             )
         return Army.objects.create(owner=None, session_key=session_key, document=document)
+
+
+def restore_draft(army: Army) -> None:
+    """Bring back a visitor's deleted draft, or DraftLimitReached when the session already
+    keeps as many live drafts as it may (the draft stays deleted, still restorable)."""
+    with transaction.atomic():
+        _lock()
+        _refuse_over_session_cap(army.session_key)
+        Army.objects.filter(pk=army.pk).update(deleted_at=None)
+
+
+def draft_key(request: HttpRequest) -> str:
+    """This visitor's draft key, creating the session (and remembering the key) if needed.
+
+    The key is kept inside the session's data as well, so it survives the session key
+    being cycled at log-in, which is when the drafts are claimed.
+    """
+    session = request.session
+    key = session.get(DRAFT_SESSION_KEY)
+    if key:
+        return str(key)
+    if not session.session_key:
+        session.save()
+    key = session.session_key
+    session[DRAFT_SESSION_KEY] = key
+    return str(key)
+
+
+def owner_kwargs(request: HttpRequest) -> dict[str, Any]:
+    """Who a new army belongs to: the user, or this visitor's session."""
+    if request.user.is_authenticated:
+        return {"owner": request.user}
+    return {"session_key": draft_key(request)}
+
+
+@transaction.atomic
+def claim_drafts(user: AbstractBaseUser, draft_keys: list[str]) -> int:
+    """Give a visitor's drafts to the account they signed up or logged in with."""
+    keys = [k for k in draft_keys if k]
+    if not keys:
+        return 0
+    return Army.objects.filter(owner__isnull=True, session_key__in=keys).update(
+        owner=user, session_key="", updated=timezone.now()
+    )

@@ -1,4 +1,4 @@
-"""Django forms for the account and army-creation pages (the builder's own controls come
+"""Django forms for the army-creation and import pages (the builder's own controls come
 from the rule set's vocabulary: see ``controls.py``)."""
 
 from __future__ import annotations
@@ -6,31 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
-from django.contrib.auth.models import User
 
 import rules
-from armybuilder.catalog.selectors import lists_for
+from armybuilder.catalog.selectors import lists_for, lists_of_user
 from armybuilder.textrule import validate_line
-
-
-class SignUpForm(UserCreationForm):
-    """Username and password; email optional (only for the club's own contact)."""
-
-    email = forms.EmailField(
-        required=False,
-        label="Email (optional)",
-        help_text="Only needed if you want to be reachable; Muster sends no mail.",
-    )
-
-    class Meta(UserCreationForm.Meta):
-        model = User
-        fields = ("username", "email")
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        for name in ("username", "email"):  # the text rule (issue 13)
-            self.fields[name].validators.append(validate_line)
 
 
 def ruleset_choices() -> list[tuple[str, str]]:
@@ -57,9 +36,10 @@ class NewArmyForm(forms.Form):
         validators=[validate_line],
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["ruleset"].choices = ruleset_choices()
+        self.user = user  # whose own lists may be chosen too
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -70,6 +50,7 @@ class NewArmyForm(forms.Form):
         list_slug = (data.get("army_list") or "").strip()
         if list_slug:
             known = {a.slug: a for a in lists_for(slug)}
+            known.update((a.slug, a) for a in lists_of_user(self.user, slug))
             if list_slug not in known:
                 names = ", ".join(a.name for a in known.values()) or "none yet"
                 self.add_error(

@@ -35,9 +35,10 @@ class Army(models.Model):
     """An army owned by a user, or a visitor's draft tied to a session (owner null).
 
     ``document`` only ever holds what the engine's strict parser produced
-    (``rules.Army.to_document()``): every write goes through ``armies.services``.
+    (``rules.Army.to_document()``): every write goes through ``armies.editing``
+    (or ``armies.lifecycle`` for a new army).
     ``version`` counts saves; a save names the version it was made from, so a stale
-    second tab is refused instead of overwriting (see ``services.save_document``).
+    second tab is refused instead of overwriting (see ``armies.saving``).
     """
 
     owner = models.ForeignKey(
@@ -58,10 +59,14 @@ class Army(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     # Whole-army delete is soft: the army vanishes from every page and share link at once
-    # and stays restorable for ``services.RESTORE_DAYS`` (then purge_deleted_armies).
+    # and stays restorable for ``RESTORE_DAYS`` (then purge_deleted_armies).
     deleted_at = models.DateTimeField(
         null=True, blank=True, db_index=True, help_text="Set when the owner deleted it."
     )
+    # {army list slug: revision number}: the list revisions this army is checked against
+    # (its own list and any it draws allies from), so a later change of a list never
+    # changes the army's legality until its owner accepts it (catalog.services.pins).
+    list_pins = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["-updated"]
@@ -180,6 +185,26 @@ class Revision(models.Model):
     @property
     def structural(self) -> bool:
         return self.op != "edit"
+
+
+class ArmySnapshot(models.Model):
+    """A version of an army the player named ("before the club night").
+
+    It keeps its own copy of the document, so it reads the same whatever happens to the
+    revisions after it; restoring it is an ordinary change (Undo takes it back).
+    """
+
+    army = models.ForeignKey(Army, on_delete=models.CASCADE, related_name="snapshots")
+    name = models.CharField(max_length=120)
+    version = models.PositiveIntegerField(help_text="The army's version when it was named.")
+    document = models.JSONField(help_text="The army's document at that version.")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.army_id} v{self.version}: {self.name}"
 
 
 class DraftGate(models.Model):

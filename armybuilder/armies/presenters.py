@@ -15,7 +15,8 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from armybuilder.armies.controls import Control, Option, controls_for, restrict
-from armybuilder.armies.services import Checked, Preset, presets
+from armybuilder.armies.documents import Checked
+from armybuilder.armies.edits import Preset, presets
 from rules.base import ItemReport, RuleSet
 
 ITEM = {"units": "unit", "generals": "general"}

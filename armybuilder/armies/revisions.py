@@ -4,11 +4,15 @@ A one-field change records only that value before and after (a few bytes per key
 paced edit); every other change keeps the whole document from before it. Walking back
 from the current document through the revisions gives the document at any kept version,
 exactly: a field revision puts its ``before`` back, a snapshot revision is the document.
+Every revision is kept for the army's life (a field revision is a few bytes; a snapshot is
+one document), so any version can be restored; a named snapshot (``ArmySnapshot``) keeps
+its own copy of the document besides.
 
 Unit identity across tabs: a change names the unit by its index on the page it was made
 from and that page's version. ``current_index`` follows the structural revisions since
 then (add, delete, move) to the unit's index now, or raises ``ItemGone`` when the unit was
-deleted or the whole army replaced, so an edit never lands on the wrong unit.
+deleted or the whole army replaced, so an edit never lands on the wrong unit: a page
+however many versions old still finds its units by identity.
 """
 
 from __future__ import annotations
@@ -18,16 +22,13 @@ from typing import Any
 
 from armybuilder.armies.models import Army, Revision
 
-KEEP = 100  # revisions kept per army (older ones are pruned)
-PRUNE_EVERY = 20  # versions between prunes (one DELETE, not one per change)
-
 
 class ItemGone(LookupError):
     """The unit a change was made for is no longer there (deleted, or the army replaced)."""
 
 
 class HistoryMissing(LookupError):
-    """The revisions needed to rebuild that version are not kept (pruned or never made)."""
+    """The revisions needed to rebuild that version are not there (never made)."""
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,9 @@ def with_value(
     return result
 
 
-def record(army: Army, note: RevisionNote, before: dict[str, Any], after: dict[str, Any]) -> None:
+def record(
+    army: Army, note: RevisionNote, before: dict[str, Any], after: dict[str, Any]
+) -> Revision:
     """Record the change that turned ``before`` into ``after`` (the army is at its new
     version). A field note whose change touched nothing else is stored as a field
     revision, anything else as a snapshot of ``before``."""
@@ -95,11 +98,10 @@ def record(army: Army, note: RevisionNote, before: dict[str, Any], after: dict[s
             kind = Revision.FIELD
     if kind == Revision.SNAPSHOT:
         fields["document"] = before
-    Revision.objects.create(kind=kind, **fields)
+    revision = Revision.objects.create(kind=kind, **fields)
     if note.undo_of is not None:
         Revision.objects.filter(pk=note.undo_of.pk).update(undone=True)
-    if army.version % PRUNE_EVERY == 0:
-        Revision.objects.filter(army=army, version__lte=army.version - KEEP).delete()
+    return revision
 
 
 def current_index(army: Army, kind: str, index: int, base_version: int | None) -> int:
@@ -108,8 +110,6 @@ def current_index(army: Army, kind: str, index: int, base_version: int | None) -
         raise ItemGone("the page's version is unknown")
     if base_version == army.version:
         return index
-    if army.version - base_version >= KEEP:
-        raise ItemGone("too many changes since this page was loaded")
     moves = (
         Revision.objects.filter(army=army, version__gt=base_version)
         .exclude(op="edit")
@@ -139,32 +139,14 @@ def current_index(army: Army, kind: str, index: int, base_version: int | None) -
 
 
 def undoable(army: Army, pk: int | None = None) -> Revision | None:
-    """The newest change not yet undone (undo records themselves are not undone)."""
-    found = Revision.objects.filter(army=army, undone=False, undo_of__isnull=True)
+    """The change ``pk`` if it can still be undone, else (no ``pk``) the newest one that
+    can: not undone yet, not itself an undo, and still holding what taking it back needs."""
+    found = Revision.objects.filter(army=army, undone=False, undo_of__isnull=True).exclude(
+        kind=Revision.SNAPSHOT, document__isnull=True
+    )
     if pk is not None:
-        latest = found.order_by("-version").first()
-        return latest if latest is not None and latest.pk == pk else None
+        return found.filter(pk=pk).first()
     return found.order_by("-version").first()
-
-
-def undo_document(army: Army, revision: Revision) -> tuple[dict[str, Any], RevisionNote]:
-    """The document with ``revision`` taken back, and the note for that undo."""
-    summary = f"Undid: {revision.summary}"
-    if revision.kind == Revision.FIELD:
-        document = with_value(
-            army.document, revision.target, revision.index, revision.field, revision.before
-        )
-        note = RevisionNote(
-            summary,
-            op="edit",
-            target=revision.target,
-            index=revision.index,
-            field=revision.field,
-            undo_of=revision,
-        )
-        return document, note
-    assert revision.document is not None
-    return dict(revision.document), RevisionNote(summary, op="replace", undo_of=revision)
 
 
 def document_at(army: Army, version: int) -> dict[str, Any]:
@@ -182,7 +164,8 @@ def document_at(army: Army, version: int) -> dict[str, Any]:
             document = with_value(
                 document, revision.target, revision.index, revision.field, revision.before
             )
+        elif revision.document is None:  # rows from before history was kept in full
+            raise HistoryMissing(f"the changes after version {version} are not all kept")
         else:
-            assert revision.document is not None
             document = dict(revision.document)
     return document

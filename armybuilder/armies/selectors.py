@@ -107,7 +107,7 @@ def shared_army_or_404(token: str) -> Army:
 
 
 def deleted_army_or_404(request: HttpRequest, pk: int) -> Army:
-    """A deleted army its owner may still restore (``services.RESTORE_DAYS``); else 404."""
+    """A deleted army its owner may still restore (``RESTORE_DAYS``); else 404."""
     army = _restorable().filter(pk=pk).first()
     if army is None or not can_edit(request, army):
         raise Http404("no such deleted army")

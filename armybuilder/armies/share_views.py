@@ -12,15 +12,16 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from armybuilder.armies import presenters, selectors, services
+from armybuilder.armies import drafts, lifecycle, presenters, selectors
+from armybuilder.armies.documents import Checked, DraftLimitReached, check_army, ruleset_of
+from armybuilder.armies.files import document_download
 from armybuilder.armies.models import Army
-from armybuilder.armies.views import document_download
 from armybuilder.catalog.models import ArmyList
 from armybuilder.catalog.selectors import get_list
 from armybuilder.ops.pages import shared_army_version, versioned_page
 
 
-def _description(checked: services.Checked, title: str) -> str:
+def _description(checked: Checked, title: str) -> str:
     """The Open Graph description: rule set, size, cost and legality in one line."""
     report = checked.report
     if report is None:
@@ -34,16 +35,20 @@ def _description(checked: services.Checked, title: str) -> str:
     rows = composition.get("matrix_rows") if isinstance(composition, dict) else None
     if rows:
         parts.append("force-matrix row " + ", ".join(str(r) for r in rows))
-    parts.append("legal" if report.valid else f"{len(report.errors)} problem(s)")
+    errors = len(report.errors)
+    if not units and report.valid:
+        parts.append("no units yet")
+    else:
+        parts.append("legal" if report.valid else f"{errors} problem{'s' if errors != 1 else ''}")
     return " · ".join(parts)
 
 
 @require_GET
-@versioned_page(shared_army_version)  # ETag, 304, cached HTML (issue 11)
+@versioned_page(shared_army_version)  # ETag, 304, cached HTML
 def shared(request: HttpRequest, token: str) -> HttpResponse:
     army = selectors.shared_army_or_404(token)
-    checked = services.check_army(army)
-    ruleset = services.ruleset_of(army)
+    checked = check_army(army)
+    ruleset = ruleset_of(army)
     view = presenters.builder(checked, ruleset, controls=False)
     return render(
         request,
@@ -79,8 +84,8 @@ def copy_shared(request: HttpRequest, token: str) -> HttpResponse:
     army = selectors.shared_army_or_404(token)
     if request.method == "POST":
         try:
-            copy = services.fork(army, **services.owner_kwargs(request))
-        except services.DraftLimitReached as exc:
+            copy = lifecycle.fork(army, **drafts.owner_kwargs(request))
+        except DraftLimitReached as exc:
             messages.error(request, exc.message)
             return redirect("armies:shared", token=token)
         if request.user.is_authenticated:

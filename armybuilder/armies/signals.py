@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.http import HttpRequest
 
-from armybuilder.armies import services
+from armybuilder.armies import drafts
 from armybuilder.armies.selectors import DRAFT_SESSION_KEY
 
 
@@ -22,7 +22,7 @@ def claim_on_login(
     key = request.session.pop(DRAFT_SESSION_KEY, None)
     if not key:
         return
-    claimed = services.claim_drafts(user, [str(key)])
+    claimed = drafts.claim_drafts(user, [str(key)])
     if claimed:
         what = "1 army" if claimed == 1 else f"{claimed} armies"
         verb = "is" if claimed == 1 else "are"

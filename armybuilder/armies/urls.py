@@ -2,7 +2,7 @@
 
 from django.urls import path, register_converter
 
-from armybuilder.armies import field_views, share_views, views
+from armybuilder.armies import field_views, history_views, share_views, start, upgrade_views, views
 
 
 class KindConverter:
@@ -25,19 +25,35 @@ urlpatterns = [
     path("armies/", views.my_armies, name="list"),
     path("armies/new/", views.new_army, name="new"),
     path("armies/new/lists/", views.list_options, name="list_options"),
+    path("armies/new/<slug:slug>/", start.choose_list, name="start"),
     path("armies/import/", views.import_army, name="import"),
     path("armies/<int:pk>/", views.builder, name="builder"),
     path("armies/<int:pk>/export.json", views.export_json, name="export"),
+    path("armies/<int:pk>/version.json", views.army_version, name="version"),
     path("armies/<int:pk>/duplicate/", views.duplicate_army, name="duplicate"),
     path("armies/<int:pk>/delete/", views.delete_army, name="delete"),
-    path("armies/<int:pk>/restore/", views.restore_army, name="restore"),  # issue 10: undo
+    path("armies/<int:pk>/restore/", views.restore_army, name="restore"),  # undoes a delete
     path("armies/<int:pk>/settings/", views.update_settings, name="settings"),
     path("armies/<int:pk>/roll/", views.roll_force, name="roll"),
     path("armies/<int:pk>/undo/", field_views.undo, name="undo"),
-    path("armies/<int:pk>/history/", field_views.history, name="history"),
+    path("armies/<int:pk>/history/", history_views.history, name="history"),
+    path("armies/<int:pk>/history/compare/", history_views.compare, name="compare"),
+    path("armies/<int:pk>/history/snapshots/", history_views.name_snapshot, name="name_snapshot"),
+    path(
+        "armies/<int:pk>/history/snapshots/<int:snapshot>/restore/",
+        history_views.restore_snapshot,
+        name="restore_snapshot",
+    ),
     path("armies/<int:pk>/history/<int:version>/restore/", field_views.restore, name="restore"),
     path("armies/<int:pk>/share/regenerate/", views.regenerate_share, name="share_regenerate"),
     path("armies/<int:pk>/share/off/", views.stop_sharing, name="share_off"),
+    path("armies/<int:pk>/lists/", upgrade_views.list_upgrade, name="list_upgrade"),
+    path(
+        "armies/<int:pk>/lists/accept/",
+        upgrade_views.accept_list_upgrade,
+        name="list_upgrade_accept",
+    ),
+    path("armies/<int:pk>/lists/undo/", upgrade_views.undo_list_upgrade, name="list_upgrade_undo"),
     path("armies/<int:pk>/<kind:kind>/add/", views.add_item, name="add_item"),
     path("armies/<int:pk>/<kind:kind>/<int:index>/", views.edit_item, name="edit_item"),
     path(

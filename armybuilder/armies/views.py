@@ -1,126 +1,56 @@
 """Armies pages: my armies, create/import/export, the builder and its htmx edits.
 
-Views are thin: read the request, call ``services``, render. Every builder change is a
-POST that works without JavaScript (redirect back to the builder) and, sent by htmx,
-answers with the changed part of the page plus out-of-band swaps of the totals bar, the
-issues panel and the version the next change must carry.
+Views are thin: read the request, hand the change to ``armies.editing``, draw the answer
+with ``armies.builder_page``. Every builder change is a POST that works without
+JavaScript (redirect back to the builder) and, sent by htmx, answers with the changed
+part of the page plus out-of-band swaps of the totals bar, the issues panel and the
+version the next change must carry.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 import rules
-from armybuilder.armies import field_views, presenters, selectors, services
+from armybuilder.armies import (
+    builder_page,
+    drafts,
+    editing,
+    field_views,
+    files,
+    lifecycle,
+    presenters,
+    selectors,
+    start,
+)
+from armybuilder.armies.builder_page import TEMPLATE, army_url, page, parts
+from armybuilder.armies.documents import (
+    Checked,
+    DraftLimitReached,
+    ImportRefused,
+    ItemNotFound,
+    StaleVersion,
+    check_army,
+    friendly_message,
+    ruleset_of,
+)
 from armybuilder.armies.forms import ImportForm, NewArmyForm
-from armybuilder.armies.models import Army
-from armybuilder.armies.services import Checked, ItemNotFound, StaleVersion
+from armybuilder.armies.models import RESTORE_DAYS, Army
 from armybuilder.catalog.selectors import lists_for
-from rules.document import canonical_order
 
-TEMPLATE = "armies/builder.html"
 JUST_DELETED = "muster_just_deleted"  # session: the army My armies offers to undo deleting
 
 
 # -- helpers --------------------------------------------------------------------------------
-
-
-def _posted_version(request: HttpRequest) -> int | None:
-    try:
-        return int(request.POST.get("version", ""))
-    except ValueError:
-        return None
-
-
-def _army_url(army: Army, anchor: str = "") -> str:
-    return reverse("armies:builder", args=[army.pk]) + (f"#{anchor}" if anchor else "")
-
-
-def _context(
-    request: HttpRequest,
-    checked: Checked,
-    *,
-    full: bool = True,
-    rows: bool = True,
-    **extra: Any,
-) -> dict[str, Any]:
-    """The builder's context; ``full`` adds what only whole sections need (one query)."""
-    army = checked.army
-    try:
-        ruleset = services.ruleset_of(army)
-    except ItemNotFound:
-        raise Http404("this army's rule set is no longer offered") from None
-    lists = lists_for(ruleset.slug) if full else []
-    view = presenters.builder(
-        checked,
-        ruleset,
-        rows=rows,
-        focus=extra.pop("focus", None),
-        errors=extra.pop("errors", None),
-        ally_lists=presenters.ally_choices(ruleset, lists),
-    )
-    context: dict[str, Any] = {
-        "b": view,
-        "army": army,
-        "ruleset": ruleset,
-        "base": reverse("armies:builder", args=[army.pk]),
-        "settings_url": reverse("armies:settings", args=[army.pk]),
-        "editing": True,
-    }
-    if full:
-        list_data = checked.parsed.list_data if checked.parsed is not None else None
-        context.update(
-            option_controls=presenters.option_controls(checked, ruleset),
-            army_lists=lists,
-            presets=[
-                p
-                for p in presenters.add_presets(ruleset, list_data)
-                if not p.key.startswith("entry:")  # those are the picker's buttons
-            ],
-            picker_entries=presenters.picker_entries(checked, ruleset),
-            setting_from=presenters.setting_from(army.document),
-            share_url=presenters.share_url(request, army.share_token),
-            print_links=presenters.print_links(f"/armies/{army.pk}/"),
-        )
-    context.update(extra)
-    return context
-
-
-def _parts(
-    request: HttpRequest, context: dict[str, Any], names: list[str], status: int = 200
-) -> HttpResponse:
-    html = "".join(render_to_string(f"{TEMPLATE}#{name}", context, request) for name in names)
-    return HttpResponse(html, status=status)
-
-
-def _page(request: HttpRequest, checked: Checked, status: int = 200, **extra: Any) -> HttpResponse:
-    return render(request, TEMPLATE, _context(request, checked, **extra), status=status)
-
-
-def _stale(request: HttpRequest, army: Army) -> HttpResponse:
-    """409 with the army as it is now: nothing was overwritten."""
-    notice = (
-        "This army was changed somewhere else (another tab or device) since this page "
-        "was loaded. Your last change was not saved; here is the army as it is now."
-    )
-    checked = services.check_army(army)
-    if request.htmx:
-        response = _parts(request, _context(request, checked, notice=notice), ["builder"], 409)
-        response["HX-Retarget"] = "#builder"
-        response["HX-Reswap"] = "outerHTML"
-        return response
-    return _page(request, checked, status=409, notice=notice)
 
 
 Change = Callable[[int | None], Checked]
@@ -138,23 +68,23 @@ def _apply(
     """Run one change with the posted version; 409 when stale, 400 when malformed."""
     document_before = army.document
     try:
-        checked = change(_posted_version(request))
+        checked = change(builder_page.posted_version(request))
     except StaleVersion as exc:
-        return _stale(request, exc.army)
+        return builder_page.stale(request, exc.army)
     except ItemNotFound:
         raise Http404("no such item") from None
     except rules.MalformedDocument as exc:
-        message = services.friendly_message(exc, document_before)
-        response = on_refused(services.check_army(army), message)
+        message = friendly_message(exc, document_before)
+        response = on_refused(check_army(army), message)
         response["X-Muster-Refused"] = "1"  # builder.js: show it in place (see there)
         return response
     if request.htmx:
         return on_success(checked)
-    return HttpResponseRedirect(_army_url(checked.army, anchor))
+    return HttpResponseRedirect(army_url(checked.army, anchor))
 
 
 def _kind_or_404(army: Army, kind: str) -> None:
-    ruleset = services.ruleset_of(army)
+    ruleset = ruleset_of(army)
     if kind == "generals" and not ruleset.has_generals:
         raise Http404("this rule set has no generals")
 
@@ -175,7 +105,7 @@ def my_armies(request: HttpRequest) -> HttpResponse:
             "summaries": summaries,
             "deleted": selectors.deleted_rows(deleted),
             "undo": next((a for a in deleted if a.pk == just_deleted), None),
-            "restore_days": services.RESTORE_DAYS,
+            "restore_days": RESTORE_DAYS,
             "form": NewArmyForm(),
             "import_form": ImportForm(),
             "army_lists": lists_for(rulesets[0].slug) if rulesets else [],
@@ -186,24 +116,28 @@ def my_armies(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def new_army(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
-        form = NewArmyForm(request.POST)
+        chosen = request.POST.get("ruleset", "")
+        if request.POST.get("first") == "list" and start.has_lists(request.user, chosen):
+            # "Start an army" (home, rule-set page) names only the rule set: the list first
+            return redirect("armies:start", slug=chosen)
+        form = NewArmyForm(request.POST, user=request.user)
         if form.is_valid():
             data = form.cleaned_data
-            document = services.blank_document(
+            document = lifecycle.blank_document(
                 data["ruleset"], data["name"], data["army_list"], data["points_limit"]
             )
             try:
-                army = services.create_army(document, **services.owner_kwargs(request))
+                army = lifecycle.create_army(document, **drafts.owner_kwargs(request))
             except rules.MalformedDocument as exc:
-                form.add_error(None, services.friendly_message(exc, document))
-            except services.DraftLimitReached as exc:
+                form.add_error(None, friendly_message(exc, document))
+            except DraftLimitReached as exc:
                 form.add_error(None, exc.message)
             else:
-                return redirect(_army_url(army))
+                return redirect(army_url(army))
         status = 400
     else:
         initial = {k: request.GET[k] for k in ("ruleset", "army_list") if k in request.GET}
-        form = NewArmyForm(initial=initial)
+        form = NewArmyForm(initial=initial, user=request.user)
         status = 200
     choices = form.fields["ruleset"].choices
     ruleset_slug = form["ruleset"].value() or (choices[0][0] if choices else "")
@@ -240,14 +174,14 @@ def import_army(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             upload = form.cleaned_data["document"]
-            content = upload.read(services.import_limit() + 1)
+            content = upload.read(files.import_limit() + 1)
             try:
-                army = services.import_document(content, **services.owner_kwargs(request))
-            except services.ImportRefused as exc:
+                army = files.import_document(content, **drafts.owner_kwargs(request))
+            except ImportRefused as exc:
                 form.add_error("document", exc.message)
             else:
                 messages.success(request, f"Imported {army.name}.")
-                return redirect(_army_url(army))
+                return redirect(army_url(army))
         return render(request, "armies/import.html", {"form": form}, status=400)
     return render(request, "armies/import.html", {"form": form})
 
@@ -258,21 +192,22 @@ def import_army(request: HttpRequest) -> HttpResponse:
 @require_GET
 def builder(request: HttpRequest, pk: int) -> HttpResponse:
     army = selectors.owned_army_or_404(request, pk)
-    return _page(request, services.check_army(army))
+    return page(request, check_army(army))
 
 
 @require_GET
 def export_json(request: HttpRequest, pk: int) -> HttpResponse:
     army = selectors.owned_army_or_404(request, pk)
-    return document_download(army)
+    return files.document_download(army)
 
 
-def document_download(army: Army) -> HttpResponse:
-    """The stored document as a JSON file (export and the share page's download)."""
-    body = json.dumps(canonical_order(army.document), indent=2, ensure_ascii=False) + "\n"
-    response = HttpResponse(body, content_type="application/json; charset=utf-8")
-    filename = (slugify(army.name) or "army") + ".json"
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+@require_GET
+def army_version(request: HttpRequest, pk: int) -> JsonResponse:
+    """The army's version, for a page shown again (Back, a tab come back) to tell cheaply
+    whether it changed elsewhere meanwhile."""
+    army = selectors.owned_army_or_404(request, pk)
+    response = JsonResponse({"version": army.version})
+    response["Cache-Control"] = "private, no-store"
     return response
 
 
@@ -280,12 +215,12 @@ def document_download(army: Army) -> HttpResponse:
 def duplicate_army(request: HttpRequest, pk: int) -> HttpResponse:
     army = selectors.owned_army_or_404(request, pk)
     try:
-        copy = services.duplicate_army(army, **services.owner_kwargs(request))
-    except services.DraftLimitReached as exc:
+        copy = lifecycle.duplicate_army(army, **drafts.owner_kwargs(request))
+    except DraftLimitReached as exc:
         messages.error(request, exc.message)
-        return redirect(_army_url(army))
+        return redirect(army_url(army))
     messages.success(request, f"Made {copy.name}.")
-    return redirect(_army_url(copy))
+    return redirect(army_url(copy))
 
 
 @require_http_methods(["GET", "POST"])
@@ -294,7 +229,7 @@ def delete_army(request: HttpRequest, pk: int) -> HttpResponse:
     confirmation page for links without JavaScript. htmx posts get an HX-Redirect."""
     army = selectors.owned_army_or_404(request, pk)
     if request.method == "POST":
-        services.delete_army(army)
+        lifecycle.delete_army(army)
         request.session[JUST_DELETED] = army.pk
         target = reverse("armies:list")
         if request.htmx:
@@ -302,16 +237,18 @@ def delete_army(request: HttpRequest, pk: int) -> HttpResponse:
             response["HX-Redirect"] = target
             return response
         return redirect(target)
-    return render(
-        request, "armies/delete.html", {"army": army, "restore_days": services.RESTORE_DAYS}
-    )
+    return render(request, "armies/delete.html", {"army": army, "restore_days": RESTORE_DAYS})
 
 
 @require_POST
 def restore_army(request: HttpRequest, pk: int) -> HttpResponse:
-    """Undo a delete (within ``services.RESTORE_DAYS`` days); back to My armies."""
+    """Undo a delete (within ``RESTORE_DAYS`` days); back to My armies."""
     army = selectors.deleted_army_or_404(request, pk)
-    services.restore_army(army)
+    try:
+        lifecycle.restore_army(army)
+    except DraftLimitReached as exc:
+        messages.error(request, f"{army.name} was not restored. {exc.message}")
+        return redirect(reverse("armies:list") + f"#deleted-{army.pk}")
     messages.success(request, f"Restored {army.name}.")
     return redirect(reverse("armies:list") + f"#army-{army.pk}")
 
@@ -328,33 +265,33 @@ def edit_item(request: HttpRequest, pk: int, kind: str, index: int) -> HttpRespo
         return field_views.item_field(request, army, kind, index)
 
     def success(checked: Checked) -> HttpResponse:
-        context = _context(request, checked, full=False, rows=False)
+        ctx = builder_page.context(request, checked, full=False, rows=False)
         redraw = bool(checked.adjusted)  # the builder set other fields: redraw the controls
-        context["row"] = replace(
-            presenters.item_row(checked, context["ruleset"], kind, index, with_controls=redraw),
+        ctx["row"] = replace(
+            presenters.item_row(checked, ctx["ruleset"], kind, index, with_controls=redraw),
             open=True,
         )
         if not redraw:
-            return _parts(request, context, ["item-summary", "oob"])
-        response = _parts(request, context, ["item-row", "oob"])
-        response["HX-Retarget"] = f"#{context['row'].anchor}"
+            return parts(request, ctx, ["item-summary", "oob"])
+        response = parts(request, ctx, ["item-row", "oob"])
+        response["HX-Retarget"] = f"#{ctx['row'].anchor}"
         response["HX-Reswap"] = "outerHTML"
         return response
 
     def refused(checked: Checked, message: str) -> HttpResponse:
         if not request.htmx or checked.parsed is None:
-            return _page(request, checked, 400, error=message, errors={(kind, index): message})
-        context = _context(request, checked, full=False, rows=False)
-        context["row"] = presenters.item_row(
-            checked, context["ruleset"], kind, index, with_controls=False, error=message
+            return page(request, checked, 400, error=message, errors={(kind, index): message})
+        ctx = builder_page.context(request, checked, full=False, rows=False)
+        ctx["row"] = presenters.item_row(
+            checked, ctx["ruleset"], kind, index, with_controls=False, error=message
         )
-        return _parts(request, context, ["item-summary"], 400)
+        return parts(request, ctx, ["item-summary"], 400)
 
     item = "unit" if kind == "units" else "general"
     return _apply(
         request,
         army,
-        lambda version: services.edit_item(army, kind, index, request.POST, version),
+        lambda version: editing.edit_item(army, kind, index, request.POST, version),
         on_success=success,
         on_refused=refused,
         anchor=f"{item}-{index}",
@@ -375,16 +312,16 @@ def _structural(
     def success(checked: Checked) -> HttpResponse:
         index = focus_index(checked)
         focus = (kind, index) if index is not None else None
-        context = _context(
-            request, checked, focus=focus, **extra, **field_views.toast_for(checked.army)
+        ctx = builder_page.context(
+            request, checked, focus=focus, **extra, **builder_page.toast(checked)
         )
-        return _parts(request, context, [section, "oob"])
+        return parts(request, ctx, [section, "oob"])
 
     def refused(checked: Checked, message: str) -> HttpResponse:
         if not request.htmx or checked.parsed is None:
-            return _page(request, checked, 400, error=message, **{f"{kind}_error": message})
-        context = _context(request, checked, **{f"{kind}_error": message})
-        return _parts(request, context, [section], 400)
+            return page(request, checked, 400, error=message, **{f"{kind}_error": message})
+        ctx = builder_page.context(request, checked, **{f"{kind}_error": message})
+        return parts(request, ctx, [section], 400)
 
     return _apply(request, army, change, on_success=success, on_refused=refused, anchor=kind)
 
@@ -400,7 +337,7 @@ def add_item(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
         request,
         army,
         kind,
-        lambda version: services.add_item(army, kind, version, preset),
+        lambda version: editing.add_item(army, kind, version, preset),
         lambda checked: None if from_picker else len(checked.army.document[kind]) - 1,
         last_preset=preset,
     )
@@ -414,7 +351,7 @@ def duplicate_item(request: HttpRequest, pk: int, kind: str, index: int) -> Http
         request,
         army,
         kind,
-        lambda version: services.duplicate_item(army, kind, index, version),
+        lambda version: editing.duplicate_item(army, kind, index, version),
         lambda checked: index + 1,
     )
 
@@ -431,7 +368,7 @@ def move_item(request: HttpRequest, pk: int, kind: str, index: int) -> HttpRespo
         request,
         army,
         kind,
-        lambda version: services.move_item(army, kind, index, delta, version),
+        lambda version: editing.move_item(army, kind, index, delta, version),
         lambda checked: None,
     )
 
@@ -444,7 +381,7 @@ def delete_item(request: HttpRequest, pk: int, kind: str, index: int) -> HttpRes
         request,
         army,
         kind,
-        lambda version: services.delete_item(army, kind, index, version),
+        lambda version: editing.delete_item(army, kind, index, version),
         lambda checked: None,
     )
 
@@ -457,12 +394,12 @@ def update_settings(request: HttpRequest, pk: int) -> HttpResponse:
         return field_views.setting_field(request, army)
 
     def success(checked: Checked) -> HttpResponse:
-        context = _context(request, checked, oob=True)
-        return _parts(request, context, ["settings-error", "title", "units", "generals", "oob"])
+        ctx = builder_page.context(request, checked, oob=True)
+        return parts(request, ctx, ["settings-error", "title", "units", "generals", "oob"])
 
     def refused(checked: Checked, message: str) -> HttpResponse:
         if not request.htmx:
-            return _page(request, checked, 400, error=message, settings_error=message)
+            return page(request, checked, 400, error=message, settings_error=message)
         return HttpResponse(
             render_to_string(f"{TEMPLATE}#settings-error", {"settings_error": message}),
             status=400,
@@ -471,7 +408,7 @@ def update_settings(request: HttpRequest, pk: int) -> HttpResponse:
     return _apply(
         request,
         army,
-        lambda version: services.update_settings(army, request.POST, version),
+        lambda version: editing.update_settings(army, request.POST, version),
         on_success=success,
         on_refused=refused,
         anchor="settings",
@@ -483,19 +420,19 @@ def roll_force(request: HttpRequest, pk: int) -> HttpResponse:
     army = selectors.owned_army_or_404(request, pk)
 
     def success(checked: Checked) -> HttpResponse:
-        context = _context(request, checked, **field_views.toast_for(checked.army))
-        response = _parts(request, context, ["builder"])
+        ctx = builder_page.context(request, checked, **builder_page.toast(checked))
+        response = parts(request, ctx, ["builder"])
         response["HX-Retarget"] = "#builder"
         response["HX-Reswap"] = "outerHTML"
         return response
 
     def refused(checked: Checked, message: str) -> HttpResponse:
-        return _page(request, checked, 400, error=message)
+        return page(request, checked, 400, error=message)
 
     return _apply(
         request,
         army,
-        lambda version: services.roll_force(army, version),
+        lambda version: editing.roll_force(army, version),
         on_success=success,
         on_refused=refused,
         anchor="units",
@@ -515,18 +452,18 @@ def _share_response(request: HttpRequest, army: Army, message: str) -> HttpRespo
         }
         return render(request, f"{TEMPLATE}#share", context)
     messages.success(request, message)
-    return redirect(_army_url(army, "share"))
+    return redirect(army_url(army, "share"))
 
 
 @require_POST
 def regenerate_share(request: HttpRequest, pk: int) -> HttpResponse:
     army = selectors.owned_army_or_404(request, pk)
-    services.regenerate_share_token(army)
+    lifecycle.regenerate_share_token(army)
     return _share_response(request, army, "New share link made: the old link no longer works.")
 
 
 @require_POST
 def stop_sharing(request: HttpRequest, pk: int) -> HttpResponse:
     army = selectors.owned_army_or_404(request, pk)
-    services.stop_sharing(army)
+    lifecycle.stop_sharing(army)
     return _share_response(request, army, "Sharing is off: the link no longer works.")

@@ -4,10 +4,15 @@ Nothing here knows a particular rule set: labels come from the rule set's fields
 (``Field.label_for``), numbers and stat lines from the report. Into the Dark's divisions
 (a unit's ``division`` names a general) group units under their general; every other rule
 set prints its units in document order.
+
+Identical units (the same entry in the document, the same points and problems) share one
+card, "Knights ×4" with their numbers, unless the player asks for one card per unit.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,6 +50,11 @@ class UnitBlock:
     special: tuple[str, ...]
     personality: str
     issues: tuple[Issue, ...]
+    numbers: tuple[int, ...] = ()  # the units one card stands for, when more than one
+
+    @property
+    def count(self) -> int:
+        return len(self.numbers) or 1
 
 
 @dataclass(frozen=True)
@@ -84,12 +94,18 @@ class Roster:
     composition: tuple[str, ...] = field(default_factory=tuple)
 
 
-def build_roster(army: rules.Army, report: rules.Report, *, list_name: str = "") -> Roster:
+def build_roster(
+    army: rules.Army, report: rules.Report, *, list_name: str = "", group_identical: bool = True
+) -> Roster:
     ruleset = rules.get_ruleset(army.ruleset)
     units = tuple(
         _unit_block(ruleset, unit, item, report)
         for unit, item in zip(army.units, report.units, strict=True)
     )
+    groups = _groups(ruleset, army, report, units)
+    if group_identical:
+        keys = {b.number: _same_key(u, b) for u, b in zip(army.units, units, strict=True)}
+        groups = tuple(Group(g.title, g.general, _merged(g.units, keys), g.points) for g in groups)
     return Roster(
         name=army.name,
         ruleset_title=ruleset.title,
@@ -101,11 +117,31 @@ def build_roster(army: rules.Army, report: rules.Report, *, list_name: str = "")
         legal=report.valid,
         errors=report.errors,
         warnings=report.warnings,
-        groups=_groups(ruleset, army, report, units),
+        groups=groups,
         notes=army.notes,
         unit_count=len(army.units),
         composition=_composition_lines(report.composition),
     )
+
+
+def _same_key(unit: Mapping[str, Any], block: UnitBlock) -> str:
+    """Units with equal keys print as one card: the whole entry, its points and problems."""
+    problems = [(i.severity, i.code, i.message) for i in block.issues]
+    return json.dumps([dict(unit), block.points, problems], sort_keys=True, default=str)
+
+
+def _merged(blocks: tuple[UnitBlock, ...], keys: Mapping[int, str]) -> tuple[UnitBlock, ...]:
+    """One card per run of identical units (in the order the first of each appears)."""
+    seen: dict[str, list[UnitBlock]] = {}
+    for block in blocks:
+        seen.setdefault(keys[block.number], []).append(block)
+    merged = []
+    for same in seen.values():
+        first = same[0]
+        if len(same) > 1:
+            first = dataclasses.replace(first, numbers=tuple(b.number for b in same))
+        merged.append(first)
+    return tuple(merged)
 
 
 def _unit_block(
@@ -158,7 +194,7 @@ def _size(unit: Mapping[str, Any]) -> str:
             )
         return f"{stands} stands"
     figures = unit.get("figures")
-    mixed = unit.get("mixed")  # rules12: an Into the Dark mixed unit's second troop type
+    mixed = unit.get("mixed")  # an Into the Dark mixed unit's second troop type
     if isinstance(figures, int) and isinstance(mixed, Mapping):
         return f"{figures + mixed['figures']} figures ({figures} + {mixed['figures']} mixed)"
     if isinstance(figures, int):

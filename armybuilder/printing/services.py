@@ -13,31 +13,32 @@ import functools
 import hashlib
 import json
 import logging
-import mimetypes
-import multiprocessing
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
 import segno
-import weasyprint
 from django.conf import settings
-from django.contrib.staticfiles import finders
 from django.core.cache import cache
-from django.core.exceptions import SuspiciousFileOperation
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
-from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 import rules
 from armybuilder.catalog import selectors
 from armybuilder.catalog import services as catalog_services
 from armybuilder.printing import glyphs
+from armybuilder.printing.pdf import (  # noqa: F401 (the print errors are this module's too)
+    BASE_URL,
+    PrintError,
+    RenderError,
+    SafeFetcher,
+    render_pdf,
+)
 from armybuilder.printing.roster import build_roster
 from rules.fields import Field, parse_object
 from rules.qrs import Sheet, qrs_sheet
@@ -49,8 +50,6 @@ TEMPLATE_VERSION = "1"
 PAPERS = {"a4": "A4", "letter": "letter"}
 SHEETS = {"roster": "Order of battle", "qrs": "Quick-reference sheet"}
 # WeasyPrint resolves our relative links against this; ".invalid" never resolves (RFC 2606).
-BASE_URL = "https://muster.invalid/"
-STATIC_SUFFIXES = {".css", ".png", ".svg", ".jpg", ".jpeg", ".gif", ".woff", ".woff2", ".ttf"}
 CACHE_PREFIX = "muster:pdf:"
 _ROOT = Path(settings.BASE_DIR)
 _TEMPLATE_FILES = (
@@ -59,89 +58,6 @@ _TEMPLATE_FILES = (
     "static/css/paper-a4.css",
     "static/css/paper-letter.css",
 )
-
-
-class PrintError(Exception):
-    """A print request that cannot be served: a message for the player, HTTP 400."""
-
-    status = 400
-
-    def __init__(self, message: str, path: str = "") -> None:
-        super().__init__(message)
-        self.message = message
-        self.path = path
-
-    def to_json(self) -> dict[str, str]:
-        return {"error": self.message, "path": self.path}
-
-
-class RenderError(PrintError):
-    """WeasyPrint failed on a document: reported, never a stack trace."""
-
-
-class FetchRefused(Exception):
-    pass
-
-
-class SafeFetcher(URLFetcher):
-    """WeasyPrint's url_fetcher: our static files only, and a record of every request.
-
-    A URL is served only when it is ``BASE_URL`` + the static URL prefix + a path that the
-    staticfiles finders locate under our static directories, with a suffix a sheet uses.
-    Anything else — ``file://``, another host, ``data:``, a path escaping the static
-    directories — raises, so no text in an army can make the renderer read a local file
-    or call the network. ``fetch`` replaces WeasyPrint's opener entirely: none of its
-    protocol handlers is ever reached.
-    """
-
-    def __init__(self) -> None:
-        super().__init__(allowed_protocols=("https",), allow_redirects=False)
-        self.fetched: list[str] = []
-        self.refused: list[str] = []
-
-    def fetch(self, url: str, headers: Any = None) -> URLFetcherResponse:
-        path = self.static_file(url)
-        if path is None:
-            self.refused.append(url)
-            raise FetchRefused(f"Muster does not fetch {url[:80]!r}")
-        self.fetched.append(url)
-        mime_type, _encoding = mimetypes.guess_type(path.name)
-        return URLFetcherResponse(
-            url,
-            body=path.read_bytes(),
-            headers={"Content-Type": mime_type or "application/octet-stream"},
-        )
-
-    @staticmethod
-    def static_file(url: str) -> Path | None:
-        try:
-            parts = urlsplit(url)
-        except ValueError:
-            return None
-        base = urlsplit(BASE_URL)
-        if (parts.scheme, parts.netloc) != (base.scheme, base.netloc):
-            return None
-        prefix = "/" + urlsplit(settings.STATIC_URL).path.strip("/") + "/"
-        if not parts.path.startswith(prefix):
-            return None
-        relative = unquote(parts.path[len(prefix) :])
-        pure = PurePosixPath(relative)
-        if (
-            not relative
-            or "\\" in relative
-            or "\x00" in relative
-            or pure.is_absolute()
-            or ".." in pure.parts
-            or pure.suffix.lower() not in STATIC_SUFFIXES
-        ):
-            return None
-        try:
-            found = finders.find(relative)
-        except (SuspiciousFileOperation, ValueError):
-            return None
-        if not found or isinstance(found, list):
-            return None
-        return Path(found)
 
 
 @dataclass(frozen=True)
@@ -250,6 +166,11 @@ def _base_context(sheet: str, paper: str, *, for_pdf: bool) -> dict[str, Any]:
     }
 
 
+# The roster's options: one card per unit instead of one card per set of identical units.
+ONE_CARD_PER_UNIT = "one-card-per-unit"
+ROSTER_EXTRAS = (ONE_CARD_PER_UNIT,)
+
+
 @dataclass(frozen=True)
 class _ArmyJob:
     army: rules.Army
@@ -283,9 +204,13 @@ def army_job(
     army, report = catalog_services.check_document(raw)  # MalformedDocument for bad input
     wanted = tuple(dict.fromkeys(extras))
     if sheet == "qrs":
+        # the print panel's roster option rides along when the QRS is chosen: not the QRS's
+        wanted = tuple(e for e in wanted if e not in ROSTER_EXTRAS)
         _check_extras(army.ruleset, wanted)
-    elif wanted:
-        raise PrintError("include: the roster has no optional sections", "include")
+    elif set(wanted) - set(ROSTER_EXTRAS):
+        raise PrintError(
+            f"include: the roster's only option is {', '.join(ROSTER_EXTRAS)}", "include"
+        )
     list_name = ""
     if army.army_list:
         found = selectors.get_list(army.ruleset, army.army_list)
@@ -307,7 +232,12 @@ def _army_context(job: _ArmyJob, *, for_pdf: bool) -> dict[str, Any]:
         texts = [*glyphs.strings_in(job.army.to_document()), job.list_name]
         context["unprintable"] = glyphs.unprintable(texts)
     if job.sheet == "roster":
-        context["roster"] = build_roster(job.army, job.report, list_name=job.list_name)
+        context["roster"] = build_roster(
+            job.army,
+            job.report,
+            list_name=job.list_name,
+            group_identical=ONE_CARD_PER_UNIT not in job.extras,
+        )
         context["share_url"] = job.share_url
         context["qr_svg"] = qr_svg(job.share_url) if job.share_url else ""
     else:
@@ -454,77 +384,7 @@ def option_controls(ruleset: rules.RuleSet, chosen: Mapping[str, Any]) -> list[d
     return controls
 
 
-# -- PDF --------------------------------------------------------------------------------------
-
-
-def html_to_pdf(html: str, fetcher: SafeFetcher | None = None) -> bytes:
-    """The one place WeasyPrint runs: our HTML, our fetcher, errors as RenderError."""
-    fetcher = fetcher if fetcher is not None else SafeFetcher()
-    try:
-        document = weasyprint.HTML(string=html, base_url=BASE_URL, url_fetcher=fetcher)
-        return document.write_pdf()
-    except Exception as exc:  # WeasyPrint raises many kinds; the player gets one message
-        logger.exception("PDF rendering failed")
-        raise RenderError(
-            "The PDF could not be made from this document. Shorten very long names or "
-            "notes and try again; the HTML preview shows the same sheet."
-        ) from exc
-
-
-def time_limit() -> float:
-    """Seconds a render may take before it is stopped (0: no limit, render in-process)."""
-    return float(getattr(settings, "MUSTER_PDF_TIME_LIMIT", 60))
-
-
-def render_pdf(
-    html: str, fetcher: SafeFetcher | None = None, *, limit: float | None = None
-) -> bytes:
-    """``html_to_pdf`` under a time limit: in a forked child that is stopped when late.
-
-    The parser already bounds an army (500 units, short names), so a render normally
-    ends in seconds; the limit turns anything pathological into a clear error instead of
-    a request that hangs. The child's fetch record is copied back into ``fetcher``.
-    """
-    fetcher = fetcher if fetcher is not None else SafeFetcher()
-    seconds = time_limit() if limit is None else limit
-    if seconds <= 0 or "fork" not in multiprocessing.get_all_start_methods():
-        return html_to_pdf(html, fetcher)
-    context = multiprocessing.get_context("fork")
-    receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_render_child, args=(html, fetcher, sender))
-    child.start()
-    sender.close()
-    try:
-        if not receiver.poll(seconds):
-            logger.warning("PDF render stopped after %s seconds", seconds)
-            raise RenderError(
-                f"Making this PDF took longer than {seconds:g} seconds, so it was stopped. "
-                "Print a smaller army, or split it into several documents."
-            )
-        status, payload, fetched, refused = receiver.recv()
-    except (EOFError, OSError) as exc:
-        raise RenderError("The PDF renderer stopped unexpectedly; please try again.") from exc
-    finally:
-        receiver.close()
-        if child.is_alive():
-            child.kill()
-        child.join(timeout=10)
-    fetcher.fetched.extend(fetched)
-    fetcher.refused.extend(refused)
-    if status != "ok":
-        raise RenderError(payload)
-    return bytes(payload)
-
-
-def _render_child(html: str, fetcher: SafeFetcher, sender: Any) -> None:
-    try:
-        try:
-            result: tuple[str, Any] = ("ok", html_to_pdf(html, fetcher))
-        except RenderError as exc:
-            result = ("error", exc.message)
-        sender.send((*result, fetcher.fetched, fetcher.refused))
-    finally:
-        sender.close()
+# -- the PDF cache ----------------------------------------------------------------------------
 
 
 @functools.cache

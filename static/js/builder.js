@@ -171,7 +171,9 @@
     if (control) { control.dispatchEvent(new Event("change", { bubbles: true })); }
   });
 
-  // Ctrl/Cmd+Z outside text inputs steps back through the army's changes.
+  // Ctrl/Cmd+Z outside text inputs steps back through the army's changes. The Undo button's
+  // form names the change it takes back (#undo-revision: the one this page made last, kept
+  // current out of band by every answer), so another tab's later edit is never the one undone.
   document.addEventListener("keydown", function (event) {
     if (!(event.ctrlKey || event.metaKey) || event.shiftKey || event.altKey) { return; }
     if (event.key !== "z" && event.key !== "Z") { return; }
@@ -251,13 +253,18 @@
   }
   document.addEventListener("htmx:responseError", function (event) {
     var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    var config = event.detail.requestConfig;
+    if (status >= 500 && config && config.headers && config.headers["X-Muster-Control"]) { return; }
     if (status === 404) {
       showProblem("That army or unit is no longer there. Reload the page.");
     } else {
       showProblem("The change could not be saved (error " + status + "). Please try again.");
     }
   });
-  document.addEventListener("htmx:sendError", function () {
+  document.addEventListener("htmx:sendError", function (event) {
+    // a field's save is marked on the field and kept to send again (pending.js)
+    var config = event.detail.requestConfig;
+    if (config && config.headers && config.headers["X-Muster-Control"]) { return; }
     showProblem("No connection to the server: the change was not saved.");
   });
 

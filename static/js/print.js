@@ -1,4 +1,4 @@
-// Printing (issue 11): when the polling progress panel reports "ready", start the download
+// Printing: when the polling progress panel reports "ready", start the download
 // once. A file, not inline script: the Content-Security-Policy allows only our own files.
 (function () {
   "use strict";

@@ -27,8 +27,8 @@ PAGES = {
     "share": ("/s/{token}/", False),
     "my-armies": ("/armies/", True),
 }
-# pages another helper rewrites in parallel (issue 10): reported, not fixed here. The
-# army-list page (lists10) no longer prints the raw data and passes the audit.
+# pages another helper rewrites in parallel: reported, not fixed here. The
+# army-list page no longer prints the raw data and passes the audit.
 OTHERS: dict[str, str] = {}
 
 

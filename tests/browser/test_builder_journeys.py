@@ -253,6 +253,25 @@ def test_undo_after_delete_restores_the_army_exactly(live_server, page, ruleset)
         assert document_of(saved) == before
 
 
+def test_undo_takes_back_this_tabs_change_and_keeps_another_tabs(live_server, page):
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "into-the-dark", 3)
+    names = [u["name"] for u in document_of(saved)["units"]]
+    open_builder(page, live_server.url, saved)
+    open_card(page, 0)
+    page.locator("#u0-name").fill("Mine")
+    expect(page.locator("#unit-0-summary .item-name")).to_have_text("Mine")
+    wait_saved(page, "#u0-name", "Mine")
+    other = Client()  # another tab renames another unit after this page's change
+    other.force_login(user)
+    data = {"version": 1, "_field": "name", "_from": json.dumps(names[1]), "f.name": "Theirs"}
+    assert other.post(f"/armies/{saved.pk}/units/1/", data).status_code == 302
+    page.locator("#undo-button").click()
+    expect(page.locator(".notice.ok-notice")).to_contain_text("Undone:")
+    units = document_of(saved)["units"]
+    assert [u["name"] for u in units] == [names[0], "Theirs", names[2]]
+
+
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_phone_viewport_has_no_horizontal_scroll_and_cards_fit(live_server, browser, ruleset):
     context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)

@@ -64,10 +64,17 @@ def test_home_starts_a_feudal_army_in_one_click(live_server, page: Page):
     page.goto(live_server.url + "/")
     shoot(page, "home-desktop")
     page.get_by_role("button", name="Start an army with Feudal Wargame Rules (2017)").click()
+    build_freely(page)
     expect(page.locator("#army-title")).to_have_text("New Feudal Wargame Rules (2017) army")
     draft = Army.objects.get()
     assert draft.ruleset == "feudal-2017" and draft.owner is None
     assert page.url == f"{live_server.url}/armies/{draft.pk}/"
+
+
+def build_freely(page: Page) -> None:
+    """Starting asks for the army list first: choose none."""
+    page.get_by_label("Build freely from the rule set's troop options").check()
+    page.get_by_role("button", name="Create army").click()
 
 
 def test_a_rule_set_page_leads_with_start_and_its_lists(live_server, page: Page):
@@ -81,6 +88,7 @@ def test_a_rule_set_page_leads_with_start_and_its_lists(live_server, page: Page)
         box = above_the_fold.bounding_box()
         assert box is not None and box["y"] + box["height"] < 800
     start.click()
+    build_freely(page)
     expect(page.locator("#army-title")).to_have_text("New Feudal Wargame Rules (2017) army")
 
 

@@ -1,4 +1,4 @@
-"""Repair stored army documents that break the text rule (rules/text.py, issue 13).
+"""Repair stored army documents that break the text rule (rules/text.py).
 
 A lone UTF-16 surrogate becomes U+FFFD; control characters (other than newline and tab
 in notes), bidirectional controls and zero-width characters are removed. Rows that keep

@@ -1,10 +1,13 @@
 """Rendered PDFs are cached under a hash of everything that shapes them."""
 
+import io
 import json
 
 import pytest
 from django.core.cache import cache
+from pypdf import PdfReader
 
+from armybuilder.printing import pdf as pdf_module
 from armybuilder.printing import services
 from tests.support import army, example
 
@@ -17,13 +20,13 @@ def weasyprint_calls(monkeypatch, settings):
     settings.MUSTER_PDF_TIME_LIMIT = 0
     cache.clear()
     calls: list[str] = []
-    real = services.weasyprint.HTML
+    real = pdf_module.weasyprint.HTML
 
     def spy(*args, **kwargs):
         calls.append(kwargs.get("base_url", ""))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(services.weasyprint, "HTML", spy)
+    monkeypatch.setattr(pdf_module.weasyprint, "HTML", spy)
     return calls
 
 
@@ -106,3 +109,30 @@ def test_a_cache_outage_still_prints(weasyprint_calls, monkeypatch):
     monkeypatch.setattr(services.cache, "set", down)
     printed = services.army_sheet_pdf(example("into-the-dark-source-examples.json"), "qrs")
     assert printed.pdf.startswith(b"%PDF") and not printed.cached
+
+
+def page_size(pdf: bytes) -> tuple[int, int]:
+    box = PdfReader(io.BytesIO(pdf)).pages[0].mediabox
+    return round(float(box.width)), round(float(box.height))
+
+
+A4, LETTER = (595, 842), (612, 792)  # in points
+
+
+def test_rule_set_qrs_is_cached_per_paper_size(weasyprint_calls):
+    assert (
+        services.ruleset_qrs_key("feudal-2017", "a4")[0]
+        != (services.ruleset_qrs_key("feudal-2017", "letter")[0])
+    )
+    a4 = services.ruleset_qrs_pdf("feudal-2017", "a4")
+    letter = services.ruleset_qrs_pdf("feudal-2017", "letter")
+    assert not letter.cached and services.ruleset_qrs_pdf("feudal-2017", "letter").cached
+    assert (page_size(a4.pdf), page_size(letter.pdf)) == (A4, LETTER)
+    assert len(weasyprint_calls) == 2
+
+
+def test_the_rule_set_qrs_page_serves_each_paper_size_its_own_pdf(client, weasyprint_calls):
+    a4 = client.get("/rulesets/feudal-2017/qrs.pdf?paper=a4")
+    letter = client.get("/rulesets/feudal-2017/qrs.pdf?paper=letter")
+    assert (a4["Content-Type"], letter["Content-Type"]) == ("application/pdf",) * 2
+    assert (page_size(a4.content), page_size(letter.content)) == (A4, LETTER)

@@ -13,6 +13,8 @@ from django.utils import timezone
 import rules
 from armybuilder.armies import checking, services
 from armybuilder.armies.models import Army
+from armybuilder.catalog import pins
+from armybuilder.catalog import services as catalog_services
 from armybuilder.catalog.models import ArmyList
 from tests.support import army
 
@@ -107,9 +109,7 @@ def test_an_admin_edit_is_never_answered_from_the_remembered_check(owner_client,
     assert [u["figures"] for u in saved.document["units"]] == [12, 1, 12, 20]
 
 
-def test_reloaded_army_lists_change_the_next_edits_check_though_the_army_did_not_change(
-    owner_client, user
-):
+def test_a_newer_list_revision_changes_the_check_only_once_the_army_accepts_it(owner_client, user):
     viking = ArmyList.objects.get(ruleset="into-the-dark", slug="viking")
     entry = rules.get_ruleset("into-the-dark").list_entries(viking.data, None)[0]
     units = [dict(entry.values, name=f"Unit {i}") for i in range(3)]
@@ -117,10 +117,14 @@ def test_reloaded_army_lists_change_the_next_edits_check_though_the_army_did_not
     saved = services.create_army(doc, owner=user)
     page = owner_client.get(f"/armies/{saved.pk}/")
     assert 'data-code="not-in-army-list"' not in page.content.decode()
-    viking.data = {**viking.data, "entries": []}  # a reload: every unit drops out of the list
-    viking.save()
+    # a reload writes revision 2, without the entry every unit was made from
+    catalog_services.save_list(viking, data={**viking.data, "entries": viking.data["entries"][1:]})
     figures = saved.document["units"][1]["figures"]
     response = change(owner_client, saved, 1, figures + 1, figures, 1)
+    assert response.status_code == 200
+    assert 'data-code="not-in-army-list"' not in response.content.decode()  # still pinned
+    pins.accept_upgrade(Army.objects.get(pk=saved.pk))
+    response = change(owner_client, saved, 1, figures, figures + 1, 2)
     assert response.status_code == 200
     assert response.content.decode().count('data-code="not-in-army-list"') == 3
 

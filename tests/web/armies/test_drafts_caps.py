@@ -1,4 +1,4 @@
-"""Visitors' drafts (issue 13): an atomic per-session cap, a global cap, pruning."""
+"""Visitors' drafts: an atomic per-session cap, a global cap, pruning."""
 
 import json
 import os
@@ -62,7 +62,13 @@ def test_forty_parallel_imports_never_exceed_the_cap_on_a_sqlite_file(tmp_path):
         pytest.skip("the file-based race is SQLite's; PostgreSQL runs the test above")
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     done = subprocess.run(
-        [sys.executable, "-m", "tests.race_drafts_sqlite_file", str(tmp_path / "race.db"), "5"],
+        [
+            sys.executable,
+            "-m",
+            "tests.web.armies.race_drafts_sqlite_file",
+            str(tmp_path / "race.db"),
+            "5",
+        ],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -113,3 +119,48 @@ def test_an_account_is_not_capped(settings, user):
     for _ in range(3):
         services.import_document(DOCUMENT, owner=user)
     assert Army.objects.filter(owner=user).count() == 3
+
+
+def _new_draft(client, name: str):
+    return client.post("/armies/new/", {"ruleset": "into-the-dark", "name": name})
+
+
+def _live_drafts(session_key: str) -> int:
+    return Army.objects.filter(owner__isnull=True, session_key=session_key, deleted_at=None).count()
+
+
+@pytest.mark.django_db
+def test_restoring_a_deleted_draft_over_the_cap_is_refused_and_it_stays_restorable(
+    client, settings
+):
+    settings.MUSTER_MAX_DRAFTS = 3
+    for i in range(3):
+        assert _new_draft(client, f"Draft {i}").status_code == 302
+    first = Army.objects.order_by("pk").first()
+    key = first.session_key
+    client.post(f"/armies/{first.pk}/delete/")
+    assert _new_draft(client, "Draft 3").status_code == 302  # the deleted one left room
+    response = client.post(f"/armies/{first.pk}/restore/", follow=True)
+    assert "Draft 0 was not restored. You already have 3 drafts." in response.content.decode()
+    assert _live_drafts(key) == 3
+    first.refresh_from_db()
+    assert first.deleted_at is not None
+    second = Army.objects.filter(session_key=key, deleted_at=None).order_by("pk").first()
+    client.post(f"/armies/{second.pk}/delete/")
+    assert client.post(f"/armies/{first.pk}/restore/").status_code == 302
+    first.refresh_from_db()
+    assert first.deleted_at is None and _live_drafts(key) == 3
+
+
+@pytest.mark.django_db
+def test_deleting_and_restoring_drafts_never_beats_the_cap(client, settings):
+    settings.MUSTER_MAX_DRAFTS = 5
+    for i in range(5):
+        _new_draft(client, f"Draft {i}")
+    key = Army.objects.first().session_key
+    for i in range(10):  # delete one, make one in its room, try to bring the old one back
+        old = Army.objects.filter(session_key=key, deleted_at=None).order_by("pk").first()
+        client.post(f"/armies/{old.pk}/delete/")
+        _new_draft(client, f"More {i}")
+        client.post(f"/armies/{old.pk}/restore/")
+        assert _live_drafts(key) == 5

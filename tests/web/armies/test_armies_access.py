@@ -164,3 +164,33 @@ def test_every_post_needs_a_csrf_token(saved):
         headers={**HX, "X-CSRFToken": token},
     )
     assert response.status_code == 200
+
+
+def test_another_user_cannot_re_roll_an_owners_feudal_force(owner, intruder, client):
+    feudal = services.create_army(army("feudal-2017", []), owner=owner)
+    for visitor in (intruder, client):
+        for headers in ({}, HX):
+            response = visitor.post(f"/armies/{feudal.pk}/roll/", {"version": 1}, headers=headers)
+            assert response.status_code == 404
+    feudal.refresh_from_db()
+    assert feudal.version == 1 and feudal.document["units"] == []
+    mine = Client()
+    mine.force_login(owner)  # the same request from the owner rolls: the 404 was the rule
+    assert mine.post(f"/armies/{feudal.pk}/roll/", {"version": 1}).status_code == 302
+    feudal.refresh_from_db()
+    assert feudal.version == 2 and len(feudal.document["units"]) == 6
+
+
+def test_restoring_a_deleted_army_needs_a_csrf_token(saved, owner):
+    mine = Client()
+    mine.force_login(owner)
+    mine.post(f"/armies/{saved.pk}/delete/")
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(owner)
+    assert strict.post(f"/armies/{saved.pk}/restore/").status_code == 403
+    assert Army.objects.get(pk=saved.pk).deleted_at is not None
+    strict.get("/armies/")  # the page with the Restore button sets the token
+    token = strict.cookies["csrftoken"].value
+    restored = strict.post(f"/armies/{saved.pk}/restore/", headers={"X-CSRFToken": token})
+    assert restored.status_code == 302
+    assert Army.objects.get(pk=saved.pk).deleted_at is None

@@ -1,8 +1,8 @@
-"""Run by tests/test_drafts_caps.py in a child process: 40 parallel imports from one
+"""Run by tests/web/armies/test_drafts_caps.py in a child process: 40 parallel imports from one
 session against a file-based SQLite database (the test database is in memory, where
 SQLite's shared cache serialises connections on its own and so cannot show a race).
 
-Usage: python -m tests.race_drafts_sqlite_file DBFILE CAP; prints the drafts stored.
+Usage: python -m tests.web.armies.race_drafts_sqlite_file DBFILE CAP; prints the drafts stored.
 """
 
 import os

@@ -380,3 +380,11 @@ def test_ticking_champion_sets_open_order_and_one_figure_and_redraws_the_unit(ow
     body = edit(owner_client, saved, 0, density="close").content.decode()
     assert 'data-code="champion-not-open"' in body
     assert "HX-Retarget" not in edit(owner_client, saved, 0, version=3, figures="1")
+
+
+def test_an_army_with_no_units_says_so_instead_of_legal(owner_client, user):
+    saved = make(user, [])
+    body = owner_client.get(f"/armies/{saved.pk}/").content.decode()
+    assert "No units yet" in body
+    assert '<span class="badge legal">Legal</span>' not in body
+    assert "this army is legal" not in body

@@ -142,3 +142,15 @@ def test_the_owner_sees_edit_instead_of_copy(saved):
     client.force_login(saved.owner)
     page = client.get(f"/s/{saved.share_token}/").content.decode()
     assert "Edit (you own this army)" in page and "Copy to my armies" not in page
+
+
+def test_the_link_preview_counts_one_problem_in_the_singular_and_an_empty_army_as_empty(
+    owner, client
+):
+    doc = army("into-the-dark", [{"name": "Archers", "training": "missile"}], points_limit=1000)
+    one = services.create_army(doc, owner=owner)
+    page = client.get(f"/s/{one.share_token}/").content.decode()
+    assert '· 1 problem">' in page and "problem(s)" not in page
+    empty = services.create_army(army("into-the-dark", []), owner=owner)
+    page = client.get(f"/s/{empty.share_token}/").content.decode()
+    assert '0 units · 0 points · no units yet">' in page

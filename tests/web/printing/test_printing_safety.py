@@ -12,6 +12,7 @@ from django.core.cache import cache
 from django.core.management import call_command
 from pypdf import PdfReader
 
+from armybuilder.printing import pdf as pdf_module
 from armybuilder.printing import services
 from tests.support import army
 
@@ -49,7 +50,7 @@ def recording(monkeypatch, settings):
     settings.MUSTER_PDF_TIME_LIMIT = 0  # render in-process so the record is this one
     cache.clear()
     RecordingFetcher.made = []
-    monkeypatch.setattr(services, "SafeFetcher", RecordingFetcher)
+    monkeypatch.setattr(pdf_module, "SafeFetcher", RecordingFetcher)
     return RecordingFetcher.made
 
 
@@ -147,7 +148,7 @@ def test_fetcher_blocks_raw_hostile_html_even_without_escaping(listener):
       <svg><image href="file:///etc/passwd" width="10" height="10"/></svg>
     </body></html>"""
     fetcher = services.SafeFetcher()
-    pdf = services.html_to_pdf(html, fetcher)
+    pdf = pdf_module.html_to_pdf(html, fetcher)
     text = pdf_text(pdf)
     assert "Safe text" in text
     for line in passwd_lines():
@@ -179,7 +180,7 @@ def test_fetcher_blocks_raw_hostile_html_even_without_escaping(listener):
 )
 def test_fetcher_refuses_everything_but_our_static_files(url):
     fetcher = services.SafeFetcher()
-    with pytest.raises(services.FetchRefused):
+    with pytest.raises(pdf_module.FetchRefused):
         fetcher(url)
     assert fetcher.refused == [url]
     assert fetcher.fetched == []
@@ -236,7 +237,7 @@ def test_a_render_that_fails_is_a_clear_400_everywhere(client, monkeypatch, sett
     def broken(*args, **kwargs):
         raise RecursionError("layout blew up")
 
-    monkeypatch.setattr(services.weasyprint, "HTML", broken)
+    monkeypatch.setattr(pdf_module.weasyprint, "HTML", broken)
     doc = army("into-the-dark", [{"name": "Levy"}])
     response = client.post("/api/v1/qrs.pdf", json.dumps(doc), content_type="application/json")
     assert response.status_code == 400

@@ -1,4 +1,4 @@
-"""Printing for players (issue 10, item 9): emoji in names print with the bundled font, any
+"""Printing for players: emoji in names print with the bundled font, any
 character no font has is named on the sheet, and the roster's running text is >= 9pt."""
 
 import io

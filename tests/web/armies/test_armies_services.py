@@ -206,7 +206,6 @@ def test_settings_change_name_limit_options_and_notes(user):
     assert doc["options"] == {
         "command_and_control": False,
         "figure_scale": "15mm",
-        "mixed_units": False,
     }
     assert [i.code for i in checked.report.errors] == ["over-points-limit"]
     assert checked.report.units[0].stats["move"] == '3"'

@@ -1,0 +1,52 @@
+"""Writing a checked document with its revision, and the army's write lock.
+
+A save names the version it was read at and is written with ``UPDATE ... WHERE version
+= v``, together with its revision in one transaction, so two writers never both land on
+the same version. The writer that finds the row moved on takes the army's lock
+(``locked``) and makes its change again on the latest row: ``SELECT ... FOR UPDATE`` on
+PostgreSQL; on SQLite the transaction itself is the lock, since the database opens every
+transaction with ``BEGIN IMMEDIATE`` (settings: ``transaction_mode``) and a second writer
+waits for the first one's commit instead of failing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from armybuilder.armies.documents import ItemNotFound
+from armybuilder.armies.models import Army, Revision
+from armybuilder.armies.revisions import RevisionNote, record
+
+
+def save(army: Army, document: dict[str, Any], note: RevisionNote) -> Revision | None:
+    """Store ``document`` as the army's next version with its revision, if the row is
+    still at ``army.version``; None when another writer moved it (nothing written).
+    ``army`` is then the saved row (document, version and ``updated`` as stored)."""
+    now = timezone.now()
+    version = army.version
+    # savepoint=False: inside a caller's transaction this adds no statement of its own;
+    # nothing in it raises but the database itself.
+    with transaction.atomic(savepoint=False):
+        written = Army.objects.filter(pk=army.pk, version=version).update(
+            document=document, version=version + 1, updated=now
+        )
+        if not written:
+            return None
+        before = army.document
+        army.document, army.version, army.updated = document, version + 1, now
+        return record(army, note, before, document)
+
+
+@contextmanager
+def locked(army: Army) -> Iterator[Army]:
+    """The army's latest row, held for this block: no other writer saves it meanwhile."""
+    with transaction.atomic():
+        latest = Army.objects.select_for_update().filter(pk=army.pk).first()
+        if latest is None:
+            raise ItemNotFound("the army was deleted")
+        yield latest

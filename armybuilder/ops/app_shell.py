@@ -1,0 +1,62 @@
+"""The installable app: its web app manifest and its service worker.
+
+Both are served from the site root, not /static/, because a service worker controls only
+the pages under the path it was served from, and the app's pages start at "/".
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.templatetags.static import static
+from django.urls import reverse
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_safe
+
+WORKER = settings.BASE_DIR / "static" / "js" / "sw.js"
+
+
+@require_safe
+@cache_control(max_age=3600)
+def manifest(request: HttpRequest) -> JsonResponse:
+    """The web app manifest: what a browser needs to install Muster as an app."""
+    data = {
+        "name": "Muster army builder",
+        "short_name": "Muster",
+        "description": "Army builder and points calculator for Dark Age and Medieval wargames.",
+        "start_url": reverse("armies:list"),
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#f0e6d2",
+        "theme_color": "#7a1c1c",
+        "icons": [
+            {
+                "src": static(f"icons/icon-{size}.png"),
+                "sizes": f"{size}x{size}",
+                "type": "image/png",
+            }
+            for size in (192, 512)
+        ],
+    }
+    return JsonResponse(data, content_type="application/manifest+json")
+
+
+@require_safe
+@cache_control(no_cache=True)
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker script; no-cache so a new release's worker is picked up at once.
+    The app shell it pre-caches is named here (static URLs carry their hashes in production)."""
+    shell = [
+        reverse("catalog:home"),
+        reverse("armies:list"),
+        static("css/muster.css"),
+        static("js/builder.js"),
+        static("js/pending.js"),
+        static("js/htmx-csp.js"),
+        static("js/print.js"),
+        static("icons/icon-192.png"),
+    ]
+    header = "const SHELL = " + json.dumps(shell) + ";\n"
+    return HttpResponse(header + WORKER.read_text(), content_type="text/javascript")

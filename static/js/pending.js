@@ -1,0 +1,314 @@
+/* Pending changes that cannot be lost, and a page that stays current.
+ *
+ * Every field the player changes is written at once, with what its save needs (URL and
+ * form values, the value it was made from), to localStorage under this army's page; the
+ * entry goes when the server confirms that value. Each field says saving / saved / not
+ * saved (why), and #pending-changes counts what the server has not confirmed yet.
+ * A save that could not reach the server is sent again by itself, oldest first, when the
+ * connection returns (the online event, and a backoff meanwhile), through the same change
+ * protocol as any save, so a conflict still comes back as the two-value choice. Leaving
+ * with pending changes sends them with fetch keepalive and asks the browser's leave-page
+ * question; a reload puts back any change still pending and sends it again.
+ *
+ * Coming back to the page (Back/Forward, a tab shown again) asks the server for the
+ * army's version; when it moved on elsewhere the builder is redrawn from the server, but
+ * never while the player is in a field or has unsent changes (it waits for those). */
+(function () {
+  "use strict";
+
+  var builder = null;
+  var storeKey = "muster:pending:" + window.location.pathname;
+  var pending = {};  // field name -> entry {field, url, params, value, from, seq, state}
+  var seq = 0;
+
+  function readStore() {
+    try { return JSON.parse(window.localStorage.getItem(storeKey) || "{}") || {}; }
+    catch (e) { return {}; }
+  }
+  function writeStore() {
+    try {
+      if (Object.keys(pending).length) { window.localStorage.setItem(storeKey, JSON.stringify(pending)); }
+      else { window.localStorage.removeItem(storeKey); }
+    } catch (e) { /* storage full or blocked: the page's own queue still holds them */ }
+  }
+
+  function wrapOf(element) {
+    return element && element.closest ? element.closest("[data-field]") : null;
+  }
+  function wrapFor(field) {
+    return document.querySelector('#builder [data-field="' + CSS.escape(field) + '"]');
+  }
+  function controlOf(wrap) {
+    return wrap.querySelector("input:not([type=hidden]), select, textarea");
+  }
+  function valueOf(wrap) {
+    var values = [];
+    wrap.querySelectorAll("input:not([type=hidden]), select, textarea").forEach(function (c) {
+      values.push(c.type === "checkbox" || c.type === "radio" ? c.checked : c.value);
+    });
+    return JSON.stringify(values);
+  }
+  function setValue(wrap, value) {
+    var values = JSON.parse(value);
+    wrap.querySelectorAll("input:not([type=hidden]), select, textarea").forEach(function (c, i) {
+      if (i >= values.length) { return; }
+      if (c.type === "checkbox" || c.type === "radio") { c.checked = values[i]; } else { c.value = values[i]; }
+    });
+  }
+  function csrfToken() {
+    try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; }
+    catch (e) { return ""; }
+  }
+  function postUrl(control) {
+    var holder = control.closest("[hx-post]");
+    return holder ? holder.getAttribute("hx-post") : null;
+  }
+
+  // The change as the change protocol posts it (builder.js configRequest does the same for htmx).
+  function entryFor(wrap) {
+    var control = controlOf(wrap);
+    var url = control ? postUrl(control) : null;
+    if (!url || !wrap.dataset.param) { return null; }
+    var param = wrap.dataset.param;
+    var params = [];
+    wrap.querySelectorAll("input[name], select[name], textarea[name]").forEach(function (c) {
+      if (c.name !== param && c.name.indexOf(param + ".") !== 0) { return; }
+      if ((c.type === "checkbox" || c.type === "radio") && !c.checked) { return; }
+      if (c.tagName === "SELECT" && c.multiple) {
+        Array.from(c.selectedOptions).forEach(function (o) { params.push([c.name, o.value]); });
+        return;
+      }
+      params.push([c.name, c.value]);
+    });
+    return { field: wrap.dataset.field, url: url, params: params, value: valueOf(wrap),
+             from: wrap.dataset.from, seq: ++seq, state: "saving", reason: "" };
+  }
+
+  function showState(wrap, state, reason) {
+    var box = wrap.querySelector(":scope > .field-state");
+    if (!box) {
+      box = document.createElement("span");
+      box.className = "field-state";
+      box.setAttribute("aria-live", "polite");
+      wrap.appendChild(box);
+    }
+    wrap.dataset.state = state;
+    box.textContent = state === "saving" ? "Saving…" : state === "saved" ? "Saved"
+      : "Not saved: " + (reason || "no answer from the server");
+  }
+
+  var noticeUntil = 0;
+  function showCount() {
+    var box = document.getElementById("pending-changes");
+    if (!box) { return; }
+    var entries = Object.keys(pending).map(function (k) { return pending[k]; });
+    // a redraw's notice stays its full time unless there is something pending to count
+    if (entries.length === 0 && Date.now() < noticeUntil) { return; }
+    var failed = entries.filter(function (e) { return e.state === "failed"; }).length;
+    box.hidden = entries.length === 0;
+    var text = entries.length === 1 ? "1 change not yet saved" : entries.length + " changes not yet saved";
+    if (failed) { text += navigator.onLine === false ? " (offline: sent when the connection returns)" : " (retrying)"; }
+    box.textContent = text;
+  }
+
+  function remember(wrap) {
+    if (!builder || !builder.contains(wrap)) { return; }
+    // a conflict waits for the player's choice (builder.js sends nothing meanwhile)
+    if (wrap.classList.contains("conflicted")) { return; }
+    var entry = entryFor(wrap);
+    if (!entry) { return; }
+    pending[entry.field] = entry;
+    writeStore();
+    showState(wrap, "saving");
+    showCount();
+  }
+  document.addEventListener("input", function (e) { var w = wrapOf(e.target); if (w) { remember(w); } });
+  document.addEventListener("change", function (e) { var w = wrapOf(e.target); if (w) { remember(w); } });
+
+  function requestWrap(detail) {
+    var config = detail.requestConfig;
+    var id = config && config.headers ? config.headers["X-Muster-Control"] : null;
+    return id ? document.getElementById(id) : null;
+  }
+
+  // Runs after builder.js's own handler (this script loads after it): the answer is read.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var wrap = requestWrap(event.detail);
+    var xhr = event.detail.xhr;
+    if (!wrap || !wrap.dataset.field) { return; }
+    var entry = pending[wrap.dataset.field];
+    var status = xhr ? xhr.status : 0;
+    if (status === 200) {
+      // confirmed, unless the player typed more since this request left
+      if (entry && !wrap.dataset.dirty) { delete pending[wrap.dataset.field]; }
+      if (!wrap.dataset.dirty) { showState(wrap, "saved"); }
+      attempts = 0;
+    } else if (status === 400 || status === 409) {
+      // refused or conflicted: the field shows why (or the choice); sending again would not help
+      delete pending[wrap.dataset.field];
+      var msg = wrap.querySelector(".field-msg");
+      showState(wrap, "failed", status === 409 ? "changed elsewhere, choose a value"
+        : (msg && msg.textContent) || "the server refused this value");
+    } else {
+      if (entry) { entry.state = "failed"; }
+      showState(wrap, "failed", status ? "server error " + status + ", trying again"
+        : (navigator.onLine === false ? "offline, sent when the connection returns" : "no connection, trying again"));
+      scheduleRetry();
+    }
+    writeStore();
+    showCount();
+  });
+
+  // Sending again: the control's change event goes through htmx and the change protocol.
+  var attempts = 0;
+  var retryTimer = null;
+  function scheduleRetry() {
+    clearTimeout(retryTimer);
+    var delay = Math.min(30000, 1000 * Math.pow(2, attempts++));
+    retryTimer = setTimeout(retryAll, delay);
+  }
+  function retryAll() {
+    clearTimeout(retryTimer);
+    if (navigator.onLine === false) { return; }  // the online event will call again
+    Object.keys(pending).map(function (k) { return pending[k]; })
+      .sort(function (a, b) { return a.seq - b.seq; })
+      .forEach(function (entry) {
+        var wrap = wrapFor(entry.field);
+        if (!wrap) { delete pending[entry.field]; return; }
+        if (entry.state !== "failed" && entry.state !== "restored") { return; }
+        entry.state = "saving";
+        showState(wrap, "saving");
+        var control = controlOf(wrap);
+        if (control) { control.dispatchEvent(new Event("change", { bubbles: true })); }
+      });
+    writeStore();
+    showCount();
+  }
+  window.addEventListener("online", function () { attempts = 0; retryAll(); });
+  window.addEventListener("offline", showCount);
+
+  // Leaving: send what is pending with keepalive (it outlives the page), and ask.
+  function flush() {
+    var version = document.getElementById("army-version");
+    Object.keys(pending).forEach(function (k) {
+      var entry = pending[k];
+      var body = new URLSearchParams();
+      body.append("csrfmiddlewaretoken", csrfToken());
+      if (version) { body.append("version", version.value); }
+      entry.params.forEach(function (p) { body.append(p[0], p[1]); });
+      body.append("_field", entry.field);
+      body.append("_from", entry.from);
+      try {
+        fetch(entry.url, { method: "POST", body: body, keepalive: true, credentials: "same-origin",
+                           headers: { "X-CSRFToken": csrfToken(), "HX-Request": "true" } });
+      } catch (e) { /* the restore after a reload sends it again */ }
+    });
+  }
+  window.addEventListener("beforeunload", function (event) {
+    if (!Object.keys(pending).length) { return; }
+    flush();
+    event.preventDefault();
+    event.returnValue = "";
+  });
+
+  // A reload: put back what is still pending and send it again (a change the keepalive
+  // already saved reads as the page's own value now, and is dropped).
+  function restore() {
+    var stored = readStore();
+    Object.keys(stored).forEach(function (field) {
+      var entry = stored[field];
+      var wrap = wrapFor(field);
+      if (!wrap || !entry || valueOf(wrap) === entry.value) { return; }
+      setValue(wrap, entry.value);
+      wrap.dataset.from = entry.from;  // a change elsewhere meanwhile comes back as a conflict
+      entry.state = "restored";
+      seq = Math.max(seq, entry.seq || 0);
+      pending[field] = entry;
+      showState(wrap, "saving");
+    });
+    writeStore();
+    showCount();
+    if (Object.keys(pending).length) { retryAll(); }
+  }
+
+  // A redrawn builder (undo, a restore, another tab's change) keeps the field states shown.
+  document.addEventListener("htmx:afterSettle", function () {
+    Object.keys(pending).forEach(function (field) {
+      var wrap = wrapFor(field);
+      var entry = pending[field];
+      if (wrap && !wrap.dataset.state) { showState(wrap, entry.state === "failed" ? "failed" : "saving"); }
+    });
+    builder = document.getElementById("builder");
+    showCount();
+  });
+
+  // Shown again: has the army changed elsewhere?
+  var staleWaiting = false;
+  var noticeTimer = null;
+  // A redraw would replace what the player is in the middle of: a field with focus, a
+  // change not confirmed, a refused value or a conflict's choice.
+  function busy() {
+    var active = document.activeElement;
+    if (Object.keys(pending).length > 0) { return true; }
+    if (active && wrapOf(active) && builder && builder.contains(active)) { return true; }
+    return !!document.querySelector("#builder [data-field].conflicted, #builder [data-field].invalid, #builder [data-field][data-dirty]");
+  }
+  function checkVersion() {
+    builder = document.getElementById("builder");
+    if (!builder || !builder.dataset.versionUrl || navigator.onLine === false) { return; }
+    fetch(builder.dataset.versionUrl, { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (data) {
+        var current = document.getElementById("army-version");
+        if (!data || !current || String(data.version) === current.value) { return; }
+        if (busy()) { staleWaiting = true; return; }
+        redraw();
+      })
+      .catch(function () {});
+  }
+  function redraw() {
+    staleWaiting = false;
+    fetch(window.location.pathname + window.location.search, { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) {
+        var fresh = html ? new DOMParser().parseFromString(html, "text/html").getElementById("builder") : null;
+        var old = document.getElementById("builder");
+        if (!fresh || !old || busy()) { return; }
+        old.replaceWith(fresh);
+        builder = fresh;
+        if (window.htmx) { window.htmx.process(fresh); }
+        var box = document.getElementById("pending-changes");
+        if (box) {
+          box.hidden = false;
+          box.textContent = "Updated from another tab or device.";
+          // one notice at a time: an earlier redraw's timer must not cut this one short
+          clearTimeout(noticeTimer);
+          noticeUntil = Date.now() + 6000;
+          noticeTimer = setTimeout(showCount, 6100);
+        }
+      })
+      .catch(function () {});
+  }
+  // Asked again once the player is done: this page's own saves meanwhile may have caught
+  // it up (each answer brings the version), and then there is nothing to redraw.
+  document.addEventListener("focusout", function () {
+    setTimeout(function () { if (staleWaiting && !busy()) { staleWaiting = false; checkVersion(); } }, 0);
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (staleWaiting && !busy()) { staleWaiting = false; checkVersion(); }
+  });
+  window.addEventListener("pageshow", function (event) {
+    // a page restored from the back/forward cache, or redrawn from the HTTP cache
+    if (event.persisted || (performance.getEntriesByType("navigation")[0] || {}).type === "back_forward") {
+      checkVersion();
+    }
+  });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") { checkVersion(); }
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    builder = document.getElementById("builder");
+    if (builder) { restore(); }
+  });
+})();

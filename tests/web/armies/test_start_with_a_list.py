@@ -1,0 +1,113 @@
+"""Starting an army asks for its army list first: grouped, filterable, or none at all."""
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from armybuilder.armies.models import Army
+from armybuilder.catalog import services
+from armybuilder.catalog.models import ArmyList
+
+pytestmark = pytest.mark.django_db
+
+
+def groups_of(html: str) -> list[str]:
+    return [part.split('"', 1)[0] for part in html.split('data-group="')[1:]]
+
+
+@pytest.fixture
+def player():
+    user = User.objects.create_user("ann")
+    client = Client()
+    client.force_login(user)
+    return user, client
+
+
+def test_a_start_with_only_the_rule_set_is_sent_to_choose_a_list(client):
+    response = client.post("/armies/new/", {"first": "list", "ruleset": "into-the-dark"})
+    assert response.status_code == 302 and response["Location"] == "/armies/new/into-the-dark/"
+    assert not Army.objects.exists()
+
+
+def test_the_rule_set_page_starts_with_the_list(client):
+    page = client.get("/rulesets/into-the-dark/").content.decode()
+    assert (
+        '<input type="hidden" name="first" value="list"><input type="hidden" name="ruleset"' in page
+    )
+
+
+def test_the_picker_groups_musters_lists_and_the_players_own(player):
+    user, client = player
+    norman = ArmyList.objects.get(ruleset="into-the-dark", slug="norman-1066")
+    mine = services.copy_list(user, norman).army_list
+    html = client.get("/armies/new/into-the-dark/").content.decode()
+    assert groups_of(html) == ["muster", "mine", "free"]
+    mine_part = html[html.index('data-group="mine"') : html.index('data-group="free"')]
+    assert f'value="{mine.slug}"' in mine_part
+    assert 'value="norman-1066"' not in mine_part
+
+
+def test_another_players_private_list_is_not_offered(player):
+    _, client = player
+    other = User.objects.create_user("bob")
+    norman = ArmyList.objects.get(ruleset="into-the-dark", slug="norman-1066")
+    theirs = services.copy_list(other, norman).army_list
+    html = client.get("/armies/new/into-the-dark/").content.decode()
+    assert theirs.slug not in html
+
+
+def test_the_filter_keeps_the_lists_whose_name_or_period_matches(client):
+    html = client.get("/armies/new/into-the-dark/", {"q": "NORMAN"}).content.decode()
+    assert 'value="norman-1066"' in html
+    assert 'value="anglo-danish-1066"' not in html
+    partial = client.get(
+        "/armies/new/into-the-dark/", {"q": "norman"}, headers={"HX-Request": "true"}
+    ).content.decode()
+    assert partial.lstrip().startswith('<div id="list-groups">')
+
+
+def test_a_player_builds_on_their_own_list(player):
+    user, client = player
+    norman = ArmyList.objects.get(ruleset="into-the-dark", slug="norman-1066")
+    mine = services.copy_list(user, norman).army_list
+    response = client.post("/armies/new/", {"ruleset": "into-the-dark", "army_list": mine.slug})
+    army = Army.objects.get(owner=user)
+    assert response["Location"] == f"/armies/{army.pk}/"
+    assert army.document["army_list"] == mine.slug
+    assert army.list_pins == {mine.slug: 1}
+
+
+def test_nobody_builds_on_another_players_private_list(player):
+    _, client = player
+    other = User.objects.create_user("bob")
+    norman = ArmyList.objects.get(ruleset="into-the-dark", slug="norman-1066")
+    theirs = services.copy_list(other, norman).army_list
+    response = client.post("/armies/new/", {"ruleset": "into-the-dark", "army_list": theirs.slug})
+    assert response.status_code == 400
+    assert not Army.objects.exists()
+
+
+def test_an_unknown_rule_set_has_no_picker(client):
+    assert client.get("/armies/new/no-such-rules/").status_code == 404
+
+
+def test_the_settings_switch_to_the_players_own_list_and_undo_switches_back(player):
+    from armybuilder.armies.models import Revision
+
+    user, client = player
+    norman = ArmyList.objects.get(ruleset="into-the-dark", slug="norman-1066")
+    mine = services.copy_list(user, norman).army_list
+    client.post("/armies/new/", {"ruleset": "into-the-dark", "army_list": "norman-1066"})
+    army = Army.objects.get(owner=user)
+    builder = client.get(f"/armies/{army.pk}/").content.decode()
+    assert f'<option value="{mine.slug}"' in builder  # the settings offer the player's list
+    response = client.post(
+        f"/armies/{army.pk}/settings/", {"version": army.version, "army_list": mine.slug}
+    )
+    assert response.status_code == 302
+    army.refresh_from_db()
+    assert army.document["army_list"] == mine.slug
+    last = Revision.objects.filter(army=army).latest("pk")
+    client.post(f"/armies/{army.pk}/undo/", {"revision": last.pk})
+    army.refresh_from_db()
+    assert army.document["army_list"] == "norman-1066"

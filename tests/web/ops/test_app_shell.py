@@ -1,0 +1,47 @@
+"""The installable app's manifest and service worker, and the army version a page re-reads."""
+
+import json
+
+from django.contrib.auth.models import User
+from django.contrib.staticfiles import finders
+
+from armybuilder.armies import services
+from tests.support import army
+
+
+def test_the_manifest_names_the_app_its_start_page_and_icons_that_exist(client, db):
+    answer = client.get("/manifest.webmanifest")
+    assert answer.status_code == 200
+    assert answer["Content-Type"] == "application/manifest+json"
+    manifest = json.loads(answer.content)
+    assert manifest["name"] and manifest["short_name"] == "Muster"
+    assert manifest["start_url"] == "/armies/" and manifest["display"] == "standalone"
+    for icon in manifest["icons"]:
+        assert icon["type"] == "image/png"
+        assert finders.find(icon["src"].split("/static/", 1)[1]), icon["src"]
+    assert {icon["sizes"] for icon in manifest["icons"]} >= {"192x192", "512x512"}
+
+
+def test_the_service_worker_is_served_from_the_root_as_a_script_naming_the_app_shell(client, db):
+    answer = client.get("/sw.js")
+    assert answer.status_code == 200
+    assert answer["Content-Type"].startswith("text/javascript")
+    assert "no-cache" in answer["Cache-Control"]
+    body = answer.content.decode()
+    shell = json.loads(body.split("const SHELL = ", 1)[1].split(";\n", 1)[0])
+    assert "/armies/" in shell and any(url.endswith("js/pending.js") for url in shell)
+    assert 'addEventListener("fetch"' in body
+
+
+def test_every_page_links_the_manifest(client, db):
+    assert 'rel="manifest" href="/manifest.webmanifest"' in client.get("/").content.decode()
+
+
+def test_the_army_version_is_its_owners_only_and_never_cached(client, db):
+    user = User.objects.create_user("alice", password="a-long-Pass-123")
+    saved = services.create_army(army("into-the-dark", [{"name": "Knights"}]), owner=user)
+    assert client.get(f"/armies/{saved.pk}/version.json").status_code == 404
+    client.force_login(user)
+    answer = client.get(f"/armies/{saved.pk}/version.json")
+    assert answer.json() == {"version": saved.version}
+    assert "no-store" in answer["Cache-Control"]

@@ -1,0 +1,277 @@
+"""Every URL the resolver serves is declared public, owner-only, token-only, signed-in or
+staff in tests/web/routes.py, and answers as declared.
+
+The armies are made through the pages (import, delete, share off), as a player makes them,
+so the checks hold whatever the services behind those pages are called.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.conf import settings
+from django.shortcuts import resolve_url
+from django.test import Client
+from django.urls import reverse
+
+from armybuilder.armies.models import Army
+from armybuilder.catalog.models import ArmyList
+from tests.web.routes import (
+    AUTHOR,
+    OWNER,
+    PUBLIC,
+    ROUTES,
+    SIGNED_IN,
+    STAFF,
+    TOKEN,
+    UNDELETE,
+    Route,
+    Samples,
+    all_routes,
+    ids,
+    make_samples,
+    routes_of,
+    rule_for,
+    sample_kwargs,
+    signed_in,
+    token_for,
+    undeclared,
+    url_for,
+)
+
+pytestmark = pytest.mark.django_db
+HX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def owner():
+    return signed_in("owner")
+
+
+@pytest.fixture
+def samples(owner) -> Samples:
+    return make_samples(owner)
+
+
+def request(client: Client, method: str, url: str, **headers) -> int:
+    return getattr(client, method)(url, headers=headers).status_code
+
+
+def answered(client: Client, url: str) -> tuple[str, object]:
+    """GET, or POST for a route that only takes POST: (the method, the response)."""
+    response = client.get(url)
+    if response.status_code == 405:
+        return "post", client.post(url)
+    return "get", response
+
+
+# -- the declaration ----------------------------------------------------------------------------
+
+
+def test_every_route_the_resolver_serves_is_declared():
+    missing = undeclared()
+    assert not missing, (
+        "routes with no access rule: declare each in tests/web/routes.py ROUTES: " + str(missing)
+    )
+
+
+def test_every_declaration_names_a_route_that_exists():
+    keys = {r.key for r in all_routes()}
+    namespaces = {r.namespace for r in all_routes()}
+    stale = [
+        k
+        for k in ROUTES
+        if (k.endswith(":*") and k[:-2] not in namespaces)
+        or (not k.endswith(":*") and k not in keys)
+    ]
+    assert not stale, f"declared routes the resolver does not serve (moved or renamed?): {stale}"
+
+
+# -- owner-only ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("route", routes_of(OWNER), ids=ids(routes_of(OWNER)))
+def test_an_owner_route_is_404_for_another_user_and_for_a_visitor(route, owner, samples, client):
+    if route.route == UNDELETE:
+        owner.post(reverse("armies:delete", args=[samples.army_pk]))
+    before = Army.objects.values().get(pk=samples.army_pk)
+    url = url_for(route, sample_kwargs(route, samples))
+    intruder = signed_in("mallory")
+    refused = []
+    for method in ("get", "post"):
+        answers = {
+            request(intruder, method, url),
+            request(intruder, method, url, **HX),
+            request(client, method, url),
+        }
+        assert answers <= {404, 405}, (method, url, answers)
+        if answers == {404}:
+            refused.append(method)
+    assert refused, f"{url} answers neither GET nor POST"
+    assert Army.objects.values().get(pk=samples.army_pk) == before, "changed by someone else"
+    for method in refused:  # the same URL is the owner's: the 404 above was the access rule
+        assert request(owner, method, url) != 404, (method, url)
+
+
+def test_owner_routes_include_every_builder_change_and_page():
+    declared = {r.key for r in routes_of(OWNER)}
+    assert {"armies:roll", "armies:restore", "armies:builder", "printing:army_print"} <= declared
+
+
+# -- a list's author only ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("route", routes_of(AUTHOR), ids=ids(routes_of(AUTHOR)))
+def test_an_author_route_is_404_for_another_user_and_for_a_visitor(route, owner, samples, client):
+    before = ArmyList.objects.values().get(pk=samples.list_pk)
+    url = url_for(route, sample_kwargs(route, samples))
+    intruder = signed_in("mallory")
+    refused = []
+    for method in ("get", "post"):
+        answers = {
+            request(intruder, method, url),
+            request(intruder, method, url, **HX),
+            request(client, method, url),
+        }
+        assert answers <= {404, 405}, (method, url, answers)
+        if answers == {404}:
+            refused.append(method)
+    assert refused, f"{url} answers neither GET nor POST"
+    assert ArmyList.objects.values().get(pk=samples.list_pk) == before, "changed by someone else"
+    for method in refused:  # the same URL is the author's: the 404 above was the access rule
+        assert request(owner, method, url) != 404, (method, url)
+
+
+# -- token-only ---------------------------------------------------------------------------------
+
+
+def with_token(route: Route, samples: Samples, token: str) -> str:
+    kwargs = sample_kwargs(route, samples)
+    if "token" in kwargs:
+        kwargs["token"] = token
+    if "render_id" in kwargs:
+        kwargs["render_id"] = uuid.UUID(int=0) if token != samples.token else samples.render_id
+    return url_for(route, kwargs)
+
+
+@pytest.mark.parametrize("route", routes_of(TOKEN), ids=ids(routes_of(TOKEN)))
+def test_a_token_route_is_404_for_a_made_up_or_revoked_token(route, owner, samples, client):
+    assert {"token", "render_id"} & set(route.params), f"{route} takes no token"
+    token = token_for(route, samples)
+    live = with_token(route, samples, token)
+    method, response = answered(client, live)
+    assert response.status_code != 404, (method, live)
+
+    def refused(url: str) -> bool:
+        return request(client, method, url) == request(client, method, url, **HX) == 404
+
+    assert refused(with_token(route, samples, "made-up-token-that-nobody-issued"))
+    assert refused(with_token(route, samples, token[:-1]))
+    if "token" not in route.params:
+        return
+    if rule_for(route).token_of == "list":
+        revoke, stop, again, delete = list_link_steps(owner, samples)
+    else:
+        revoke, stop, again, delete = army_link_steps(owner, samples)
+    renewed = revoke()
+    assert refused(live), "a regenerated share link still works"
+    assert request(client, method, with_token(route, samples, renewed)) != 404
+    stop()
+    assert refused(with_token(route, samples, renewed)), "a link still works with sharing off"
+    last = again()
+    delete()
+    assert refused(with_token(route, samples, last)), "a deleted object's link still works"
+
+
+def army_link_steps(owner: Client, samples: Samples):
+    """Regenerate, switch off, share again and delete the sample army, through its pages;
+    the first and third answer the army's new token."""
+    pk = samples.army_pk
+
+    def renew() -> str:
+        owner.post(reverse("armies:share_regenerate", args=[pk]))
+        return Army.objects.get(pk=pk).share_token
+
+    return (
+        renew,
+        lambda: owner.post(reverse("armies:share_off", args=[pk])),
+        renew,
+        lambda: owner.post(reverse("armies:delete", args=[pk])),
+    )
+
+
+def list_link_steps(owner: Client, samples: Samples):
+    """The same for the owner's list shared by link, through its list page's buttons."""
+    army_list = ArmyList.objects.get(pk=samples.list_pk)
+
+    def status(to: str):
+        return lambda: owner.post(list_url("catalog:list_status", army_list), {"status": to})
+
+    def renew() -> str:
+        owner.post(list_url("catalog:list_revoke", army_list))
+        return ArmyList.objects.get(pk=army_list.pk).share_token
+
+    def share_again() -> str:
+        status("link")()
+        return ArmyList.objects.get(pk=army_list.pk).share_token
+
+    return (
+        renew,
+        status("private"),
+        share_again,
+        lambda: owner.post(list_url("catalog:list_delete", army_list)),
+    )
+
+
+def list_url(name: str, army_list: ArmyList) -> str:
+    return reverse(name, args=[army_list.ruleset, army_list.slug])
+
+
+# -- public, signed-in, staff -------------------------------------------------------------------
+
+
+def log_in_url() -> str:
+    return resolve_url(settings.LOGIN_URL)  # wherever the accounts pages live
+
+
+@pytest.mark.parametrize("route", routes_of(PUBLIC), ids=ids(routes_of(PUBLIC)))
+def test_a_public_route_answers_a_visitor(route, samples, client):
+    url = url_for(route, sample_kwargs(route, samples))
+    method, response = answered(client, url)
+    assert response.status_code not in (403, 404), (method, url, response.status_code)
+    assert not response.get("Location", "").startswith(log_in_url()), (method, url)
+
+
+@pytest.mark.parametrize("route", routes_of(SIGNED_IN), ids=ids(routes_of(SIGNED_IN)))
+def test_a_signed_in_route_sends_a_visitor_to_log_in(route, samples, client):
+    url = url_for(route, sample_kwargs(route, samples))
+    if route.namespace == "api":  # a JSON change: a visitor is refused, not redirected
+        assert client.post(url, content_type="application/json").status_code == 403
+        answer = signed_in("player").post(url, content_type="application/json")
+        assert answer.status_code not in (302, 403, 404), (url, answer.status_code)
+        return
+    response = client.get(url)
+    assert response.status_code == 302
+    assert response["Location"].startswith(log_in_url() + "?next=")
+    assert signed_in("player").get(url).status_code == 200
+
+
+@pytest.mark.parametrize("route", routes_of(STAFF), ids=ids(routes_of(STAFF)))
+def test_a_staff_route_keeps_out_everyone_but_staff(route, samples, client):
+    url = url_for(route, sample_kwargs(route, samples))
+    admin_login = reverse("admin:login")
+    for visitor in (client, signed_in("player")):
+        response = visitor.get(url)
+        sent_to_log_in = response.status_code == 302 and response["Location"].startswith(
+            admin_login
+        )
+        assert sent_to_log_in or response.status_code in (401, 403), (url, response.status_code)
+
+
+def test_staff_get_into_the_admin(client):
+    assert (
+        signed_in("boss", is_staff=True, is_superuser=True).get(reverse("admin:index")).status_code
+        == 200
+    )
+    assert client.get(reverse("admin:index")).status_code == 302
