@@ -1,3 +1,5 @@
+import threading
+
 import pytest
 from django.contrib.auth.models import User
 
@@ -90,3 +92,41 @@ def pytest_runtest_teardown(item, nextitem):
     with item.config.stash[blocking_manager_key].unblock():
         load_lists()
 
+
+@pytest.fixture(scope="session")
+def live_server(live_server):
+    """On SQLite the test database lives in memory, and pytest-django hands the server's
+    request threads the test's own connection. Two requests at once on that one connection
+    (a page reloading while its leave-page flush is still saving) fail inside sqlite3 with
+    "bad parameter or other API misuse". Requests therefore take turns, and the test body's
+    own queries wait for the request in hand: one connection, one user at a time. A
+    database with a connection per thread (PostgreSQL) is left to serve requests at once."""
+    shared = list(live_server.thread.connections_override.values())
+    if shared:
+        turn = threading.RLock()
+        httpd = live_server.thread.httpd
+        httpd.set_app(_one_request_at_a_time(httpd.get_app(), turn))
+        for connection in shared:
+            connection.execute_wrappers.append(_waiting_for(turn))
+    return live_server
+
+
+def _one_request_at_a_time(app, turn: threading.RLock):
+    def serve(environ, start_response):
+        with turn:
+            answer = app(environ, start_response)
+            try:
+                return [b"".join(answer)]  # read whole while this request has the connection
+            finally:
+                if hasattr(answer, "close"):
+                    answer.close()
+
+    return serve
+
+
+def _waiting_for(turn: threading.RLock):
+    def execute(run, sql, params, many, context):
+        with turn:
+            return run(sql, params, many, context)
+
+    return execute
