@@ -158,6 +158,8 @@ MUSTER_RATE_LIMITS = {
     "import": (30, 3600),  # army files imported
     "create": (60, 3600),  # armies started, duplicated or copied
     "signup": (5, 3600),  # accounts made
+    "list-create": (60, 3600),  # army lists made or copied
+    "list-import": (30, 3600),  # army-list files imported
 }
 # Wrong passwords (Muster's log-in and /admin/): lock out with backoff, doubling per failure.
 MUSTER_LOGIN_LOCKOUT = {

@@ -44,7 +44,8 @@ def generous_rate_limits(settings):
     from django.core.cache.backends.locmem import LocMemCache
 
     settings.MUSTER_RATE_LIMITS = {
-        name: (1_000_000, 3600) for name in ("pdf", "import", "create", "signup")
+        name: (1_000_000, 3600)
+        for name in ("pdf", "import", "create", "signup", "list-create", "list-import")
     }
     settings.MUSTER_LOGIN_LOCKOUT = {"account_failures": 1000, "address_failures": 1000}
     if isinstance(caches["default"], LocMemCache):

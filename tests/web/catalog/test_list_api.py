@@ -28,15 +28,6 @@ def signed_in(client, player):
     return client
 
 
-@pytest.fixture(autouse=True)
-def generous_list_limits(settings):
-    settings.MUSTER_RATE_LIMITS = {
-        **settings.MUSTER_RATE_LIMITS,
-        "list-create": (1_000_000, 3600),
-        "list-import": (1_000_000, 3600),
-    }
-
-
 def post_json(client, url, body, **extra):
     return client.post(url, json.dumps(body), content_type="application/json", **extra)
 
