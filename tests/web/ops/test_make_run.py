@@ -90,8 +90,12 @@ def make_run(tmp_path, **extra_env):
         log.close()
 
 
-@pytest.fixture
-def served(tmp_path):
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """One `make run` for the tests that only use it (each start migrates, loads the lists
+    and collects static files: about 18 s). The worker-killing test comes last of them: it
+    leaves a new worker in the old one's place, as an operator would find it."""
+    tmp_path = tmp_path_factory.mktemp("served")
     with make_run(tmp_path) as base:
         yield base, tmp_path
 
