@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 
 import rules
-from armybuilder.catalog.selectors import lists_for, lists_of_user
+from armybuilder.catalog.selectors import lists_for, lists_of_user, lists_shared_with
 from armybuilder.textrule import validate_line
 
 
@@ -51,6 +51,7 @@ class NewArmyForm(forms.Form):
         if list_slug:
             known = {a.slug: a for a in lists_for(slug)}
             known.update((a.slug, a) for a in lists_of_user(self.user, slug))
+            known.update((a.slug, a) for a in lists_shared_with(self.user, slug))
             if list_slug not in known:
                 names = ", ".join(a.name for a in known.values()) or "none yet"
                 self.add_error(

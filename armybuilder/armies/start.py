@@ -18,7 +18,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 import rules
-from armybuilder.catalog.models import ArmyList, public_lists
+from armybuilder.catalog.models import ArmyList, SharedList, public_lists
 
 
 @dataclass(frozen=True)
@@ -32,29 +32,33 @@ def buildable(user: Any, ruleset: str) -> Q:
     """The lists of ``ruleset`` a new army of ``user`` may be built on (as ``lookup_of``)."""
     visible = public_lists()
     if user is not None and getattr(user, "is_authenticated", False):
-        visible |= Q(author_id=user.pk)
+        visible |= Q(author_id=user.pk) | SharedList.readable_by(user.pk)
     return visible & Q(ruleset=ruleset)
 
 
 def list_groups(user: Any, ruleset: str, query: str = "") -> list[Group]:
-    """Muster's lists, the player's own, then the lists players published; each by name,
-    only those whose name or period holds ``query`` (any case). Empty groups are left out."""
+    """Muster's lists, the player's own, the lists shared with them by a link that still
+    works, then the lists players published; each by name, only those whose name or period
+    holds ``query`` (any case). Empty groups are left out."""
     found = ArmyList.objects.filter(buildable(user, ruleset)).select_related("author")
     query = query.strip()
     if query:
         found = found.filter(Q(name__icontains=query) | Q(period__icontains=query))
-    ours, mine, published = [], [], []
+    ours, mine, shared, published = [], [], [], []
     user_pk = getattr(user, "pk", None)
     for army_list in found.order_by("name"):
         if army_list.author_id is None:
             ours.append(army_list)
         elif army_list.author_id == user_pk:
             mine.append(army_list)
-        else:
+        elif army_list.is_public:
             published.append(army_list)
+        else:  # readable only through a share link this player opened
+            shared.append(army_list)
     groups = [
         Group("muster", "Muster's lists", tuple(ours)),
         Group("mine", "My lists", tuple(mine)),
+        Group("shared", "Lists shared with me", tuple(shared)),
         Group("published", "Lists published by players", tuple(published)),
     ]
     return [g for g in groups if g.lists]

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from armybuilder.catalog import selectors, services
-from armybuilder.catalog.models import ArmyList
+from armybuilder.catalog.models import ArmyList, SharedList
 
 # what the author may ask for from the list page (staff publish in the admin)
 STATUS_WORDS = {
@@ -69,6 +69,17 @@ def list_delete(request: HttpRequest, slug: str, list_slug: str) -> HttpResponse
         return redirect(list_page_url(army_list))
     messages.success(request, f"{army_list.name} deleted.")
     return redirect(reverse("catalog:ruleset", args=[slug]))
+
+
+def remember_shared(request: HttpRequest, army_list: ArmyList, token: str) -> None:
+    """A signed-in player read someone else's list through its share link: offer it to
+    them when they start an army, while this link works."""
+    user = request.user
+    if not user.is_authenticated or army_list.is_public or army_list.author_id == user.pk:
+        return
+    SharedList.objects.update_or_create(
+        army_list=army_list, user_id=user.pk, defaults={"token": token}
+    )
 
 
 def _copy(request: HttpRequest, army_list: ArmyList, token: str = "") -> HttpResponse:

@@ -6,7 +6,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 
 from armybuilder.textrule import validate_json, validate_line, validate_text
 from rules.registry import get_ruleset, slugs
@@ -171,3 +171,31 @@ class ArmyListRevision(models.Model):
         if not self._state.adding:
             raise RevisionIsImmutable("a list revision is never changed; save a new one")
         super().save(*args, **kwargs)
+
+
+class SharedList(models.Model):
+    """A player opened someone else's list through its share link: the list is offered to
+    them ("Lists shared with me") while that very link works. A new link or sharing turned
+    off ends it for everyone at once, with no row to remove: ``token`` no longer matches."""
+
+    army_list = models.ForeignKey(ArmyList, on_delete=models.CASCADE, related_name="shares")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    token = models.CharField(max_length=64, help_text="The share link it was opened with.")
+    opened = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["army_list", "user"], name="list_shared_once_per_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.army_list_id} shared with {self.user_id}"
+
+    @staticmethod
+    def readable_by(user_pk: Any) -> Q:
+        """The lists shared with the user whose pk is ``user_pk``, by a link that still
+        works (a subquery: no join, so OR-ed with other conditions it adds no rows)."""
+        opened = SharedList.objects.filter(
+            army_list=OuterRef("pk"), user_id=user_pk, token=OuterRef("share_token")
+        )
+        return Q(Exists(opened), status=LINK, share_token__isnull=False)

@@ -14,9 +14,11 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
+from django.db.models import Q
+
 import rules
 from armybuilder.catalog.list_diff import EntryChange, diff_lists
-from armybuilder.catalog.models import ArmyList, ArmyListRevision
+from armybuilder.catalog.models import ArmyList, ArmyListRevision, SharedList, public_lists
 from armybuilder.catalog.selectors import army_lookup
 
 
@@ -34,9 +36,18 @@ def referenced_slugs(document: Any) -> set[str]:
     return found
 
 
-def _latest(ruleset: str, slugs: set[str]) -> dict[str, int]:
+def _latest(ruleset: str, slugs: set[str], readable: Q | None = None) -> dict[str, int]:
     rows = ArmyList.objects.filter(ruleset=ruleset, slug__in=slugs, latest_revision__gt=0)
+    if readable is not None:
+        rows = rows.filter(readable)
     return dict(rows.values_list("slug", "latest_revision"))
+
+
+def readable_by(owner_id: Any) -> Q:
+    """The lists an army's owner may read now: public, their own, shared with them."""
+    if owner_id is None:
+        return public_lists()
+    return public_lists() | Q(author_id=owner_id) | SharedList.readable_by(owner_id)
 
 
 def pins_for(document: Any, pins: Mapping[str, int] | None = None) -> dict[str, int]:
@@ -201,11 +212,13 @@ def _messages(issues: Any) -> tuple[str, ...]:
 
 
 def newer_revisions(army: Any) -> dict[str, tuple[int, int]]:
-    """{slug: (pinned, latest)} for each pinned list with a newer revision (one query)."""
+    """{slug: (pinned, latest)} for each pinned list with a newer revision the army's
+    owner may read (one query)."""
     pins = dict(army.list_pins or {})
     if not pins:
         return {}
-    latest = _latest(army.ruleset, set(pins))
+    # a list its owner may no longer read keeps its pin, but offers no newer revision
+    latest = _latest(army.ruleset, set(pins), readable_by(getattr(army, "owner_id", None)))
     return {
         slug: (number, latest[slug])
         for slug, number in pins.items()

@@ -24,7 +24,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast
 
-from armybuilder.catalog.models import ArmyList, ArmyListRevision, public_lists
+from armybuilder.catalog.models import ArmyList, ArmyListRevision, SharedList, public_lists
 
 Lookup = Callable[[str], Mapping[str, Mapping[str, Any]]]
 Rows = tuple[tuple[Any, ...], ...]
@@ -70,12 +70,13 @@ def list_lookup(ruleset: str) -> dict[str, Mapping[str, Any]]:
 
 
 def lookup_for(user: Any) -> Lookup:
-    """The ListLookup of what ``user`` may build on: the public lists and their own."""
+    """The ListLookup of what ``user`` may build on: the public lists, their own and those
+    shared with them by a link that still works."""
     if user is None or not getattr(user, "is_authenticated", False):
         return list_lookup
 
     def lookup(ruleset: str) -> dict[str, Mapping[str, Any]]:
-        visible = public_lists() | Q(author_id=user.pk)
+        visible = public_lists() | Q(author_id=user.pk) | SharedList.readable_by(user.pk)
         return _decoded(("user", user.pk, ruleset), _data_rows(visible, ruleset))
 
     return lookup
@@ -130,6 +131,16 @@ def lists_of_user(user: Any, ruleset: str | None = None) -> list[ArmyList]:
     if ruleset is not None:
         found = found.filter(ruleset=ruleset)
     return list(found.order_by("-updated"))
+
+
+def lists_shared_with(user: Any, ruleset: str | None = None) -> list[ArmyList]:
+    """Other players' lists ``user`` opened by a share link that still works, by name."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return []
+    found = ArmyList.objects.filter(SharedList.readable_by(user.pk)).exclude(author_id=user.pk)
+    if ruleset is not None:
+        found = found.filter(ruleset=ruleset)
+    return list(found.order_by("name"))
 
 
 def list_counts() -> dict[str, int]:

@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils.cache import patch_cache_control
 
 import rules
-from armybuilder.catalog import presenters, selectors, services
+from armybuilder.catalog import list_views, presenters, selectors, services
 from armybuilder.catalog.list_page import army_list_page, takes_allies
 from armybuilder.catalog.models import ArmyList, public_lists
 from armybuilder.ops.pages import Version, ruleset_version, versioned_page
@@ -77,6 +77,7 @@ def shared_list(request: HttpRequest, token: str) -> HttpResponse:
     army_list = selectors.get_list_by_token(token)
     if army_list is None or not services.can(request.user, "view", army_list, token):
         raise Http404("no such army list")
+    list_views.remember_shared(request, army_list, token)
     response = _list_page(request, ruleset_or_404(army_list.ruleset), army_list, token)
     response["X-Robots-Tag"] = "noindex"
     return response

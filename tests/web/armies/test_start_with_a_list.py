@@ -4,9 +4,11 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+import rules
 from armybuilder.armies.models import Army
 from armybuilder.catalog import services
 from armybuilder.catalog.models import ArmyList
+from armybuilder.catalog.selectors import army_lookup
 
 pytestmark = pytest.mark.django_db
 
@@ -111,3 +113,79 @@ def test_the_settings_switch_to_the_players_own_list_and_undo_switches_back(play
     client.post(f"/armies/{army.pk}/undo/", {"revision": last.pk})
     army.refresh_from_db()
     assert army.document["army_list"] == "norman-1066"
+
+
+def shared_by_bob() -> ArmyList:
+    """Bob's own list, shared by link."""
+    bob = User.objects.create_user("bob")
+    norman = ArmyList.objects.get(ruleset="into-the-dark", slug="norman-1066")
+    theirs = services.copy_list(bob, norman).army_list
+    return services.set_status(bob, theirs, "link")
+
+
+def shared_part(html: str) -> str:
+    if 'data-group="shared"' not in html:
+        return ""
+    return html[html.index('data-group="shared"') : html.index('data-group="free"')]
+
+
+def test_a_list_opened_by_its_share_link_is_offered_as_shared_with_me(player):
+    user, client = player
+    theirs = shared_by_bob()
+    assert not shared_part(client.get("/armies/new/into-the-dark/").content.decode())
+    assert client.get(f"/lists/shared/{theirs.share_token}/").status_code == 200
+    html = client.get("/armies/new/into-the-dark/").content.decode()
+    assert groups_of(html) == ["muster", "shared", "free"]
+    part = shared_part(html)
+    assert "Lists shared with me" in part and f'value="{theirs.slug}"' in part
+    assert f"/lists/shared/{theirs.share_token}/" in part  # "about" goes through the link
+    response = client.post("/armies/new/", {"ruleset": "into-the-dark", "army_list": theirs.slug})
+    army = Army.objects.get(owner=user)
+    assert response["Location"] == f"/armies/{army.pk}/"
+    assert army.list_pins == {theirs.slug: 1}
+
+
+def test_a_shared_list_is_never_offered_to_players_who_did_not_open_the_link(player):
+    _, client = player
+    theirs = shared_by_bob()
+    client.get(f"/lists/shared/{theirs.share_token}/")
+    cy = User.objects.create_user("cy")
+    other = Client()
+    other.force_login(cy)
+    html = other.get("/armies/new/into-the-dark/").content.decode()
+    assert theirs.slug not in html and 'data-group="shared"' not in html
+    response = other.post("/armies/new/", {"ruleset": "into-the-dark", "army_list": theirs.slug})
+    assert response.status_code == 400
+
+
+def test_a_revoked_link_takes_the_list_from_the_group_and_from_its_readers(player):
+    user, client = player
+    theirs = shared_by_bob()
+    old = theirs.share_token
+    client.get(f"/lists/shared/{old}/")
+    client.post("/armies/new/", {"ruleset": "into-the-dark", "army_list": theirs.slug})
+    army = Army.objects.get(owner=user)
+    services.revoke_link(theirs.author, theirs)
+    html = client.get("/armies/new/into-the-dark/").content.decode()
+    assert theirs.slug not in html
+    assert client.get(f"/lists/shared/{old}/").status_code == 404
+    assert client.get(f"/rulesets/into-the-dark/lists/{theirs.slug}/").status_code == 404
+    response = client.post("/armies/new/", {"ruleset": "into-the-dark", "army_list": theirs.slug})
+    assert response.status_code == 400
+    # the army built on it stays checked against the revision it was pinned to
+    builder = client.get(f"/armies/{army.pk}/")
+    assert builder.status_code == 200
+    army.refresh_from_db()
+    assert army.list_pins == {theirs.slug: 1}
+    assert army.document["army_list"] == theirs.slug
+    _, report = rules.check_document(army.document, army_lookup(army))  # the list is read
+    assert any("needs at least 1 Archers" in issue.message for issue in report.issues)
+
+
+def test_a_private_list_stays_not_found_even_after_its_link_was_opened(player):
+    _, client = player
+    theirs = shared_by_bob()
+    client.get(f"/lists/shared/{theirs.share_token}/")
+    services.set_status(theirs.author, theirs, "private")
+    assert client.get(f"/rulesets/into-the-dark/lists/{theirs.slug}/").status_code == 404
+    assert theirs.slug not in client.get("/armies/new/into-the-dark/").content.decode()
