@@ -15,9 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from armybuilder.armies import drafts, lifecycle, presenters, selectors
 from armybuilder.armies.documents import Checked, DraftLimitReached, check_army, ruleset_of
 from armybuilder.armies.files import document_download
-from armybuilder.armies.models import Army
-from armybuilder.catalog.models import ArmyList
-from armybuilder.catalog.selectors import get_list
+from armybuilder.catalog.pins import pinned_list
 from armybuilder.ops.pages import shared_army_version, versioned_page
 
 
@@ -63,14 +61,9 @@ def shared(request: HttpRequest, token: str) -> HttpResponse:
             "og_description": _description(checked, ruleset.title),
             "is_owner": selectors.can_edit(request, army),
             "notes": army.document.get("notes", ""),
-            "army_list": _army_list(army),
+            "army_list": pinned_list(army),
         },
     )
-
-
-def _army_list(army: Army) -> ArmyList | None:
-    slug = army.document.get("army_list")
-    return get_list(army.ruleset, str(slug)) if slug else None
 
 
 @require_GET

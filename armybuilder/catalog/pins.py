@@ -289,6 +289,42 @@ def upgrade_diff(army: Any) -> UpgradeDiff | None:
     )
 
 
+@dataclass(frozen=True)
+class PinnedList:
+    """The army list an army is built on, as it reads it: the pinned revision's name."""
+
+    slug: str
+    name: str
+    revision: int | None  # None: not pinned (the latest is read)
+    public: bool  # its page may be linked for anyone
+
+    @property
+    def text(self) -> str:
+        return (
+            f"List: {self.name}, revision {self.revision}"
+            if self.revision
+            else f"List: {self.name}"
+        )
+
+
+def pinned_list(army: Any) -> PinnedList | None:
+    """The army's own list and the revision it is checked against (None without a list)."""
+    document = army.document if isinstance(army.document, Mapping) else {}
+    slug = document.get("army_list")
+    if not isinstance(slug, str) or not slug:
+        return None
+    number = (army.list_pins or {}).get(slug)
+    found = ArmyList.objects.filter(ruleset=army.ruleset, slug=slug).first()
+    if found is None:
+        return PinnedList(slug, "a list no longer in Muster", None, False)
+    revision = None
+    if isinstance(number, int):
+        revision = ArmyListRevision.objects.filter(army_list=found, number=number).first()
+    if revision is None:
+        return PinnedList(slug, found.name, found.latest_revision or None, found.is_public)
+    return PinnedList(slug, revision.name, revision.number, found.is_public)
+
+
 def _write_pins(army: Any, pins: Mapping[str, int]) -> None:
     # only the pins: the army's document, version and updated stay as they are (the next
     # check reads the lists again and sees they changed: armies.checking)

@@ -154,3 +154,20 @@ def test_the_link_preview_counts_one_problem_in_the_singular_and_an_empty_army_a
     empty = services.create_army(army("into-the-dark", []), owner=owner)
     page = client.get(f"/s/{empty.share_token}/").content.decode()
     assert '0 units · 0 points · no units yet">' in page
+
+
+def test_the_share_page_names_the_list_and_the_revision_the_army_is_checked_against(owner):
+    from armybuilder.catalog import services as lists
+    from armybuilder.catalog.models import ArmyList
+
+    norman = ArmyList.objects.get(ruleset="into-the-dark", slug="norman-1066")
+    mine = lists.copy_list(owner, norman).army_list
+    lists.edit_list(owner, mine, name="Normans, my way")
+    built = services.create_army(army("into-the-dark", [], army_list=mine.slug), owner=owner)
+    assert built.list_pins == {mine.slug: 2}
+    lists.edit_list(owner, mine, name="Normans, later")  # revision 3: not this army's
+    page = Client().get(f"/s/{built.share_token}/").content.decode()
+    assert "List: Normans, my way, revision 2" in page
+    assert mine.slug not in page  # a private list: named, never its slug or a link
+    free = services.create_army(army("into-the-dark", []), owner=owner)
+    assert "List:" not in Client().get(f"/s/{free.share_token}/").content.decode()
