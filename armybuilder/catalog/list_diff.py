@@ -6,6 +6,10 @@ so is an object with a ``key`` inside such an entry's own list (a choice group's
 ``choices:support/options:militia``); objects without a key are named by position, or by
 ``from``/``to`` when they have them (a force-matrix replacement); any other top-level value
 is one entry of its own (``columns``, ``schiltrons``).
+
+``readable`` then words a change as a player reads it: unit fields by their labels and
+values by theirs, from the rule set's vocabulary ("Armour: mailed → armoured, plate"),
+counts as words ("at most 3"), entries by their names.
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from rules.fields import Field
 
 
 @dataclass(frozen=True)
@@ -72,8 +78,11 @@ def _collect(found: dict[str, dict[str, Any]], prefix: str, items: list[Any]) ->
 
 
 def _label(ident: str, fields: Mapping[str, Any]) -> str:
-    name = fields.get("name")
-    return name if isinstance(name, str) and name else ident
+    for key in ("name", "label"):
+        name = fields.get(key)
+        if isinstance(name, str) and name:
+            return name
+    return ident
 
 
 def diff_lists(before: Any, after: Any) -> list[EntryChange]:
@@ -96,3 +105,127 @@ def diff_lists(before: Any, after: Any) -> list[EntryChange]:
         if ident not in old:
             changes.append(EntryChange(ident, _label(ident, fields), "added"))
     return changes
+
+
+# -- in a player's words ---------------------------------------------------------------------
+
+# how many of something an entry allows: the field's heading and its value in words
+_COUNTS = {
+    "min": ("Units", "at least {}"),
+    "max": ("Units", "at most {}"),
+    "count": ("Units", "exactly {}"),
+    "pick": ("Options to pick", "{}"),
+    "min_stands": ("Stands a unit", "at least {}"),
+    "max_stands": ("Stands a unit", "at most {}"),
+    "max_share": ("Share of the army", "at most {}"),
+}
+_WORDS = {
+    "name": "Name",
+    "note": "Note",
+    "notes": "Notes",
+    "fixed": "May not be changed",
+    "columns": "Force-matrix columns",
+    "schiltrons": "Schiltrons",
+    "extra_terrain": "Extra terrain",
+    "from": "Replaces",
+    "to": "With",
+    "label": "Name",
+}
+_SECTIONS = {
+    "entries": "Entry",
+    "required": "Required",
+    "choices": "Choice",
+    "options": "option",
+    "replacements": "Replacement",
+    "limits": "Limit",
+}
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The rule set's unit fields by name: their labels and their values' labels."""
+
+    fields: Mapping[str, Field] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, unit_fields: Any) -> Vocabulary:
+        return cls({f.name: f for f in unit_fields})
+
+    def label(self, name: str) -> str:
+        if name in self.fields:
+            return self.fields[name].label
+        return _WORDS.get(name) or name.replace("_", " ").capitalize()
+
+    def value(self, name: str, value: Any, missing: str = "none") -> str:
+        if value is None:
+            return missing
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, list | tuple):
+            return ", ".join(self.value(name, v) for v in value) if value else missing
+        if isinstance(value, Mapping):
+            return "; ".join(f"{self.label(k)}: {self.value(k, v)}" for k, v in value.items())
+        known = self.fields.get(name)
+        if known is not None and known.choices:
+            return known.label_for(value)
+        if isinstance(value, str):  # a troop type by its label, wherever the rule set has it
+            for other in self.fields.values():
+                if value in other.values:
+                    return other.label_for(value)
+        return str(value)
+
+
+@dataclass(frozen=True)
+class ReadableChange:
+    title: str  # "Huscarls (entry)", "Replacement: Freemen → Brigans"
+    change: str  # "added" | "removed" | "changed"
+    lines: tuple[str, ...]  # "Armour: mailed → armoured, plate", "Units: at most 3 → at most 2"
+
+
+def _count(name: str, value: Any) -> str:
+    if value is None:
+        return "no limit" if name.startswith("max") else "none"
+    return _COUNTS[name][1].format(value)
+
+
+def _title(change: EntryChange, words: Vocabulary) -> str:
+    last = change.entry.rsplit("/", 1)[-1]
+    section, _, ident = last.partition(":")
+    section = section.split("[", 1)[0]
+    kind = _SECTIONS.get(section, "")
+    if "->" in ident and change.label == change.entry:
+        before, after = ident.split("->", 1)
+        return f"{kind or 'Replacement'}: {words.value('', before)} → {words.value('', after)}"
+    if change.label != change.entry:
+        return f"{change.label} ({kind.lower()})" if kind else change.label
+    if not ident and "[" not in last:
+        return words.label(last)  # a top-level value: columns, schiltrons, notes
+    return f"{kind or words.label(section)} {ident or last}"
+
+
+def _lines(name: str, pair: tuple[Any, Any], words: Vocabulary) -> list[str]:
+    before, after = pair
+    if name in _COUNTS:
+        return [f"{_COUNTS[name][0]}: {_count(name, before)} → {_count(name, after)}"]
+    if isinstance(before, Mapping | None) and isinstance(after, Mapping | None):
+        if before is None and after is None:
+            return []
+        old, new = before or {}, after or {}
+        # what a unit may be: a field left out of the match allows any value
+        missing = "any" if name in ("match", "value") else "not set"
+        return [
+            f"{words.label(k)}: {words.value(k, old.get(k), missing)} → "
+            f"{words.value(k, new.get(k), missing)}"
+            for k in (*old, *(k for k in new if k not in old))
+            if old.get(k) != new.get(k)
+        ]
+    label = "Now" if name == "value" else words.label(name)
+    return [f"{label}: {words.value(name, before)} → {words.value(name, after)}"]
+
+
+def readable(change: EntryChange, words: Vocabulary) -> ReadableChange:
+    """One change in a player's words (no field names, no keys, no slugs)."""
+    lines: list[str] = []
+    for name, pair in change.fields.items():
+        lines.extend(_lines(name, pair, words))
+    return ReadableChange(_title(change, words), change.change, tuple(lines))

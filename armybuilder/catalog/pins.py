@@ -17,7 +17,13 @@ from typing import Any
 from django.db.models import Q
 
 import rules
-from armybuilder.catalog.list_diff import EntryChange, diff_lists
+from armybuilder.catalog.list_diff import (
+    EntryChange,
+    ReadableChange,
+    Vocabulary,
+    diff_lists,
+    readable,
+)
 from armybuilder.catalog.models import ArmyList, ArmyListRevision, SharedList, public_lists
 from armybuilder.catalog.selectors import army_lookup
 
@@ -125,6 +131,7 @@ class ListUpgrade:
     pinned: int
     latest: int
     changes: tuple[EntryChange, ...]
+    readable: tuple[ReadableChange, ...] = ()  # the same changes in a player's words
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -153,6 +160,12 @@ class UpgradeDiff:
     @property
     def becomes_illegal(self) -> bool:
         return self.valid[0] and not self.valid[1]
+
+    @property
+    def changed_entries(self) -> tuple[EntryCount, ...]:
+        """The army's counts against the entries the newer revision changed."""
+        keys = {c.entry.rsplit(":", 1)[-1] for item in self.lists for c in item.changes}
+        return tuple(e for e in self.entries if e.key in keys)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -244,11 +257,21 @@ def upgrade_diff(army: Any) -> UpgradeDiff | None:
         )
     }
     upgrades = []
+    words = Vocabulary.of(rules.get_ruleset(army.ruleset).unit_fields)
     for slug, (pinned, latest) in sorted(newer.items()):
         old, new = revisions.get((slug, pinned)), revisions.get((slug, latest))
         changes = diff_lists(old.data if old else {}, new.data if new else {})
-        name = new.name if new else slug
-        upgrades.append(ListUpgrade(slug, name, pinned, latest, tuple(changes)))
+        name = new.name if new else old.name if old else "an army list"
+        upgrades.append(
+            ListUpgrade(
+                slug,
+                name,
+                pinned,
+                latest,
+                tuple(changes),
+                tuple(readable(c, words) for c in changes),
+            )
+        )
     parsed_before, before, fault_before = _check(army, before_pins)
     parsed_after, after, fault_after = _check(army, after_pins)
     units = []

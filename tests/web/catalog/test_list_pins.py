@@ -32,9 +32,41 @@ def lower_max(data, ruleset):
     elif ruleset in ("dark-ages-2015", "dark-ages-d5"):
         options = changed["choices"][0]["options"]
         options[0]["max"] = 1  # warband (2015) or raiders (d5): 2 -> 1
+    elif ruleset == "dewitt-medieval":
+        next(e for e in changed["entries"] if e["key"] == "knights")["max"] = 1
     else:  # feudal-2017: freemen may be brigans, any number -> one
         changed["replacements"][0]["max"] = 1
     return changed
+
+
+# Dewitt has no compiled lists (its source prints none): the army is built on a player's own
+DEWITT_LIST = {
+    "entries": [
+        {
+            "key": "knights",
+            "name": "Knights",
+            "match": {"arm": ["cavalry"], "class": ["heavy"], "weapons": ["lance"]},
+            "min": 1,
+            "max": 2,
+            "min_stands": 2,
+            "max_stands": 3,
+        },
+        {
+            "key": "archers",
+            "name": "Archers",
+            "match": {"arm": ["foot"], "weapons": ["longbow", "bow"]},
+            "min": 0,
+            "max": 4,
+        },
+    ]
+}
+KNIGHT = {"name": "Knights", "arm": "cavalry", "class": "heavy", "weapons": ["lance"], "stands": 2}
+ARCHER = {"name": "Bows", "arm": "foot", "class": "light", "weapons": ["longbow"], "stands": 6}
+
+
+def dewitt_list(user):
+    draft = ArmyList(ruleset="dewitt-medieval", slug="free-company", author=user)
+    return services.save_list(draft, by=user, name="Free company", data=DEWITT_LIST).army_list
 
 
 def legal_army(user, ruleset):
@@ -47,6 +79,9 @@ def legal_army(user, ruleset):
     elif ruleset == "dark-ages-d5":
         slug = "viking"
         units = list_entry_units(ruleset, slug, extra=["raiders", "raiders"])
+    elif ruleset == "dewitt-medieval":
+        slug = dewitt_list(user).slug
+        units = [KNIGHT, KNIGHT, ARCHER]
     else:
         slug = "north-welsh"
         data = ArmyList.objects.get(ruleset=ruleset, slug=slug).data
@@ -62,9 +97,10 @@ def check(saved):
     return services.check_document(saved.document, selectors.army_lookup(saved))[1]
 
 
-@pytest.mark.parametrize(
-    "ruleset", ["into-the-dark", "dark-ages-2015", "dark-ages-d5", "feudal-2017"]
-)
+RULESETS = ["into-the-dark", "dark-ages-2015", "dark-ages-d5", "feudal-2017", "dewitt-medieval"]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
 def test_lowering_an_entry_max_shows_the_army_becoming_illegal_before_it_is_accepted(user, ruleset):
     saved, slug = legal_army(user, ruleset)
     army_list = ArmyList.objects.get(ruleset=ruleset, slug=slug)
@@ -191,3 +227,29 @@ def test_an_army_built_on_a_shared_list_keeps_reading_it_after_the_link_is_revok
     assert theirs.slug not in selectors.lookup_for(user)("into-the-dark")
     report = services.check_document(built.document, selectors.army_lookup(built))[1]
     assert report.valid
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_builder_panel_words_the_change_warns_before_accepting_and_undo_restores_the_pin(
+    user, client, ruleset
+):
+    client.force_login(user)
+    saved, slug = legal_army(user, ruleset)
+    army_list = ArmyList.objects.get(ruleset=ruleset, slug=slug)
+    pinned = army_list.latest_revision
+    services.save_list(army_list, data=lower_max(army_list.data, ruleset))
+    page = client.get(f"/armies/{saved.pk}/lists/").content.decode()
+    assert f"{army_list.name}: revision {pinned} → {pinned + 1}" in page
+    assert "Accepting makes this army illegal" in page
+    assert "→ at most 1" in page  # the lowered max, in words
+    assert slug not in page and '"max"' not in page and "->" not in page
+    assert check(saved).valid  # nothing changes until the owner accepts
+
+    client.post(f"/armies/{saved.pk}/lists/accept/")
+    assert Army.objects.get(pk=saved.pk).list_pins == {slug: pinned + 1}
+    assert not check(saved).valid
+    assert "Undo: go back" in client.get(f"/armies/{saved.pk}/lists/").content.decode()
+
+    client.post(f"/armies/{saved.pk}/lists/undo/")
+    assert Army.objects.get(pk=saved.pk).list_pins == {slug: pinned}
+    assert check(saved).valid
