@@ -26,12 +26,14 @@ _TOP_KEYS = (
     "name",
     "ruleset",
     "army_list",
+    "list_revisions",
     "points_limit",
     "options",
     "generals",
     "units",
     "notes",
 )
+_REVISION = Field("revision", "Revision", "integer", minimum=1, maximum=1_000_000)
 _NAME = Field("name", "Army name", "string", required=True, minimum=1, maximum=120)
 _NOTES = Field("notes", "Notes", "text", default="", maximum=5000)
 _POINTS_LIMIT = Field(
@@ -66,6 +68,39 @@ def no_lists(ruleset: str) -> Mapping[str, Mapping[str, Any]]:
     return {}
 
 
+def list_revisions(raw: Mapping[str, Any]) -> dict[str, int]:
+    """The optional ``list_revisions`` of a document: {list slug: revision number} of lists
+    the army reads (its ``army_list``, its units' ``ally``), as exported; MalformedDocument
+    naming the path otherwise. The army is not changed by it: the web layer pins to it."""
+    value = raw.get("list_revisions")
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise MalformedDocument(
+            "list_revisions",
+            f"list_revisions: must be an object of list slug to revision number, "
+            f"not {describe(value)}",
+        )
+    units = raw.get("units")
+    read = {raw.get("army_list")} | {
+        u.get("ally") for u in (units if isinstance(units, list) else ()) if isinstance(u, Mapping)
+    }
+    found = {}
+    for slug, number in value.items():
+        path = f"list_revisions.{safe_text(str(slug))}"
+        if slug not in read:
+            raise MalformedDocument(
+                path,
+                f"{path}: the army reads no list {describe(slug)}; name only its army_list "
+                "or a unit's ally",
+            )
+        parsed = parse_value(_REVISION, number, path)
+        if parsed is None:
+            raise MalformedDocument(path, f"{path}: a revision number of at least 1")
+        found[str(slug)] = int(parsed)
+    return found
+
+
 def parse_document(raw: Any, lists: ListLookup = no_lists) -> Army:
     """Parse and normalise a document, or raise MalformedDocument naming the path."""
     if not isinstance(raw, Mapping):
@@ -94,6 +129,7 @@ def parse_document(raw: Any, lists: ListLookup = no_lists) -> Army:
     ruleset = get_ruleset(slug)
 
     army_list = raw.get("army_list")
+    list_revisions(raw)  # checked here so every interface refuses the same mistakes
     list_data = None
     available = lists(slug)
     if army_list is not None:

@@ -14,7 +14,8 @@ from django.utils.text import slugify
 from armybuilder.armies.documents import ImportRefused, friendly_message
 from armybuilder.armies.lifecycle import create_army
 from armybuilder.armies.models import Army
-from rules.document import canonical_order, load_json
+from armybuilder.catalog import pins
+from rules.document import canonical_order, list_revisions, load_json
 from rules.errors import MalformedDocument
 
 
@@ -46,18 +47,33 @@ def read_upload(content: bytes) -> Any:
 def import_document(
     content: bytes, *, owner: AbstractBaseUser | None = None, session_key: str = ""
 ) -> Army:
-    """Create an army from an uploaded file; ImportRefused names what is wrong."""
+    """Create an army from an uploaded file; ImportRefused names what is wrong. The army's
+    ``import_notes`` say which named list revision Muster does not have."""
     raw = read_upload(content)
     try:
-        return create_army(raw, owner=owner, session_key=session_key)
+        army = create_army(raw, owner=owner, session_key=session_key)
     except MalformedDocument as exc:
         where = raw if isinstance(raw, Mapping) else None
         raise ImportRefused(friendly_message(exc, where)) from exc
+    # the revisions the exported army was checked against, where Muster has them
+    army.import_notes = pins.pin_to_named(army, list_revisions(raw))
+    return army
+
+
+def exported(army: Army) -> dict[str, Any]:
+    """The stored document with the revision of each list it reads (``list_revisions``),
+    so an import is checked against the same revisions (none without a list)."""
+    document = dict(army.document)
+    reads = pins.referenced_slugs(document)
+    named = {slug: n for slug, n in (army.list_pins or {}).items() if slug in reads}
+    if named:
+        document["list_revisions"] = dict(sorted(named.items()))
+    return canonical_order(document)
 
 
 def document_download(army: Army) -> HttpResponse:
-    """The stored document as a JSON file (export and the share page's download)."""
-    body = json.dumps(canonical_order(army.document), indent=2, ensure_ascii=False) + "\n"
+    """The army as a JSON file (export and the share page's download)."""
+    body = json.dumps(exported(army), indent=2, ensure_ascii=False) + "\n"
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
     filename = (slugify(army.name) or "army") + ".json"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'

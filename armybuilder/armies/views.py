@@ -181,6 +181,8 @@ def import_army(request: HttpRequest) -> HttpResponse:
                 form.add_error("document", exc.message)
             else:
                 messages.success(request, f"Imported {army.name}.")
+                for note in army.import_notes:
+                    messages.warning(request, note)
                 return redirect(army_url(army))
         return render(request, "armies/import.html", {"form": form}, status=400)
     return render(request, "armies/import.html", {"form": form})

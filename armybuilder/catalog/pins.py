@@ -372,3 +372,39 @@ def restore_pin(army: Any, previous: Mapping[str, int] | ArmyListRevision) -> No
     else:
         pins = {str(slug): int(number) for slug, number in previous.items()}
     _write_pins(army, pins)
+
+
+def pin_to_named(army: Any, wanted: Mapping[str, int]) -> list[str]:
+    """Pin an imported army to the revisions its file names (``list_revisions``), where
+    Muster has them; answers, for each it has not, a sentence saying which revision the army
+    is checked against instead."""
+    pins = dict(army.list_pins or {})
+    asked = {slug: number for slug, number in wanted.items() if slug in pins}
+    if not asked:
+        return []
+    found = {
+        (rev.army_list.slug, rev.number): rev
+        for rev in ArmyListRevision.objects.select_related("army_list").filter(
+            army_list__ruleset=army.ruleset,
+            army_list__slug__in=list(asked),
+            number__in=set(asked.values()),
+        )
+    }
+    names = dict(
+        ArmyList.objects.filter(ruleset=army.ruleset, slug__in=list(asked)).values_list(
+            "slug", "name"
+        )
+    )
+    notes = []
+    for slug, number in asked.items():
+        if (slug, number) in found:
+            pins[slug] = number
+        else:
+            notes.append(
+                f"The file names revision {number} of {names.get(slug, 'its army list')}, which "
+                f"Muster does not have: the army is checked against revision {pins[slug]}, "
+                "the latest."
+            )
+    if pins != army.list_pins:
+        _write_pins(army, pins)
+    return notes

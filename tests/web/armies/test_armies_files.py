@@ -27,7 +27,10 @@ def test_export_then_import_gives_an_equal_document(owner_client, user, name):
     imported = Army.objects.exclude(pk=original.pk).get()
     assert response.status_code == 302
     assert response["Location"] == f"/armies/{imported.pk}/"
-    assert imported.document == original.document == json.loads(exported.content)
+    document = json.loads(exported.content)
+    named = document.pop("list_revisions", {})
+    assert imported.document == original.document == document
+    assert named == imported.list_pins == original.list_pins
     assert imported.owner == user and imported.share_token != original.share_token
 
 
@@ -103,3 +106,60 @@ def test_a_pathological_upload_is_refused_with_a_message_not_a_crash(content, wo
 
     with pytest.raises(ImportRefused, match=words):
         read_upload(content)
+
+
+def lists_army(user):
+    """An army on a list of the player's own with three revisions, pinned to the second."""
+    from armybuilder.catalog import services as lists
+    from armybuilder.catalog.models import ArmyList
+
+    norman = ArmyList.objects.get(ruleset="into-the-dark", slug="norman-1066")
+    mine = lists.copy_list(user, norman).army_list
+    lists.edit_list(user, mine, name="Normans, second")
+    saved = services.create_army(army("into-the-dark", [], army_list=mine.slug), owner=user)
+    lists.edit_list(user, mine, name="Normans, third")
+    return saved, mine
+
+
+def test_the_export_names_each_list_revision_and_an_import_is_pinned_to_it(owner_client, user):
+    saved, mine = lists_army(user)
+    exported = json.loads(owner_client.get(f"/armies/{saved.pk}/export.json").content)
+    assert exported["list_revisions"] == {mine.slug: 2}
+    assert list(exported)[:5] == ["format", "name", "ruleset", "army_list", "list_revisions"]
+    response = owner_client.post(
+        "/armies/import/", {"document": upload(json.dumps(exported).encode())}
+    )
+    imported = Army.objects.exclude(pk=saved.pk).get()
+    assert response.status_code == 302
+    assert imported.list_pins == {mine.slug: 2}
+    assert "list_revisions" not in imported.document
+
+
+def test_an_import_naming_a_revision_muster_lacks_says_so_and_reads_the_latest(owner_client, user):
+    saved, mine = lists_army(user)
+    exported = json.loads(owner_client.get(f"/armies/{saved.pk}/export.json").content)
+    exported["list_revisions"] = {mine.slug: 9}
+    response = owner_client.post(
+        "/armies/import/", {"document": upload(json.dumps(exported).encode())}, follow=True
+    )
+    imported = Army.objects.exclude(pk=saved.pk).get()
+    assert imported.list_pins == {mine.slug: 3}
+    page = response.content.decode()
+    assert (
+        "The file names revision 9 of Normans, third, which Muster does not have: the army is "
+        "checked against revision 3, the latest." in page
+    )
+
+
+def test_a_list_revisions_naming_a_list_the_army_does_not_read_is_refused(owner_client, user):
+    doc = army("into-the-dark", [], army_list="norman-1066", list_revisions={"welsh": 1})
+    response = owner_client.post("/armies/import/", {"document": upload(json.dumps(doc).encode())})
+    assert response.status_code == 400
+    assert "the army reads no list" in response.content.decode()
+    assert Army.objects.count() == 0
+
+
+def test_an_army_built_freely_exports_no_list_revisions(owner_client, user):
+    saved = services.create_army(army("into-the-dark", []), owner=user)
+    exported = json.loads(owner_client.get(f"/armies/{saved.pk}/export.json").content)
+    assert "list_revisions" not in exported
