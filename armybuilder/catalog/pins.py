@@ -330,6 +330,22 @@ class PinnedList:
         )
 
 
+def list_title(ruleset: str, slug: str, number: int | None) -> str:
+    """ "<name>, revision N" of a list's revision (its name then), or the list's name."""
+    if number is not None:
+        revision = (
+            ArmyListRevision.objects.filter(
+                army_list__ruleset=ruleset, army_list__slug=slug, number=number
+            )
+            .values_list("name", flat=True)
+            .first()
+        )
+        if revision is not None:
+            return f"{revision}, revision {number}"
+    name = ArmyList.objects.filter(ruleset=ruleset, slug=slug).values_list("name", flat=True)
+    return name.first() or "an army list no longer in Muster"
+
+
 def pinned_list(army: Any) -> PinnedList | None:
     """The army's own list and the revision it is checked against (None without a list)."""
     document = army.document if isinstance(army.document, Mapping) else {}

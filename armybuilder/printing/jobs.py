@@ -47,7 +47,7 @@ def army_render(
     job = services.army_job(raw, sheet, paper, share_url, extras)
     spec = {
         "kind": "army",
-        "document": job.army.to_document(),
+        "document": job.document(),
         "sheet": job.sheet,
         "paper": job.paper,
         "share_url": share_url,

@@ -9,6 +9,7 @@ everything that shapes them, so a second print of the same army costs no renderi
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import json
@@ -29,7 +30,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
 
 import rules
-from armybuilder.catalog import selectors
+from armybuilder.catalog import pins
 from armybuilder.catalog import services as catalog_services
 from armybuilder.printing import glyphs
 from armybuilder.printing.pdf import (  # noqa: F401 (the print errors are this module's too)
@@ -40,6 +41,7 @@ from armybuilder.printing.pdf import (  # noqa: F401 (the print errors are this 
     render_pdf,
 )
 from armybuilder.printing.roster import build_roster
+from rules.document import list_revisions
 from rules.fields import Field, parse_object
 from rules.qrs import Sheet, qrs_sheet
 
@@ -180,6 +182,12 @@ class _ArmyJob:
     share_url: str | None
     extras: tuple[str, ...]
     list_name: str
+    list_revisions: Mapping[str, int] = dataclasses.field(default_factory=dict)
+
+    def document(self) -> dict[str, Any]:
+        """The army's document with the list revisions it was given (for the queue)."""
+        named = {"list_revisions": dict(self.list_revisions)} if self.list_revisions else {}
+        return {**self.army.to_document(), **named}
 
     def key(self) -> str:
         return _cache_key(
@@ -211,11 +219,11 @@ def army_job(
         raise PrintError(
             f"include: the roster's only option is {', '.join(ROSTER_EXTRAS)}", "include"
         )
+    named = list_revisions(raw) if isinstance(raw, Mapping) else {}
     list_name = ""
-    if army.army_list:
-        found = selectors.get_list(army.ruleset, army.army_list)
-        list_name = found.name if found else army.army_list
-    return _ArmyJob(army, report, sheet, paper, share_url, wanted, list_name)
+    if army.army_list:  # "<name>, revision N" when the document names its revision
+        list_name = pins.list_title(army.ruleset, army.army_list, named.get(army.army_list))
+    return _ArmyJob(army, report, sheet, paper, share_url, wanted, list_name, named)
 
 
 def _check_extras(slug: str, extras: tuple[str, ...]) -> None:
@@ -228,6 +236,7 @@ def _check_extras(slug: str, extras: tuple[str, ...]) -> None:
 def _army_context(job: _ArmyJob, *, for_pdf: bool) -> dict[str, Any]:
     context = _base_context(job.sheet, job.paper, for_pdf=for_pdf)
     context["army_name"] = job.army.name
+    context["list_name"] = job.list_name
     if for_pdf:  # the PDF names any character of the army's text no font can print
         texts = [*glyphs.strings_in(job.army.to_document()), job.list_name]
         context["unprintable"] = glyphs.unprintable(texts)

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 import rules
 from armybuilder.api.body import BadBody, read_json_body
+from armybuilder.armies.files import exported
 from armybuilder.armies.models import Army
 from armybuilder.armies.selectors import owned_army_or_404, shared_army_or_404
 from armybuilder.catalog.views import ruleset_or_404
@@ -137,7 +138,7 @@ def _army_pdf(request: HttpRequest, where: _Where, key: Any, sheet: str) -> Http
         lambda: browser_response(
             request,
             jobs.army_render(
-                army.document,
+                exported(army),  # with the list revisions it is checked against
                 sheet,
                 request.GET.get("paper", "a4"),
                 share_url=_share_url(request, army),
@@ -163,7 +164,7 @@ def _army_preview(request: HttpRequest, where: _Where, key: Any, sheet: str) -> 
         request,
         lambda: _html_response(
             services.army_sheet_html(
-                army.document,
+                exported(army),  # with the list revisions it is checked against
                 sheet,
                 request.GET.get("paper", "a4"),
                 share_url=_share_url(request, army),

@@ -171,3 +171,16 @@ def test_the_share_page_names_the_list_and_the_revision_the_army_is_checked_agai
     assert mine.slug not in page  # a private list: named, never its slug or a link
     free = services.create_army(army("into-the-dark", []), owner=owner)
     assert "List:" not in Client().get(f"/s/{free.share_token}/").content.decode()
+
+
+def test_the_shared_roster_and_qrs_name_the_list_revision_the_army_is_checked_against(owner):
+    from armybuilder.catalog import services as lists
+    from armybuilder.catalog.models import ArmyList
+
+    norman = ArmyList.objects.get(ruleset="into-the-dark", slug="norman-1066")
+    lists.save_list(norman, name="Norman, revised")  # revision 2 is what a new army reads
+    built = services.create_army(army("into-the-dark", [], army_list=norman.slug), owner=owner)
+    lists.save_list(norman, name="Norman, later")  # revision 3: not this army's
+    for sheet in ("roster", "qrs"):
+        page = Client().get(f"/s/{built.share_token}/{sheet}/").content.decode()
+        assert "List: Norman, revised, revision 2" in page
