@@ -253,3 +253,23 @@ def test_the_builder_panel_words_the_change_warns_before_accepting_and_undo_rest
     client.post(f"/armies/{saved.pk}/lists/undo/")
     assert Army.objects.get(pk=saved.pk).list_pins == {slug: pinned}
     assert check(saved).valid
+
+
+def test_a_list_its_owner_may_no_longer_read_keeps_the_pin_and_offers_no_newer_revision(user):
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    author = User.objects.create(username="writer")
+    shipped = ArmyList.objects.get(ruleset="into-the-dark", slug="anglo-danish-1066")
+    theirs = services.set_status(author, services.copy_list(author, shipped).army_list, "link")
+    reader = Client()
+    reader.force_login(user)
+    reader.get(f"/lists/shared/{theirs.share_token}/")
+    units = list_entry_units("into-the-dark", "anglo-danish-1066")
+    saved = armies.create_army(army("into-the-dark", units, army_list=theirs.slug), owner=user)
+    services.save_list(theirs, data=lower_max(theirs.data, "into-the-dark"))
+    assert services.upgrade_diff(saved) is not None  # shared: the newer revision is offered
+    services.revoke_link(author, theirs)
+    assert services.upgrade_diff(saved) is None  # the link is gone: nothing newer to read
+    assert Army.objects.get(pk=saved.pk).list_pins == {theirs.slug: 1}
+    assert check(saved).valid  # still checked against its pinned revision

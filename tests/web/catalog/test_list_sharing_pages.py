@@ -94,3 +94,21 @@ def test_a_public_list_is_copied_from_its_copy_page(norman):
     )
     client.post("/rulesets/into-the-dark/lists/norman-1066/copy/")
     assert ArmyList.objects.get(author=bob).data == norman.data
+
+
+def test_only_a_signed_in_reader_who_is_not_the_author_is_remembered_by_the_link(norman):
+    from armybuilder.catalog.models import SharedList
+
+    ann, own_client = signed_in("ann")
+    mine = services.set_status(ann, services.copy_list(ann, norman).army_list, "link")
+    url = f"/lists/shared/{mine.share_token}/"
+    assert Client().get(url).status_code == 200  # a visitor reads it, nothing remembered
+    assert own_client.get(url).status_code == 200  # the author: it is already theirs
+    assert not SharedList.objects.exists()
+    bob, client = signed_in("bob")
+    client.get(url)
+    client.get(url)
+    (shared,) = SharedList.objects.all()
+    assert (shared.user, shared.army_list, shared.token) == (bob, mine, mine.share_token)
+    assert client.get("/lists/shared/made-up-token/").status_code == 404
+    assert SharedList.objects.count() == 1
