@@ -82,6 +82,6 @@ def test_the_share_page_names_the_army_list_and_links_it(client, db):
     army = services.create_army(document, owner=owner)
     page = client.get(f"/s/{army.share_token}/").content.decode()
     assert (
-        'army list <a href="/rulesets/into-the-dark/lists/norman-1066/">Norman (Hastings, 1066)</a>'
-        in page
+        '<a href="/rulesets/into-the-dark/lists/norman-1066/">'
+        "List: Norman (Hastings, 1066), revision 1</a>" in page
     )
