@@ -15,6 +15,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from django.db.models import Q
+from django.utils import timezone
 
 import rules
 from armybuilder.catalog.list_diff import (
@@ -365,10 +366,13 @@ def pinned_list(army: Any) -> PinnedList | None:
 
 
 def _write_pins(army: Any, pins: Mapping[str, int]) -> None:
-    # only the pins: the army's document, version and updated stay as they are (the next
-    # check reads the lists again and sees they changed: armies.checking)
-    type(army).objects.filter(pk=army.pk).update(list_pins=dict(pins))
+    # the pins and ``updated``: the document and its version stay as they are (an edit in
+    # flight still lands), while the pages cached for this army's state (the share page)
+    # and its last check are renewed, since what it is checked against changed
+    now = timezone.now()
+    type(army).objects.filter(pk=army.pk).update(list_pins=dict(pins), updated=now)
     army.list_pins = dict(pins)
+    army.updated = now
 
 
 def accept_upgrade(army: Any) -> dict[str, int]:

@@ -184,3 +184,20 @@ def test_the_shared_roster_and_qrs_name_the_list_revision_the_army_is_checked_ag
     for sheet in ("roster", "qrs"):
         page = Client().get(f"/s/{built.share_token}/{sheet}/").content.decode()
         assert "List: Norman, revised, revision 2" in page
+
+
+def test_the_share_page_names_the_newer_revision_once_the_owner_accepts_it(owner):
+    from armybuilder.catalog import services as lists
+    from armybuilder.catalog.models import ArmyList
+
+    norman = ArmyList.objects.get(ruleset="into-the-dark", slug="norman-1066")
+    built = services.create_army(army("into-the-dark", [], army_list=norman.slug), owner=owner)
+    visitor = Client()
+    assert (
+        "List: Norman (Hastings, 1066), revision 1"
+        in visitor.get(f"/s/{built.share_token}/").content.decode()
+    )
+    lists.save_list(norman, name="Norman, revised")
+    lists.accept_upgrade(Army.objects.get(pk=built.pk))
+    page = visitor.get(f"/s/{built.share_token}/").content.decode()
+    assert "List: Norman, revised, revision 2" in page
