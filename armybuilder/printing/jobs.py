@@ -42,9 +42,10 @@ def army_render(
     share_url: str | None = None,
     extras: Iterable[str] = (),
     retry: bool = False,
+    saved: services.SavedArmy | None = None,
 ) -> Render:
     """The render of one sheet of an army document, queued if it is not stored yet."""
-    job = services.army_job(raw, sheet, paper, share_url, extras)
+    job = services.army_job(raw, sheet, paper, share_url, extras, saved)
     spec = {
         "kind": "army",
         "document": job.document(),
@@ -52,6 +53,8 @@ def army_render(
         "paper": job.paper,
         "share_url": share_url,
         "extras": list(job.extras),
+        # the worker checks a saved army as the request did (its owner's lists, its pins)
+        "saved": None if saved is None else {"owner_id": saved.owner_id},
     }
     filename = services.pdf_filename(job.army.name, job.sheet, job.paper)
     return _render_for(job.key(), spec, filename, retry=retry)

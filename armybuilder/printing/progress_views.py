@@ -21,6 +21,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
 import rules
+from armybuilder.armies.files import exported
 from armybuilder.armies.selectors import owned_army_or_404
 from armybuilder.printing import jobs, services
 from armybuilder.printing.models import Render
@@ -138,7 +139,11 @@ def army_print(request: HttpRequest, pk: int) -> HttpResponse:
         lambda: browser_response(
             request,
             jobs.army_render(
-                army.document, sheet, request.GET.get("paper", "a4"), share_url=share_url
+                exported(army),  # with the list revisions it is checked against
+                sheet,
+                request.GET.get("paper", "a4"),
+                share_url=share_url,
+                saved=services.SavedArmy(army.owner_id),
             ),
         ),
     )

@@ -17,6 +17,7 @@ import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -32,6 +33,7 @@ from django.utils.text import slugify
 import rules
 from armybuilder.catalog import pins
 from armybuilder.catalog import services as catalog_services
+from armybuilder.catalog.selectors import army_lookup, list_lookup
 from armybuilder.printing import glyphs
 from armybuilder.printing.pdf import (  # noqa: F401 (the print errors are this module's too)
     BASE_URL,
@@ -204,12 +206,32 @@ class _ArmyJob:
         )
 
 
+@dataclass(frozen=True)
+class SavedArmy:
+    """Who a saved army's sheet is printed for: it is checked as its builder checks it,
+    against the revisions it is pinned to and the lists its owner may build on (their own
+    and those shared with them), not only the public ones a posted document may name."""
+
+    owner_id: int | None
+
+    def lookup(self, pinned: Mapping[str, int]) -> Any:
+        return army_lookup(SimpleNamespace(list_pins=dict(pinned), owner_id=self.owner_id))
+
+
 def army_job(
-    raw: Any, sheet: str, paper: str, share_url: str | None, extras: Iterable[str]
+    raw: Any,
+    sheet: str,
+    paper: str,
+    share_url: str | None,
+    extras: Iterable[str],
+    saved: SavedArmy | None = None,
 ) -> _ArmyJob:
     sheet = check_sheet(sheet)
     paper = check_paper(paper)
-    army, report = catalog_services.check_document(raw)  # MalformedDocument for bad input
+    lookup = list_lookup
+    if saved is not None and isinstance(raw, Mapping):  # a stored army: its revisions are known
+        lookup = saved.lookup(list_revisions(raw))
+    army, report = catalog_services.check_document(raw, lookup)  # MalformedDocument for bad input
     wanted = tuple(dict.fromkeys(extras))
     if sheet == "qrs":
         # the print panel's roster option rides along when the QRS is chosen: not the QRS's
@@ -262,11 +284,12 @@ def army_sheet_html(
     *,
     share_url: str | None = None,
     extras: Iterable[str] = (),
+    saved: SavedArmy | None = None,
     links: Mapping[str, Any] | None = None,
     for_pdf: bool = False,
 ) -> str:
     """The sheet as HTML: the browser preview (``for_pdf=False``) or WeasyPrint's input."""
-    job = army_job(raw, sheet, paper, share_url, extras)
+    job = army_job(raw, sheet, paper, share_url, extras, saved)
     context = _army_context(job, for_pdf=for_pdf)
     context["links"] = links or {}
     return render_to_string(f"printing/{job.sheet}.html", context)
@@ -279,13 +302,14 @@ def army_sheet_pdf(
     *,
     share_url: str | None = None,
     extras: Iterable[str] = (),
+    saved: SavedArmy | None = None,
 ) -> PrintedSheet:
     """The PDF of one sheet of an army document, from the cache when it is there.
 
     Raises ``rules.MalformedDocument`` for a document that does not parse and
     :class:`PrintError` for a bad paper, sheet or section, or a failed render.
     """
-    job = army_job(raw, sheet, paper, share_url, extras)
+    job = army_job(raw, sheet, paper, share_url, extras, saved)
     filename = pdf_filename(job.army.name, job.sheet, job.paper)
     key = job.key()
     pdf = _cache_get(key)

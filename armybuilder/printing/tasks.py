@@ -32,6 +32,7 @@ def make_pdf(spec: dict[str, Any]) -> bytes:
             spec["paper"],
             share_url=spec.get("share_url"),
             extras=spec.get("extras", ()),
+            saved=services.SavedArmy(**spec["saved"]) if spec.get("saved") else None,
         ).pdf
     return services.ruleset_qrs_pdf(
         spec["ruleset"],

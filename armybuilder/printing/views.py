@@ -143,6 +143,7 @@ def _army_pdf(request: HttpRequest, where: _Where, key: Any, sheet: str) -> Http
                 request.GET.get("paper", "a4"),
                 share_url=_share_url(request, army),
                 extras=_extras(request),
+                saved=services.SavedArmy(army.owner_id),
             ),
         ),
     )
@@ -170,6 +171,7 @@ def _army_preview(request: HttpRequest, where: _Where, key: Any, sheet: str) -> 
                 share_url=_share_url(request, army),
                 extras=_extras(request),
                 links=links,
+                saved=services.SavedArmy(army.owner_id),
             )
         ),
     )
