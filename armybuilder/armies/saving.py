@@ -21,6 +21,7 @@ from django.utils import timezone
 from armybuilder.armies.documents import ItemNotFound
 from armybuilder.armies.models import Army, Revision
 from armybuilder.armies.revisions import RevisionNote, record
+from armybuilder.catalog import pins
 
 
 def save(army: Army, document: dict[str, Any], note: RevisionNote) -> Revision | None:
@@ -29,17 +30,34 @@ def save(army: Army, document: dict[str, Any], note: RevisionNote) -> Revision |
     ``army`` is then the saved row (document, version and ``updated`` as stored)."""
     now = timezone.now()
     version = army.version
+    before = army.document
+    changed = {"document": document, "version": version + 1, "updated": now}
+    pins = _pins_after(army, before, document)
+    if pins is not None:
+        changed["list_pins"] = pins
     # savepoint=False: inside a caller's transaction this adds no statement of its own;
     # nothing in it raises but the database itself.
     with transaction.atomic(savepoint=False):
-        written = Army.objects.filter(pk=army.pk, version=version).update(
-            document=document, version=version + 1, updated=now
-        )
+        written = Army.objects.filter(pk=army.pk, version=version).update(**changed)
         if not written:
             return None
-        before = army.document
         army.document, army.version, army.updated = document, version + 1, now
+        if pins is not None:
+            army.list_pins = pins
         return record(army, note, before, document)
+
+
+def _pins_after(army: Army, before: Any, document: dict[str, Any]) -> dict[str, int] | None:
+    """The army's pins once ``document`` is saved, or None when the lists it reads are the
+    same (the common edit: no query). A list the army starts to read (its own list
+    switched in the settings, a unit allied from another list) is pinned to its latest
+    revision, so a later change of that list is shown as an upgrade, never applied
+    silently; an UPDATE skips the model's pre_save that pins a whole save."""
+    if pins.referenced_slugs(before) == pins.referenced_slugs(document):
+        return None
+    if "list_pins" not in army.__dict__:  # read without them
+        army.refresh_from_db(fields=["list_pins"])
+    return pins.pins_for(document, army.list_pins)
 
 
 @contextmanager

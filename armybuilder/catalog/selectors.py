@@ -83,8 +83,8 @@ def lookup_for(user: Any) -> Lookup:
 
 
 def army_lookup(army: Any) -> Lookup:
-    """The ListLookup an army is checked with: every list its owner may build on at its
-    latest revision, except the lists the army is pinned to (``Army.list_pins``), which
+    """The ListLookup an army is checked with: every list its owner may build on (public,
+    their own, shared with them by a working link) at its latest revision, except the lists the army is pinned to (``Army.list_pins``), which
     answer their pinned revision's data. One query, as ``list_lookup``."""
     pins: dict[str, int] = {
         str(slug): number
@@ -96,7 +96,7 @@ def army_lookup(army: Any) -> Lookup:
     def lookup(ruleset: str) -> dict[str, Mapping[str, Any]]:
         visible = public_lists() | Q(slug__in=list(pins))
         if owner_id is not None:
-            visible |= Q(author_id=owner_id)
+            visible |= Q(author_id=owner_id) | SharedList.readable_by(owner_id)
         rows = ArmyList.objects.filter(visible, ruleset=ruleset)
         if pins:
             pinned = ArmyListRevision.objects.filter(

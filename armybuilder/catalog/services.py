@@ -284,14 +284,15 @@ def lookup_of(user: Any) -> Lookup:
 
 def lists_for(army: Any) -> list[ArmyList]:
     """The lists an army may switch to in its settings: the public ones of its rule set,
-    its owner's own, and any it is pinned to."""
+    its owner's own, those shared with its owner by a working link, and any it is pinned
+    to."""
     from django.db.models import Q
 
-    from armybuilder.catalog.models import public_lists
+    from armybuilder.catalog.models import SharedList, public_lists
 
     visible = public_lists() | Q(slug__in=list(army.list_pins or {}))
     if army.owner_id is not None:
-        visible |= Q(author_id=army.owner_id)
+        visible |= Q(author_id=army.owner_id) | SharedList.readable_by(army.owner_id)
     return list(ArmyList.objects.filter(visible, ruleset=army.ruleset).order_by("name"))
 
 

@@ -189,3 +189,28 @@ def test_a_private_list_stays_not_found_even_after_its_link_was_opened(player):
     services.set_status(theirs.author, theirs, "private")
     assert client.get(f"/rulesets/into-the-dark/lists/{theirs.slug}/").status_code == 404
     assert theirs.slug not in client.get("/armies/new/into-the-dark/").content.decode()
+
+
+def test_the_settings_switch_to_a_list_shared_with_the_player_and_check_against_it(player):
+    user, client = player
+    theirs = shared_by_bob()
+    client.post("/armies/new/", {"ruleset": "into-the-dark", "army_list": "norman-1066"})
+    army = Army.objects.get(owner=user)
+    assert (
+        f'<option value="{theirs.slug}"' not in client.get(f"/armies/{army.pk}/").content.decode()
+    )
+    client.get(f"/lists/shared/{theirs.share_token}/")  # the player opens Bob's link
+    assert f'<option value="{theirs.slug}"' in client.get(f"/armies/{army.pk}/").content.decode()
+    response = client.post(
+        f"/armies/{army.pk}/settings/", {"version": army.version, "army_list": theirs.slug}
+    )
+    assert response.status_code == 302
+    army.refresh_from_db()
+    assert army.document["army_list"] == theirs.slug
+    assert army.list_pins == {theirs.slug: theirs.latest_revision}
+    report = rules.check_document(army.document, army_lookup(army))[1]
+    assert not [i for i in report.issues if i.code == "unknown-army-list"]
+    # pinned at the switch: Bob's next change is offered as an upgrade, never applied silently
+    services.save_list(theirs, data={**theirs.data, "entries": theirs.data["entries"][:1]})
+    army.refresh_from_db()
+    assert services.upgrade_diff(army) is not None
