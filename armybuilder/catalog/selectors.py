@@ -84,8 +84,9 @@ def lookup_for(user: Any) -> Lookup:
 
 def army_lookup(army: Any) -> Lookup:
     """The ListLookup an army is checked with: every list its owner may build on (public,
-    their own, shared with them by a working link) at its latest revision, except the lists the army is pinned to (``Army.list_pins``), which
-    answer their pinned revision's data. One query, as ``list_lookup``."""
+    their own, shared with them by a working link) at its latest revision, except the
+    lists the army is pinned to (``Army.list_pins``), which answer their pinned revision's
+    data. One query, as ``list_lookup``."""
     pins: dict[str, int] = {
         str(slug): number
         for slug, number in (getattr(army, "list_pins", None) or {}).items()
