@@ -20,8 +20,9 @@ from rules.fields import Field
 class ShapeField:
     name: str
     label: str
-    kind: Literal["text", "integer"]
+    kind: Literal["text", "integer", "choice", "boolean"]
     optional: bool = False  # an empty control removes the key (e.g. no maximum)
+    choices: tuple[tuple[Any, str], ...] = ()  # a choice's (stored value, what a player reads)
 
 
 @dataclass(frozen=True)
@@ -35,13 +36,19 @@ class ValuesField:
 
 @dataclass(frozen=True)
 class Section:
-    key: str  # the top-level key of the list data holding the items
+    """Repeated items kept as a list under ``key`` (entries, limits, replacements), or with
+    ``single`` one object: under ``key`` (Feudal's columns), or the list data itself when
+    ``key`` is "" (top-level settings such as Feudal's schiltrons)."""
+
+    key: str  # the top-level key of the list data holding the items ("" with single: the data)
     label: str
     item_label: str
     fields: tuple[ShapeField, ...]
     values_key: str = ""  # where an item keeps its ValuesFields ("" for none)
     values: tuple[ValuesField, ...] = ()
     new_item: dict[str, Any] = field(default_factory=dict)  # a fresh item's data
+    minimum: int = 1  # how few items the list may keep (0: the part is optional)
+    single: bool = False
 
 
 @dataclass(frozen=True)

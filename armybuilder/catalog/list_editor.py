@@ -131,14 +131,25 @@ def change(army_list: ArmyList, shape: ListShape, post: Any) -> dict[str, Any]:
     section = shape.section(post.get("section", ""))
     if section is None:
         raise Refused("no such part of the list")
+    if section.single:  # one object: its fields are set, never added or removed
+        if op != "set":
+            raise Refused("unknown change")
+        item = data if not section.key else data.get(section.key)
+        if not isinstance(item, dict):
+            item = data[section.key] = {}
+        _set_field(section, item, post.get("field", ""), post.get("value", ""), None)
+        return {"data": data}
     items = data.setdefault(section.key, [])
     if op == "add":
         items.append(_new_item(section, items))
         return {"data": data}
     index = _index(post.get("index", ""), items)
     if op == "remove":
-        if len(items) == 1:
-            raise Refused(f"{section.label}: the list needs at least one {section.item_label}")
+        if len(items) <= section.minimum:
+            raise Refused(
+                f"{section.label}: the list needs at least {section.minimum} "
+                f"{section.item_label.lower()}"
+            )
         del items[index]
     elif op == "set":
         _set_field(section, items[index], post.get("field", ""), post.get("value", ""), index)
@@ -166,18 +177,32 @@ def _new_item(section: Section, items: list[Any]) -> dict[str, Any]:
     return item
 
 
-def _set_field(section: Section, item: dict, name: str, raw: str, index: int) -> None:
+def _set_field(section: Section, item: dict, name: str, raw: str, index: int | None) -> None:
     spec = next((f for f in section.fields if f.name == name), None)
     if spec is None:
         raise Refused("no such field")
     raw = raw.strip()
-    where = f"{section.item_label} {index + 1}, {spec.label}"
+    place = section.label if index is None else f"{section.item_label} {index + 1}"
+    where = f"{place}, {spec.label}"
+    if spec.kind == "boolean":
+        item[name] = raw == "true"
+        return
     if not raw:
         if not spec.optional:
             raise Refused(f"{where}: required")
         item.pop(name, None)
         return
-    if spec.kind == "integer":
+    if spec.kind == "choice":
+        allowed = [value for value, _ in spec.choices]
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            value = raw
+        if value not in allowed:
+            labels = ", ".join(label for _, label in spec.choices)
+            raise Refused(f"{where}: one of {labels}")
+        item[name] = value
+    elif spec.kind == "integer":
         if not raw.isdigit() or len(raw) > 6:
             raise Refused(f"{where}: a whole number, e.g. 2")
         item[name] = int(raw)
@@ -222,6 +247,29 @@ def _previous(army_list: ArmyList) -> dict[str, Any]:
 # -- the page -----------------------------------------------------------------------------
 
 
+def _items(section: Section, data: dict[str, Any]) -> list[tuple[int | None, dict[str, Any]]]:
+    """(index, item) of a section's items; one item with no index for a single object."""
+    if section.single:
+        item = data if not section.key else data.get(section.key)
+        return [(None, item if isinstance(item, dict) else {})]
+    found = data.get(section.key, [])
+    return [
+        (n, i)
+        for n, i in enumerate(found if isinstance(found, list) else [])
+        if isinstance(i, dict)
+    ]
+
+
+def _control(spec: Any, value: Any) -> tuple[Any, Any, list[tuple[str, str, bool]]]:
+    """A field's control: its spec, the value shown and, for a choice, its options."""
+    if spec.kind == "choice":
+        options = [(json.dumps(v), label, v == value) for v, label in spec.choices]
+        return spec, value, options
+    if spec.kind == "boolean":
+        return spec, bool(value), []
+    return spec, "" if value is None else value, []
+
+
 def editor_context(
     ruleset: rules.RuleSet, shape: ListShape, army_list: ArmyList, error: str = ""
 ) -> dict[str, Any]:
@@ -229,14 +277,12 @@ def editor_context(
     sections = []
     for section in shape.sections:
         items = []
-        for n, item in enumerate(data.get(section.key, [])):
-            if not isinstance(item, dict):
-                continue
+        for n, item in _items(section, data):
             match = item.get(section.values_key, {}) if section.values_key else {}
             items.append(
                 {
                     "index": n,
-                    "fields": [(f, item.get(f.name, "")) for f in section.fields],
+                    "fields": [_control(f, item.get(f.name)) for f in section.fields],
                     "values": [
                         (
                             v,

@@ -13,9 +13,10 @@ from typing import Any
 from rules.base import Army, CheckDoc, Issue, RuleSet, Ruling, Unit, error
 from rules.errors import MalformedDocument
 from rules.fields import Field, bool_field, choice_field, name_field
+from rules.list_shape import ListShape
 from rules.qrs import Sheet
 from rules.rulesets.feudal_2017 import entries as feudal_entries
-from rules.rulesets.feudal_2017 import qrs
+from rules.rulesets.feudal_2017 import lists, qrs
 from rules.rulesets.feudal_2017.checks import (
     advantage_count_message,
     army_size_message,
@@ -479,6 +480,10 @@ class Feudal2017(RuleSet):
 
     def validate_army_list(self, data: Any) -> list[str]:
         return super().validate_army_list(data) or list_problems(data)
+
+    def list_shape(self) -> ListShape:
+        """The matrix's columns, the replacements and the list's settings, for the editor."""
+        return lists.list_shape()
 
     def quick_reference(
         self, options: Mapping[str, Any], army: Army | None, *, extras: tuple[str, ...] = ()

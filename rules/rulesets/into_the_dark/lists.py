@@ -14,7 +14,7 @@ from typing import Any
 
 from rules.base import Army, Issue, RuleSet, Unit, entry_preset, error
 from rules.fields import Field
-from rules.list_shape import ListShape, ShapeField, entries_shape, values_fields
+from rules.list_shape import ListShape, Section, ShapeField, entries_shape, values_fields
 from rules.matching import fits
 from rules.rulesets.into_the_dark.entries import no_entry_message
 
@@ -183,4 +183,19 @@ def list_shape(unit_fields: tuple[Field, ...]) -> ListShape:
         ShapeField("max", "At most", "integer", optional=True),
         ShapeField("note", "Note", "text", optional=True),
     )
-    return entries_shape(fields, values_fields(unit_fields))
+    values = values_fields(unit_fields)
+    entries = entries_shape(fields, values)
+    limits = Section(
+        key="limits",
+        label="Share-of-points limits",
+        item_label="Limit",
+        fields=(
+            ShapeField("label", "Troops it limits", "text"),
+            ShapeField("max_share", "At most this share of the points (e.g. 1/4)", "text"),
+        ),
+        values_key="match",
+        values=values,
+        new_item={"label": "Restricted troops", "max_share": "1/4", "match": {}},
+        minimum=0,
+    )
+    return ListShape(sections=(*entries.sections, limits), empty=entries.empty)

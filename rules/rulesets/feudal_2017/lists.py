@@ -1,0 +1,56 @@
+"""The list editor's description of a Feudal army list: the force matrix's four columns
+(a unit type each), the replacements a list allows (one column's type fielded as another,
+at most so many), and the list's own settings (schiltrons, extra terrain). The list's
+notes are kept as they are; ``matrix.list_problems`` stays the judge of every change."""
+
+from __future__ import annotations
+
+from rules.list_shape import ListShape, Section, ShapeField
+from rules.rulesets.feudal_2017.troops import MATRIX_TYPES
+
+COLUMN_LABELS = {
+    "core": "Core column",
+    "t1": "Column T1",
+    "t2": "Column T2",
+    "t3": "Column T3",
+}
+# a new list starts as the source's standard matrix (Feudal Force Matrix)
+STANDARD_COLUMNS = {"core": "knights", "t1": "bowmen", "t2": "brigans", "t3": "freemen"}
+
+
+def list_shape() -> ListShape:
+    types = tuple((kind, kind.capitalize()) for kind in MATRIX_TYPES)
+    columns = Section(
+        key="columns",
+        label="Force matrix columns",
+        item_label="Columns",
+        fields=tuple(
+            ShapeField(column, label, "choice", choices=types)
+            for column, label in COLUMN_LABELS.items()
+        ),
+        single=True,
+    )
+    replacements = Section(
+        key="replacements",
+        label="Replacements",
+        item_label="Replacement",
+        fields=(
+            ShapeField("from", "Replaces units of the column type", "choice", choices=types),
+            ShapeField("to", "Fielded as", "choice", choices=types),
+            ShapeField("max", "At most (empty: any number)", "integer", optional=True),
+        ),
+        new_item={"from": "freemen", "to": "brigans"},
+        minimum=0,
+    )
+    settings = Section(
+        key="",
+        label="The list's own rules",
+        item_label="Settings",
+        fields=(
+            ShapeField("schiltrons", "Spearmen may form schiltrons", "boolean"),
+            ShapeField("extra_terrain", "Extra terrain", "text", optional=True),
+        ),
+        single=True,
+    )
+    empty = {"columns": dict(STANDARD_COLUMNS), "replacements": [], "schiltrons": False}
+    return ListShape(sections=(columns, replacements, settings), empty=empty)
