@@ -49,6 +49,9 @@ class Section:
     new_item: dict[str, Any] = field(default_factory=dict)  # a fresh item's data
     minimum: int = 1  # how few items the list may keep (0: the part is optional)
     single: bool = False
+    # nested items: the key of the section whose items each keep a list of these under
+    # ``key`` (a Dark Ages choice group's options); "" for items at the top of the data
+    within: str = ""
 
 
 @dataclass(frozen=True)

@@ -139,11 +139,19 @@ def change(army_list: ArmyList, shape: ListShape, post: Any) -> dict[str, Any]:
             item = data[section.key] = {}
         _set_field(section, item, post.get("field", ""), post.get("value", ""), None)
         return {"data": data}
-    items = data.setdefault(section.key, [])
+    raw_index = post.get("index", "")
+    if section.within:  # items kept in each item of another section: "parent.own" indexes
+        parent, _, raw_index = raw_index.partition(".") if op != "add" else (raw_index, "", "")
+        holder = _item_of(data.get(section.within), parent)
+        items = holder.setdefault(section.key, [])
+        if not isinstance(items, list):
+            items = holder[section.key] = []
+    else:
+        items = data.setdefault(section.key, [])
     if op == "add":
-        items.append(_new_item(section, items))
+        items.append(_new_item(section, data))
         return {"data": data}
-    index = _index(post.get("index", ""), items)
+    index = _index(raw_index, items)
     if op == "remove":
         if len(items) <= section.minimum:
             raise Refused(
@@ -166,15 +174,46 @@ def _index(raw: str, items: list[Any]) -> int:
     return int(raw)
 
 
-def _new_item(section: Section, items: list[Any]) -> dict[str, Any]:
+def _item_of(items: Any, raw: str) -> dict[str, Any]:
+    """The object at index ``raw`` of ``items`` (a nested section's holder)."""
+    if not isinstance(items, list):
+        raise Refused("that entry is no longer there: reload the page")
+    found = items[_index(raw, items)]
+    if not isinstance(found, dict):
+        raise Refused("that entry is no longer there: reload the page")
+    return found
+
+
+def _new_item(section: Section, data: Any) -> dict[str, Any]:
+    """A fresh item, its keys (and those of any items inside it) unused anywhere in the
+    list: a rule set may require every key of a list to be different."""
     item = copy.deepcopy(section.new_item)
-    if "key" in item:
-        taken = {i.get("key") for i in items if isinstance(i, dict)}
-        n = len(items) + 1
-        while f"entry-{n}" in taken:
+    taken = set(_keys_in(data))
+    for found in _objects_with_keys(item):
+        prefix = str(found["key"]).rsplit("-", 1)[0] or "entry"
+        n = 1
+        while f"{prefix}-{n}" in taken:
             n += 1
-        item["key"] = f"entry-{n}"
+        found["key"] = f"{prefix}-{n}"
+        taken.add(found["key"])
     return item
+
+
+def _objects_with_keys(value: Any) -> list[dict[str, Any]]:
+    found = []
+    if isinstance(value, dict):
+        if isinstance(value.get("key"), str):
+            found.append(value)
+        for inner in value.values():
+            found.extend(_objects_with_keys(inner))
+    elif isinstance(value, list):
+        for inner in value:
+            found.extend(_objects_with_keys(inner))
+    return found
+
+
+def _keys_in(data: Any) -> list[str]:
+    return [found["key"] for found in _objects_with_keys(data)]
 
 
 def _set_field(section: Section, item: dict, name: str, raw: str, index: int | None) -> None:
@@ -247,17 +286,44 @@ def _previous(army_list: ArmyList) -> dict[str, Any]:
 # -- the page -----------------------------------------------------------------------------
 
 
-def _items(section: Section, data: dict[str, Any]) -> list[tuple[int | None, dict[str, Any]]]:
-    """(index, item) of a section's items; one item with no index for a single object."""
+def _items(section: Section, data: dict[str, Any]) -> list[tuple[str | None, str, dict]]:
+    """(index, legend, item) of a section's items: one item with no index for a single
+    object; "parent.own" indexes for items kept inside another section's items."""
     if section.single:
         item = data if not section.key else data.get(section.key)
-        return [(None, item if isinstance(item, dict) else {})]
-    found = data.get(section.key, [])
+        return [(None, section.item_label, item if isinstance(item, dict) else {})]
+    if section.within:
+        found = []
+        for p, holder in _objects(data.get(section.within)):
+            for n, item in _objects(holder.get(section.key)):
+                legend = f"{section.item_label} {n + 1} of {holder.get('name') or p + 1}"
+                found.append((f"{p}.{n}", legend, item))
+        return found
+    return [
+        (str(n), f"{section.item_label} {n + 1}", i) for n, i in _objects(data.get(section.key))
+    ]
+
+
+def _objects(items: Any) -> list[tuple[int, dict[str, Any]]]:
     return [
         (n, i)
-        for n, i in enumerate(found if isinstance(found, list) else [])
+        for n, i in enumerate(items if isinstance(items, list) else [])
         if isinstance(i, dict)
     ]
+
+
+def _adds(section: Section, data: dict[str, Any]) -> list[tuple[str, str]]:
+    """(index, button text) of the section's Add buttons: one for a list of items, one per
+    holder for nested items, none for a single object."""
+    item = section.item_label.lower()
+    if section.single:
+        return []
+    if section.within:
+        return [
+            (str(p), f"Add {item} to {holder.get('name') or p + 1}")
+            for p, holder in _objects(data.get(section.within))
+        ]
+    return [("", f"Add {item}")]
 
 
 def _control(spec: Any, value: Any) -> tuple[Any, Any, list[tuple[str, str, bool]]]:
@@ -277,11 +343,12 @@ def editor_context(
     sections = []
     for section in shape.sections:
         items = []
-        for n, item in _items(section, data):
+        for n, legend, item in _items(section, data):
             match = item.get(section.values_key, {}) if section.values_key else {}
             items.append(
                 {
                     "index": n,
+                    "legend": legend,
                     "fields": [_control(f, item.get(f.name)) for f in section.fields],
                     "values": [
                         (
@@ -295,7 +362,7 @@ def editor_context(
                     ],
                 }
             )
-        sections.append({"section": section, "items": items})
+        sections.append({"section": section, "items": items, "adds": _adds(section, data)})
     try:
         tiles = [label for label, _ in ruleset.unit_presets(data)]
     except (KeyError, TypeError, ValueError, AttributeError):  # a list mid-edit

@@ -16,8 +16,9 @@ from typing import Any, ClassVar
 from rules.base import Army, CheckDoc, Issue, RuleSet, Unit, warning
 from rules.fields import Field, bool_field, choice_field
 from rules.list_entries import FieldRule
+from rules.list_shape import ListShape
 from rules.qrs import Section, Sheet
-from rules.rulesets.dark_ages import common, entries, sheet
+from rules.rulesets.dark_ages import common, entries, shape, sheet
 from rules.rulesets.dark_ages.common import die, plural
 from rules.rulesets.dark_ages.lists import VariantRule, unit_presets, validate
 
@@ -331,6 +332,10 @@ class DarkAgesRuleSet(RuleSet):
 
     def unit_presets(self, list_data: Mapping[str, Any] | None) -> list[tuple[str, Unit]]:
         return unit_presets(list_data)
+
+    def list_shape(self) -> ListShape:
+        """Required units and choice groups with their options, for the list editor."""
+        return shape.list_shape(self.unit_fields, allow_fixed=self.allow_fixed)
 
     def validate_army_list(self, data: Any) -> list[str]:
         return validate(

@@ -98,10 +98,12 @@ def test_nobody_else_edits_the_list(author):
     assert made.name == "Saxon raiders"
 
 
-def test_a_rule_set_without_a_list_shape_has_no_editor(author):
+def test_every_rule_set_has_a_list_editor_and_an_unknown_one_is_404(author):
     _, client = author
-    bare = next(r for r in rules.all_rulesets() if r.list_shape() is None)
-    assert client.get(f"/rulesets/{bare.slug}/new-list/").status_code == 404
+    for ruleset in rules.all_rulesets():
+        assert ruleset.list_shape() is not None, ruleset.slug
+        assert client.get(f"/rulesets/{ruleset.slug}/new-list/").status_code == 200
+    assert client.get("/rulesets/no-such-rules/new-list/").status_code == 404
 
 
 def test_a_dewitt_list_from_the_editor_restricts_the_armies_built_on_it(author):

@@ -125,3 +125,57 @@ def test_the_feudal_shape_describes_every_key_of_a_shipped_list(slug):
     assert {f.name for f in columns.fields} == set(data["columns"])
     for rep in data["replacements"]:
         assert set(rep) <= {f.name for f in shape.section("replacements").fields}
+
+
+@pytest.mark.parametrize("ruleset", ["dark-ages-2015", "dark-ages-d5"])
+def test_a_dark_ages_list_is_written_with_required_units_and_choice_groups(client_of_ann, ruleset):
+    made = new_list(client_of_ann, ruleset, "Men of the North")
+    found = rules.get_ruleset(ruleset)
+    assert found.validate_army_list(made.data) == []  # six units from the start
+    page = client_of_ann.get(f"/rulesets/{ruleset}/lists/{made.slug}/edit/").content.decode()
+    assert "Required units" in page and "Add option to Support" in page
+    edit(client_of_ann, made, op="set", section="required", index="0", field="count", value="3")
+    # five units now: the validator says so and nothing is saved
+    assert made.latest_revision == 1 and made.data["required"][0]["count"] == 4
+    edit(client_of_ann, made, op="set", section="choices", index="0", field="pick", value="3")
+    assert made.latest_revision == 1  # seven units: refused too
+    # a second option in the group, fixed to javelin cavalry, then the required count
+    assert edit(client_of_ann, made, op="add", section="options", index="0").status_code == 200
+    options = made.data["choices"][0]["options"]
+    assert len(options) == 2 and len({o["key"] for o in options}) == 2
+    edit(client_of_ann, made, op="set", section="options", index="0.1", field="name",
+         value="Javelin horse")  # fmt: skip
+    edit(client_of_ann, made, op="values", section="options", index="0.1", field="type",
+         value=[json.dumps("cavalry")])  # fmt: skip
+    edit(client_of_ann, made, op="values", section="options", index="0.1", field="missile",
+         value=[json.dumps("javelin")])  # fmt: skip
+    option = made.data["choices"][0]["options"][1]
+    assert option["name"] == "Javelin horse"
+    assert option["match"] == {"type": ["cavalry"], "missile": ["javelin"]}
+    assert found.validate_army_list(made.data) == []
+    assert any("Javelin horse" in label for label, _ in found.unit_presets(made.data))
+    if found.allow_fixed:
+        edit(client_of_ann, made, op="set", section="required", index="0", field="fixed",
+             value="true")  # fmt: skip
+        assert made.data["required"][0]["fixed"] is True
+    else:
+        assert 'value="fixed"' not in page
+    # a group keeps at least one option
+    edit(client_of_ann, made, op="remove", section="options", index="0.1")
+    refused = edit(client_of_ann, made, op="remove", section="options", index="0.0")
+    assert refused.status_code == 400 and len(made.data["choices"][0]["options"]) == 1
+
+
+@pytest.mark.parametrize("ruleset", ["dark-ages-2015", "dark-ages-d5"])
+def test_the_dark_ages_shape_describes_every_key_of_the_shipped_lists(ruleset):
+    shape = rules.get_ruleset(ruleset).list_shape()
+    names = {s.key: {f.name for f in s.fields} | {s.values_key, "key"} for s in shape.sections}
+    matchable = {v.name for v in shape.section("required").values}
+    for shipped in ArmyList.objects.filter(ruleset=ruleset):
+        for entry in shipped.data["required"]:
+            assert set(entry) - {"unit"} <= names["required"], entry  # "unit" presets are kept
+            assert set(entry["match"]) <= matchable
+        for group in shipped.data["choices"]:
+            assert set(group) <= names["choices"] | {"options"}, group
+            for option in group["options"]:
+                assert set(option) - {"unit"} <= names["options"], option
