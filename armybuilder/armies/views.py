@@ -425,7 +425,7 @@ def roll_force(request: HttpRequest, pk: int) -> HttpResponse:
         ctx = builder_page.context(request, checked, **builder_page.toast(checked))
         response = parts(request, ctx, ["builder"])
         response["HX-Retarget"] = "#builder"
-        response["HX-Reswap"] = "outerHTML"
+        response["HX-Reswap"] = "outerHTML show:#units:top"  # the rolled units in view
         return response
 
     def refused(checked: Checked, message: str) -> HttpResponse:

@@ -245,8 +245,13 @@ def test_undo_after_delete_restores_the_army_exactly(live_server, page, ruleset)
     expect(page.locator("#unit-list > li.item")).to_have_count(3)
     assert document_of(saved) == before
     if ruleset == "feudal-2017":
-        page.get_by_role("button", name="Roll a force").click()  # no confirm either
+        page.evaluate("window.scrollTo(0, 0)")
+        roll = page.get_by_role("button", name="Roll a force")
+        box = roll.bounding_box()  # at the top of the builder, in the first screen
+        assert box and box["y"] + box["height"] <= page.viewport_size["height"], box
+        roll.click()  # no confirm either
         expect(page.locator("#toast")).to_contain_text("Rolled a force")
+        expect(page.locator("#unit-0")).to_be_in_viewport()  # the rolled units are shown
         assert document_of(saved) != before
         page.locator("body").press("Control+z")  # outside text inputs: undo
         expect(page.locator(".notice.ok-notice")).to_contain_text("Undone: Rolled a force")
