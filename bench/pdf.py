@@ -70,6 +70,15 @@ def army_of(size: int) -> dict[str, Any]:
     }
 
 
+def twelve_different_units() -> dict[str, Any]:
+    """Twelve Into the Dark units no two alike: twelve roster cards, none grouped."""
+    document = army_of(12)
+    for n, unit in enumerate(document["units"]):
+        unit["name"] = f"Unit number {n + 1} of the host"
+        unit["figures"] = 8 + n
+    return document
+
+
 def _pages(pdf: bytes) -> int:
     from pypdf import PdfReader
 
@@ -120,6 +129,11 @@ def run(runs: int | None = None) -> dict[str, Any]:
             )
     backend = type(caches["default"]).__name__
     print(f"  cached: a repeat request for the same army, sheet and paper ({backend})")
+    different = twelve_different_units()
+    for paper in ("a4", "letter"):
+        pages = _pages(services.army_sheet_pdf(different, "roster", paper).pdf)
+        print(f"  roster of 12 different units on {paper}: {pages} pages (goal: 2)")
+        results[f"twelve_different_{paper}_pages"] = pages
     return results
 
 

@@ -7,17 +7,9 @@ import pytest
 from pypdf import PdfReader
 
 from armybuilder.printing import services
-from bench.pdf import army_of
+from bench.pdf import twelve_different_units
 
 pytestmark = pytest.mark.django_db
-
-
-def twelve_different_units() -> dict:
-    document = army_of(12)  # Into the Dark under command and control: its longest cards
-    for n, unit in enumerate(document["units"]):
-        unit["name"] = f"Unit number {n + 1} of the host"
-        unit["figures"] = 8 + n  # no two alike: twelve cards
-    return document
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
