@@ -7,34 +7,45 @@ source's italics). ``lists.validate`` stays the judge of every change."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from rules.fields import Field
 from rules.list_shape import ListShape, Section, ShapeField, values_fields
 from rules.rulesets.dark_ages.lists import LIST_SIZE, MATCH_KEYS
 
 
-def list_shape(unit_fields: Iterable[Field], *, allow_fixed: bool) -> ListShape:
-    matchable = values_fields(f for f in unit_fields if f.name in MATCH_KEYS)
+def _units_section(
+    key: str, label: str, number: ShapeField, new_item: dict, matchable: tuple, allow_fixed: bool
+) -> Section:
+    """Required units and a group's options alike: a name, how many, (d5) fixed, a note,
+    and the values of type, missile and variant its units may take."""
     fixed = (ShapeField("fixed", "May not be changed (in italics)", "boolean"),)
-    note = ShapeField("note", "Note", "text", optional=True)
-    required = Section(
-        key="required",
-        label="Required units",
-        item_label="Required unit",
+    return Section(
+        key=key,
+        label=label,
+        item_label=label.removesuffix("s"),
         fields=(
             ShapeField("name", "Name", "text"),
-            ShapeField("count", "How many", "integer"),
+            number,
             *(fixed if allow_fixed else ()),
-            note,
+            ShapeField("note", "Note", "text", optional=True),
         ),
         values_key="match",
         values=matchable,
-        new_item={
-            "key": "entry-1",
-            "name": "New unit",
-            "match": {"type": ["infantry"]},
-            "count": 1,
-        },
+        new_item=new_item,
+    )
+
+
+def list_shape(unit_fields: Iterable[Field], *, allow_fixed: bool) -> ListShape:
+    matchable = values_fields(f for f in unit_fields if f.name in MATCH_KEYS)
+    option = {"key": "option-1", "name": "New option", "match": {"type": ["skirmishers"]}, "max": 1}
+    required = _units_section(
+        "required",
+        "Required units",
+        ShapeField("count", "How many", "integer"),
+        {"key": "entry-1", "name": "New unit", "match": {"type": ["infantry"]}, "count": 1},
+        matchable,
+        allow_fixed,
     )
     choices = Section(
         key="choices",
@@ -43,41 +54,21 @@ def list_shape(unit_fields: Iterable[Field], *, allow_fixed: bool) -> ListShape:
         fields=(
             ShapeField("name", "Name", "text"),
             ShapeField("pick", "Units to pick", "integer"),
-            note,
+            ShapeField("note", "Note", "text", optional=True),
         ),
-        new_item={
-            "key": "entry-1",
-            "name": "Support",
-            "pick": 1,
-            "options": [
-                {
-                    "key": "option-1",
-                    "name": "New option",
-                    "match": {"type": ["skirmishers"]},
-                    "max": 1,
-                }
-            ],
-        },  # fmt: skip
+        new_item={"key": "entry-1", "name": "Support", "pick": 1, "options": [dict(option)]},
     )
-    options = Section(
-        key="options",
-        within="choices",
-        label="Options of the choice groups",
-        item_label="Option",
-        fields=(
-            ShapeField("name", "Name", "text"),
+    options = replace(
+        _units_section(
+            "options",
+            "Options of the choice groups",
             ShapeField("max", "At most", "integer"),
-            *(fixed if allow_fixed else ()),
-            note,
+            option,
+            matchable,
+            allow_fixed,
         ),
-        values_key="match",
-        values=matchable,
-        new_item={
-            "key": "option-1",
-            "name": "New option",
-            "match": {"type": ["skirmishers"]},
-            "max": 1,
-        },  # fmt: skip
+        within="choices",
+        item_label="Option",
     )
     # a new list is valid at once: four required infantry and a pick of two (six units)
     empty = {
