@@ -43,3 +43,40 @@ def army(ruleset: str, units: list[dict[str, Any]], **top: Any) -> dict[str, Any
     doc.update(top)
     doc["units"] = units
     return doc
+
+
+# A player's Dewitt list (the source prints none) and two units that fit it.
+DEWITT_LIST = {
+    "entries": [
+        {
+            "key": "knights",
+            "name": "Knights",
+            "match": {"arm": ["cavalry"], "class": ["heavy"], "weapons": ["lance"]},
+            "min": 1,
+            "max": 2,
+            "min_stands": 2,
+            "max_stands": 3,
+        },
+        {
+            "key": "archers",
+            "name": "Archers",
+            "match": {"arm": ["foot"], "weapons": ["longbow", "bow"]},
+            "min": 0,
+            "max": 4,
+        },
+    ]
+}
+DEWITT_KNIGHT = {
+    "name": "Knights",
+    "arm": "cavalry",
+    "class": "heavy",
+    "weapons": ["lance"],
+    "stands": 2,
+}
+DEWITT_ARCHER = {
+    "name": "Bows",
+    "arm": "foot",
+    "class": "light",
+    "weapons": ["longbow"],
+    "stands": 6,
+}

@@ -2,31 +2,11 @@
 
 from rules import check_document
 from rules.registry import get_ruleset
-from tests.support import army
+from tests.support import DEWITT_ARCHER, DEWITT_KNIGHT, DEWITT_LIST, army
 
 RULESET = get_ruleset("dewitt-medieval")
-LIST = {
-    "entries": [
-        {
-            "key": "knights",
-            "name": "Knights",
-            "match": {"arm": ["cavalry"], "class": ["heavy"], "weapons": ["lance"]},
-            "min": 1,
-            "max": 2,
-            "min_stands": 2,
-            "max_stands": 3,
-        },
-        {
-            "key": "archers",
-            "name": "Archers",
-            "match": {"arm": ["foot"], "weapons": ["longbow", "bow"]},
-            "min": 0,
-            "max": 4,
-        },
-    ]
-}
-KNIGHT = {"name": "Knights", "arm": "cavalry", "class": "heavy", "weapons": ["lance"], "stands": 2}
-ARCHER = {"name": "Bows", "arm": "foot", "class": "light", "weapons": ["longbow"], "stands": 6}
+LIST = DEWITT_LIST
+KNIGHT, ARCHER = DEWITT_KNIGHT, DEWITT_ARCHER
 
 
 def codes(units):

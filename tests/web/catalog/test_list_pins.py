@@ -10,7 +10,7 @@ from armybuilder.armies import services as armies
 from armybuilder.armies.models import Army
 from armybuilder.catalog import selectors, services
 from armybuilder.catalog.models import ArmyList
-from tests.support import army
+from tests.support import DEWITT_ARCHER, DEWITT_KNIGHT, DEWITT_LIST, army
 
 pytestmark = pytest.mark.django_db
 
@@ -40,28 +40,7 @@ def lower_max(data, ruleset):
 
 
 # Dewitt has no compiled lists (its source prints none): the army is built on a player's own
-DEWITT_LIST = {
-    "entries": [
-        {
-            "key": "knights",
-            "name": "Knights",
-            "match": {"arm": ["cavalry"], "class": ["heavy"], "weapons": ["lance"]},
-            "min": 1,
-            "max": 2,
-            "min_stands": 2,
-            "max_stands": 3,
-        },
-        {
-            "key": "archers",
-            "name": "Archers",
-            "match": {"arm": ["foot"], "weapons": ["longbow", "bow"]},
-            "min": 0,
-            "max": 4,
-        },
-    ]
-}
-KNIGHT = {"name": "Knights", "arm": "cavalry", "class": "heavy", "weapons": ["lance"], "stands": 2}
-ARCHER = {"name": "Bows", "arm": "foot", "class": "light", "weapons": ["longbow"], "stands": 6}
+KNIGHT, ARCHER = DEWITT_KNIGHT, DEWITT_ARCHER
 
 
 def dewitt_list(user):
