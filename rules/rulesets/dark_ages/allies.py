@@ -17,9 +17,13 @@ ALLY_RULE = "Allied Forces"
 
 
 def list_name(army: Army, slug: str) -> str:
-    """What a player calls an allied list: the name it was given with (``Army.list_title``);
-    a message never prints a slug."""
-    return army.list_title(slug)
+    """What a player calls an allied list: its name when the list data carries one, else
+    the slug as words ("north-welsh" -> "North Welsh"); a message never prints a slug."""
+    data = army.ruleset_lists.get(slug) or {}
+    name = data.get("name") if isinstance(data, dict) else None
+    if isinstance(name, str) and name:
+        return name
+    return " ".join(word.capitalize() for word in slug.split("-"))
 
 
 def changed(unit: Unit) -> bool:

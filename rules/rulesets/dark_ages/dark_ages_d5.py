@@ -117,8 +117,8 @@ class DarkAgesD5(core.DarkAgesRuleSet):
                            "and a Levy for each Elite."),
         core.variant_field("Unit type idea", VARIANTS, "Fixes the unit's type and attack."),
         Field("ally", "Allied from list", "string", nullable=True, maximum=80,
-              help="The army list this allied unit comes from, by its name (the unit is "
-                   "one of that list's required units); none for the army's own units."),
+              help="The army list this allied unit comes from (one of its "
+                   "required units); empty for the army's own units."),
         core.PERSONALITY_FIELD,
         core.BANNER_FIELD,
     )  # fmt: skip
@@ -303,18 +303,13 @@ class DarkAgesD5(core.DarkAgesRuleSet):
         hits = self.hits(unit)
         return str(hits) + _hits_note(unit, hits)
 
-    def label_suffix(self, unit: Unit, army: Army) -> str:
+    def label_suffix(self, unit: Unit) -> str:
         change = f", {unit['change'].capitalize()}" if unit["change"] else ""
-        return change + (f", allied ({army.list_title(unit['ally'])})" if unit["ally"] else "")
+        return change + (f", allied ({unit['ally']})" if unit["ally"] else "")
 
     def unit_context(self, army: Army) -> Any:
-        """An allied unit's stat line says whether its contingent has a personality, and
-        names its list."""
-        allies = {u["ally"] for u in army.units if u["ally"]}
-        return [
-            sorted({u["ally"] for u in army.units if u["ally"] and u["personality"]}),
-            [[slug, army.list_title(slug)] for slug in sorted(allies)],
-        ]
+        """An allied unit's stat line says whether its contingent has a personality."""
+        return sorted({u["ally"] for u in army.units if u["ally"] and u["personality"]})
 
     def extra_notes(self, unit: Unit, army: Army, d: str) -> list[str]:
         notes = []
