@@ -6,7 +6,17 @@ CLI, the API and the web pages share), ``check_state``/``recheck_document`` (the
 check, reusable by an edit of one unit) and the registry of rule sets.
 """
 
-from rules.base import Allowed, Army, Cost, EntryStatus, Issue, ListDescription, Report, RuleSet
+from rules.base import (
+    Allowed,
+    Army,
+    Cost,
+    EntryStatus,
+    Issue,
+    ListDescription,
+    NamedLists,
+    Report,
+    RuleSet,
+)
 from rules.document import FORMAT, ListLookup, parse_document
 from rules.engine import CheckState, check, check_document, check_state, recheck_document
 from rules.errors import MalformedDocument
@@ -23,6 +33,7 @@ __all__ = [
     "ListDescription",
     "ListLookup",
     "MalformedDocument",
+    "NamedLists",
     "Report",
     "RuleSet",
     "all_rulesets",

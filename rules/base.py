@@ -16,6 +16,28 @@ Unit = dict[str, Any]
 General = dict[str, Any]
 
 
+class NamedLists(dict[str, Mapping[str, Any]]):
+    """A ListLookup's answer, ``{slug: list data}``, that also knows each list's name
+    (``names``: ``{slug: name}``, as the list is stored and its muster.list/1 file says),
+    so messages name lists as players know them. A plain dict still works: no names."""
+
+    __slots__ = ("names",)
+
+    def __init__(
+        self,
+        lists: Mapping[str, Mapping[str, Any]] | None = None,
+        names: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(lists or {})
+        self.names: dict[str, str] = dict(names or {})
+
+
+def list_names(lists: Mapping[str, Mapping[str, Any]]) -> Mapping[str, str]:
+    """The names a ListLookup's answer carries (none for a plain mapping)."""
+    names = getattr(lists, "names", None)
+    return names if isinstance(names, Mapping) else {}
+
+
 @dataclass(frozen=True)
 class Issue:
     """A problem with an army: ``unit``/``general`` index the item concerned, else None."""
@@ -67,6 +89,11 @@ class EntryStatus:
     minimum: int  # the list requires at least this many (0 when none required)
     maximum: int | None  # the list allows at most this many (None: no upper limit)
     note: str = ""  # a further condition in words, or ""
+    group: str = ""  # the picker's heading for it ("" for the army's own list), e.g. allies
+    # a stand-in: the unit type it replaces, in words, and the unit of this army it would
+    # replace (None: this army has none left to replace); "" when the entry adds a unit
+    replaces: str = ""
+    replace_index: int | None = None
 
     @property
     def still_required(self) -> int:
@@ -158,6 +185,16 @@ class Army:
     list_data: Mapping[str, Any] | None = field(default=None, compare=False)
     # every army list of this rule set, {slug: data}: for allies drawn from other lists
     ruleset_lists: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, compare=False)
+    # each list's name, {slug: name}, when the lists were given with names (NamedLists)
+    list_names: Mapping[str, str] = field(default_factory=dict, compare=False)
+
+    def list_title(self, slug: str) -> str:
+        """What a player calls army list ``slug``: its name, else (lists given without
+        names) the slug as words, "north-welsh" -> "North Welsh"; never the slug itself."""
+        name = self.list_names.get(slug)
+        if name:
+            return name
+        return " ".join(word.capitalize() for word in slug.replace("_", "-").split("-") if word)
 
     def to_document(self) -> dict[str, Any]:
         """The normalised document: what is stored, exported and shared."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules import memo
-from rules.base import Army, Cost, Issue, ItemReport, Report, RuleSet, error
+from rules.base import Army, Cost, Issue, ItemReport, Report, RuleSet, error, list_names
 from rules.document import ListLookup, no_lists, parse_document, reparse_unit
 from rules.errors import MalformedDocument
 from rules.registry import get_ruleset
@@ -102,7 +102,8 @@ def recheck_document(
     if changed is not None:
         available = lists(slug)
         known = previous.army.ruleset_lists
-        if available is known or available == known:
+        same_names = list_names(available) == previous.army.list_names
+        if (available is known or available == known) and same_names:
             if changed == NOTHING_CHANGED:
                 return previous
             try:

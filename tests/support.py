@@ -7,6 +7,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from rules.base import NamedLists
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
 # Copied from the project's shared examples: the expected figures are facts from the sources.
@@ -32,9 +34,23 @@ def _fixture_lists() -> dict[str, dict[str, Mapping[str, Any]]]:
     return found
 
 
-def fixture_lists(ruleset: str) -> dict[str, Mapping[str, Any]]:
-    """The engine's ListLookup over fixtures/, for tests that need no database."""
-    return copy.deepcopy(_fixture_lists().get(ruleset, {}))
+@cache
+def fixture_list_names() -> dict[str, dict[str, str]]:
+    """{ruleset: {list slug: the list's name}} of fixtures/."""
+    found: dict[str, dict[str, str]] = {}
+    for path in sorted(FIXTURES.glob("*.json")):
+        for record in json.loads(path.read_text(encoding="utf-8")):
+            fields = record["fields"]
+            found.setdefault(fields["ruleset"], {})[fields["slug"]] = fields["name"]
+    return found
+
+
+def fixture_lists(ruleset: str) -> NamedLists:
+    """The engine's ListLookup over fixtures/ (with the lists' names, as the database's),
+    for tests that need no database."""
+    return NamedLists(
+        copy.deepcopy(_fixture_lists().get(ruleset, {})), fixture_list_names().get(ruleset, {})
+    )
 
 
 def army(ruleset: str, units: list[dict[str, Any]], **top: Any) -> dict[str, Any]:

@@ -202,8 +202,10 @@ def army_summaries(armies: Iterable[Army]) -> list[ArmySummary]:
     def lookup(ruleset: str) -> Mapping[str, Mapping[str, Any]]:
         if ruleset not in cache:
             rows = ArmyList.objects.filter(ruleset=ruleset).values_list("slug", "name", "data")
-            cache[ruleset] = {slug: data for slug, _, data in rows}
             names[ruleset] = {slug: name for slug, name, _ in rows}
+            cache[ruleset] = rules.NamedLists(
+                {slug: data for slug, _, data in rows}, names[ruleset]
+            )
         return cache[ruleset]
 
     def list_name(army: Army) -> str:

@@ -25,27 +25,32 @@ from django.db.models import (
 from django.db.models.functions import Cast
 
 from armybuilder.catalog.models import ArmyList, ArmyListRevision, SharedList, public_lists
+from rules import NamedLists
 
 Lookup = Callable[[str], Mapping[str, Mapping[str, Any]]]
 Rows = tuple[tuple[Any, ...], ...]
 
 # (what was asked, e.g. ("public", ruleset)) -> (the rows read, their decoded {slug: data})
-_DECODED: OrderedDict[tuple[Any, ...], tuple[Rows, dict[str, Mapping[str, Any]]]] = OrderedDict()
+_DECODED: OrderedDict[tuple[Any, ...], tuple[Rows, NamedLists]] = OrderedDict()
 _DECODED_MAX = 512  # one entry per rule set, and per user or army pin set asked lately
 _LOCK = threading.Lock()
 
 
-def _decoded(key: tuple[Any, ...], rows: Rows) -> dict[str, Mapping[str, Any]]:
-    """``{slug: data}`` for rows of (slug, data text[, pinned data text]): the very same
-    mapping as last time when the rows are the same, so the engine sees at once (``is``)
-    that an army's last check was made with the lists as they are
-    (``rules.recheck_document``). Shared: read only."""
+def _decoded(key: tuple[Any, ...], rows: Rows) -> NamedLists:
+    """``{slug: data}`` for rows of (slug, name, data text[, pinned data text]), with each
+    list's name (so messages name lists as players know them): the very same mapping as
+    last time when the rows are the same, so the engine sees at once (``is``) that an
+    army's last check was made with the lists as they are (``rules.recheck_document``).
+    Shared: read only."""
     with _LOCK:
         known = _DECODED.get(key)
         if known is not None and known[0] == rows:
             _DECODED.move_to_end(key)
             return known[1]
-    decoded = {row[0]: json.loads(row[2] if len(row) > 2 and row[2] else row[1]) for row in rows}
+    decoded = NamedLists(
+        {row[0]: json.loads(row[3] if len(row) > 3 and row[3] else row[2]) for row in rows},
+        {row[0]: row[1] for row in rows},
+    )
     with _LOCK:
         _DECODED[key] = (rows, decoded)
         _DECODED.move_to_end(key)
@@ -57,7 +62,7 @@ def _decoded(key: tuple[Any, ...], rows: Rows) -> dict[str, Mapping[str, Any]]:
 def _data_rows(visible: Q, ruleset: str) -> Rows:
     return tuple(
         ArmyList.objects.filter(visible, ruleset=ruleset).values_list(
-            "slug", Cast("data", output_field=TextField())
+            "slug", "name", Cast("data", output_field=TextField())
         )
     )
 
@@ -110,9 +115,11 @@ def army_lookup(army: Any) -> Lookup:
                     output_field=IntegerField(),
                 )
             ).annotate(pinned=Subquery(pinned, output_field=TextField()))
-            values = rows.values_list("slug", Cast("data", output_field=TextField()), "pinned")
+            values = rows.values_list(
+                "slug", "name", Cast("data", output_field=TextField()), "pinned"
+            )
         else:
-            values = rows.values_list("slug", Cast("data", output_field=TextField()))
+            values = rows.values_list("slug", "name", Cast("data", output_field=TextField()))
         key = ("army", owner_id, tuple(sorted(pins.items())), ruleset)
         return _decoded(key, tuple(values))
 

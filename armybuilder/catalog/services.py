@@ -51,10 +51,12 @@ def check_with_list_document(raw: Any, listed: ListDocument) -> tuple[rules.Army
     """Check an army document against a list given as a ``muster.list/1`` document: the
     list answers for its slug, the database's public lists for the rest."""
 
-    def lookup(ruleset: str) -> dict[str, Any]:
-        found = dict(list_lookup(ruleset))
+    def lookup(ruleset: str) -> rules.NamedLists:
+        public = list_lookup(ruleset)
+        found = rules.NamedLists(public, public.names)
         if ruleset == listed.ruleset:
             found[listed.slug] = listed.data
+            found.names[listed.slug] = listed.name
         return found
 
     return rules.check_document(raw, lookup)

@@ -6,24 +6,22 @@ source's italics) that neither the army's own list nor an ally's may change.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
-from rules.base import Army, Issue, Unit, error
+from rules.base import Army, EntryStatus, Issue, Unit, entry_preset, error
 from rules.qrs import Section
 from rules.rulesets.dark_ages.fit import fit
 from rules.rulesets.dark_ages.lists import ListSpec
 
 ALLY_RULE = "Allied Forces"
+MOST_ALLIES = 3
 
 
 def list_name(army: Army, slug: str) -> str:
-    """What a player calls an allied list: its name when the list data carries one, else
-    the slug as words ("north-welsh" -> "North Welsh"); a message never prints a slug."""
-    data = army.ruleset_lists.get(slug) or {}
-    name = data.get("name") if isinstance(data, dict) else None
-    if isinstance(name, str) and name:
-        return name
-    return " ".join(word.capitalize() for word in slug.split("-"))
+    """What a player calls an allied list: the name it was given with (``Army.list_title``);
+    a message never prints a slug."""
+    return army.list_title(slug)
 
 
 def changed(unit: Unit) -> bool:
@@ -34,10 +32,7 @@ def changed(unit: Unit) -> bool:
 def ally_issues(army: Army) -> Iterable[Issue]:
     """ally-count, ally-not-required, ally-personality and the fixed units of allies."""
     units = army.units
-    contingents: dict[str, list[int]] = {}
-    for i, unit in enumerate(units):
-        if unit["ally"] is not None:
-            contingents.setdefault(unit["ally"], []).append(i)
+    contingents = _contingents(army)
     if len(contingents) > 1:
         yield error("ally-count",
                     f"Allies from {len(contingents)} lists "
@@ -77,6 +72,51 @@ def ally_issues(army: Army) -> Iterable[Issue]:
                             f"{units[i]['name']}: the allies may take one personality; "
                             "another on their units would be the host's, and personalities "
                             "attach only to units of their own list.", ALLY_RULE, unit=i)  # fmt: skip
+
+
+def _contingents(army: Army) -> dict[str, list[int]]:
+    found: dict[str, list[int]] = {}
+    for i, unit in enumerate(army.units):
+        if unit["ally"] is not None:
+            found.setdefault(unit["ally"], []).append(i)
+    return found
+
+
+def _readable(data: Any) -> bool:
+    return isinstance(data, Mapping) and bool(data.get("required"))
+
+
+def ally_entries(army: Army) -> tuple[EntryStatus, ...]:
+    """The picker's allied tiles: every other list's required units, grouped under the
+    list's name, counted as the ally checks place the army's allied units. A list whose
+    contingent would be a second one, or a full contingent, offers no more."""
+    contingents = _contingents(army)
+    found: list[EntryStatus] = []
+    others = [s for s in army.ruleset_lists if s != army.army_list]
+    for slug in sorted(others, key=lambda s: army.list_title(s).casefold()):
+        data = army.ruleset_lists[slug]
+        if not _readable(data):
+            continue
+        name = army.list_title(slug)
+        spec = ListSpec.from_data(data)
+        members = [(i, army.units[i]) for i in contingents.get(slug, [])]
+        placed = list(fit(members, spec, changed=changed, required_only=True).slot_of.values())
+        elsewhere = [army.list_title(s) for s in contingents if s != slug]
+        room = 0 if elsewhere else max(0, MOST_ALLIES - len(members))
+        if elsewhere:
+            note = f"the allies already come from {elsewhere[0]}; an army has one contingent"
+        else:
+            note = f"allied: 1–3 of {name}'s required units"
+        for slot, raw in zip(spec.required, data["required"], strict=False):
+            _, values = entry_preset(raw, slot.name)
+            have = sum(1 for p in placed if p is not None and p.key == slot.key)
+            more = min(room, max(0, slot.limit - have))
+            found.append(EntryStatus(
+                key=f"ally-{slug}-{slot.key}", label=slot.name,
+                values={**values, "ally": slug}, cost=None, have=have, minimum=0,
+                maximum=have + more, note=note, group=f"Allies from {name}",
+            ))  # fmt: skip
+    return tuple(found)
 
 
 def fixed_issues(indices: Iterable[int], units: tuple[Unit, ...], rule: str) -> Iterable[Issue]:

@@ -193,7 +193,7 @@ class DarkAgesRuleSet(RuleSet):
     def hits_text(self, unit: Unit) -> str:
         raise NotImplementedError
 
-    def label_suffix(self, unit: Unit) -> str:
+    def label_suffix(self, unit: Unit, army: Army) -> str:
         return ""
 
     def extra_notes(self, unit: Unit, army: Army, d: str) -> list[str]:
@@ -260,7 +260,7 @@ class DarkAgesRuleSet(RuleSet):
             move = self.move(unit["type"], d)
             fight = die(d, mods[0] + hero) + hero_note
             turns = self.turns(unit["type"])
-        label += self.label_suffix(unit)
+        label += self.label_suffix(unit, army)
         if unit["personality"] == "leader":
             turns += "; +1 at any time (leader)"
         stats: dict[str, Any] = {

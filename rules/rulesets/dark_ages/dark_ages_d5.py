@@ -21,7 +21,13 @@ from rules.errors import MalformedDocument
 from rules.fields import Field, bool_field, choice_field, name_field
 from rules.qrs import Section
 from rules.rulesets.dark_ages import common, core, entries
-from rules.rulesets.dark_ages.allies import allies_section, ally_issues, changed, fixed_issues
+from rules.rulesets.dark_ages.allies import (
+    allies_section,
+    ally_entries,
+    ally_issues,
+    changed,
+    fixed_issues,
+)
 from rules.rulesets.dark_ages.common import plural
 from rules.rulesets.dark_ages.fit import fit, list_issues
 from rules.rulesets.dark_ages.lists import ListSpec
@@ -117,8 +123,8 @@ class DarkAgesD5(core.DarkAgesRuleSet):
                            "and a Levy for each Elite."),
         core.variant_field("Unit type idea", VARIANTS, "Fixes the unit's type and attack."),
         Field("ally", "Allied from list", "string", nullable=True, maximum=80,
-              help="The army list this allied unit comes from (one of its "
-                   "required units); empty for the army's own units."),
+              help="The army list this allied unit comes from, by its name (the unit is "
+                   "one of that list's required units); none for the army's own units."),
         core.PERSONALITY_FIELD,
         core.BANNER_FIELD,
     )  # fmt: skip
@@ -303,13 +309,18 @@ class DarkAgesD5(core.DarkAgesRuleSet):
         hits = self.hits(unit)
         return str(hits) + _hits_note(unit, hits)
 
-    def label_suffix(self, unit: Unit) -> str:
+    def label_suffix(self, unit: Unit, army: Army) -> str:
         change = f", {unit['change'].capitalize()}" if unit["change"] else ""
-        return change + (f", allied ({unit['ally']})" if unit["ally"] else "")
+        return change + (f", allied ({army.list_title(unit['ally'])})" if unit["ally"] else "")
 
     def unit_context(self, army: Army) -> Any:
-        """An allied unit's stat line says whether its contingent has a personality."""
-        return sorted({u["ally"] for u in army.units if u["ally"] and u["personality"]})
+        """An allied unit's stat line says whether its contingent has a personality, and
+        names its list."""
+        allies = {u["ally"] for u in army.units if u["ally"]}
+        return [
+            sorted({u["ally"] for u in army.units if u["ally"] and u["personality"]}),
+            [[slug, army.list_title(slug)] for slug in sorted(allies)],
+        ]
 
     def extra_notes(self, unit: Unit, army: Army, d: str) -> list[str]:
         notes = []
@@ -387,7 +398,8 @@ class DarkAgesD5(core.DarkAgesRuleSet):
         self, list_data: Mapping[str, Any] | None, army: Army | None
     ) -> tuple[entries.EntryStatus, ...]:
         host = [(i, u) for i, u in enumerate(army.units) if u["ally"] is None] if army else []
-        return entries.list_entries(self, list_data, army, units=host, changed=changed)
+        own = entries.list_entries(self, list_data, army, units=host, changed=changed)
+        return own + ally_entries(army) if army is not None else own
 
 
 def downgrade_message(upgrades: int, downgrades: int) -> str:

@@ -381,7 +381,7 @@ def test_legal_two_unit_allied_contingent():
     )
     report = check(units, army_list="north-welsh")
     assert report.issues == ()
-    assert "allied (strathclyde-welsh)" in report.units[4].stats["type"]
+    assert "allied (Strathclyde Welsh (Ystrad Clud))" in report.units[4].stats["type"]
     assert "does not move on a natural 2" in report.units[4].stats["notes"]
 
 
