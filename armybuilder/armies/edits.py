@@ -19,6 +19,7 @@ from typing import Any
 
 from django.http import QueryDict
 
+import rules
 from armybuilder.armies.controls import values_from_post
 from armybuilder.armies.documents import (
     ItemNotFound,
@@ -32,8 +33,8 @@ from armybuilder.armies.documents import (
 )
 from armybuilder.armies.models import Army
 from armybuilder.armies.revisions import ItemGone, RevisionNote, current_index
-from armybuilder.catalog.selectors import get_list
-from rules.base import RuleSet
+from armybuilder.catalog.selectors import army_lookup, get_list
+from rules.base import EntryStatus, RuleSet
 from rules.errors import MalformedDocument
 from rules.fields import Field
 
@@ -143,8 +144,11 @@ class Preset:
     values: Mapping[str, Any]
 
 
-def presets(ruleset: RuleSet, list_data: Mapping[str, Any] | None) -> list[Preset]:
-    """What the "Add unit" menu offers, built from the vocabulary and the army list."""
+def presets(
+    ruleset: RuleSet, list_data: Mapping[str, Any] | None, army: rules.Army | None = None
+) -> list[Preset]:
+    """What the "Add unit" menu offers, built from the vocabulary and the army list (with
+    ``army``, also the entries only an army has: allies from the other lists)."""
     found = [Preset("blank", "Blank unit (rule set defaults)", "", {})]
     fields = {f.name: f for f in ruleset.unit_fields}
     kind_field = next(
@@ -164,12 +168,12 @@ def presets(ruleset: RuleSet, list_data: Mapping[str, Any] | None) -> list[Prese
             )
     list_entries = getattr(ruleset, "list_entries", None)
     if list_entries is not None:  # rules' list-aware interface: stable entry keys
-        for entry in list_entries(list_data, None):
+        for entry in list_entries(list_data, army):
             found.append(
                 Preset(
                     f"entry:{entry.key}",
                     entry.label,
-                    "From the army list",
+                    entry.group or "From the army list",
                     _known(entry.values, fields),
                 )
             )
@@ -206,7 +210,11 @@ def add_item(kind: str, version: int | None, preset_key: str = "blank") -> Edit:
         items = items_of(document, kind)
         if kind == "units":
             list_data = _list_data(army, document.get("army_list"))
-            chosen = {p.key: p for p in presets(ruleset, list_data)}.get(preset_key)
+            parsed = _parsed(army) if preset_key.startswith("entry:") else None
+            stand_in = _stand_in(ruleset, list_data, parsed, preset_key)
+            if stand_in is not None:
+                return _replaced(document, items, stand_in, fields_of(ruleset))
+            chosen = {p.key: p for p in presets(ruleset, list_data, parsed)}.get(preset_key)
             if chosen is None:
                 raise ItemNotFound(f"no preset {preset_key!r}")
             item = dict(chosen.values)
@@ -220,6 +228,52 @@ def add_item(kind: str, version: int | None, preset_key: str = "blank") -> Edit:
         return Change(document, RevisionNote(summary, op="add", target=kind, index=position))
 
     return apply
+
+
+def fields_of(ruleset: RuleSet) -> dict[str, Field]:
+    return {f.name: f for f in ruleset.unit_fields}
+
+
+def _parsed(army: Army) -> rules.Army | None:
+    """The army as the engine reads it (None if it does not read: no army-aware entries)."""
+    try:
+        return rules.parse_document(army.document, army_lookup(army))
+    except rules.MalformedDocument:
+        return None
+
+
+def _stand_in(
+    ruleset: RuleSet,
+    list_data: Mapping[str, Any] | None,
+    parsed: rules.Army | None,
+    preset_key: str,
+) -> EntryStatus | None:
+    """The list entry ``preset_key`` names when it stands in for a unit (a replacement)."""
+    list_entries = getattr(ruleset, "list_entries", None)
+    if parsed is None or list_entries is None:
+        return None
+    for entry in list_entries(list_data, parsed):
+        if f"entry:{entry.key}" == preset_key and entry.replaces:
+            return entry
+    return None
+
+
+def _replaced(
+    document: dict[str, Any], items: list[Any], entry: EntryStatus, fields: Mapping[str, Field]
+) -> Change:
+    """One unit of the type ``entry`` stands in for becomes that entry's unit, in its place:
+    one revision, which undo takes back."""
+    at = entry.replace_index
+    if at is None or not 0 <= at < len(items):
+        raise MalformedDocument(
+            "units",
+            f"{entry.label}: the army has no {entry.replaces} to replace; add "
+            f"{entry.replaces} first, or add the unit on its own.",
+        )
+    old = item_name(items[at])
+    items[at] = dict(_known(entry.values, fields))
+    summary = f"Replaced {old} with {entry.values.get('name') or entry.label}"
+    return Change(document, RevisionNote(summary, target="units", index=at), index=at)
 
 
 def duplicate_item(kind: str, index: int, version: int | None) -> Edit:

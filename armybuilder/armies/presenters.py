@@ -356,6 +356,9 @@ class PickerEntry:
     remaining: int | None = None
     have: int = 0
     note: str = ""
+    group: str = ""  # "" for the army's own list; else e.g. "Allies from Irish"
+    replaces: str = ""  # a stand-in: the unit type it replaces, in words
+    nothing_to_replace: bool = False
 
     @property
     def dom_id(self) -> str:
@@ -363,11 +366,13 @@ class PickerEntry:
 
     @property
     def full(self) -> bool:
-        return self.remaining == 0
+        return self.remaining == 0 or self.nothing_to_replace
 
     @property
     def counts(self) -> str:
         """How many more the list requires or allows, in words."""
+        if self.nothing_to_replace:
+            return f"no {self.replaces} to replace"
         if self.still_required:
             return f"{self.still_required} more required"
         if self.remaining is None:
@@ -375,6 +380,31 @@ class PickerEntry:
         if self.remaining == 0:
             return "list maximum reached"
         return f"up to {self.remaining} more"
+
+
+@dataclass(frozen=True)
+class PickerGroup:
+    """The picker's tiles under one heading: the army's own list ("") or one allied list."""
+
+    heading: str
+    entries: tuple[PickerEntry, ...]
+    first_other: bool = False  # the first group after the army's own list
+
+    @property
+    def taken(self) -> bool:
+        return any(e.have for e in self.entries)
+
+
+def picker_groups(entries: list[PickerEntry]) -> list[PickerGroup]:
+    """``entries`` by group, in their order (the army's own list first)."""
+    grouped: dict[str, list[PickerEntry]] = {}
+    for entry in entries:
+        grouped.setdefault(entry.group, []).append(entry)
+    found, others = [], 0
+    for heading, members in grouped.items():
+        found.append(PickerGroup(heading, tuple(members), first_other=bool(heading) and not others))
+        others += bool(heading)
+    return found
 
 
 def picker_entries(checked: Checked, ruleset: RuleSet) -> list[PickerEntry]:
@@ -395,6 +425,9 @@ def picker_entries(checked: Checked, ruleset: RuleSet) -> list[PickerEntry]:
                 remaining=e.remaining,
                 have=e.have,
                 note=e.note,
+                group=e.group,
+                replaces=e.replaces,
+                nothing_to_replace=bool(e.replaces) and e.replace_index is None,
             )
             for e in list_entries(list_data, parsed)
         ]

@@ -1,7 +1,8 @@
 """The builder's army-list upgrade panel: a newer revision of a list the army is pinned to.
 
 The builder loads the panel after the page (htmx ``load``; a link without JavaScript), so
-opening the builder costs no query for it. Until the owner accepts, the army stays checked
+opening the builder costs no query for it. The placeholder takes no room and stays empty
+when there is nothing to say, so the page does not move under a tap while it loads. Until the owner accepts, the army stays checked
 against its pinned revisions; accepting is undoable: the pins it had are kept in the
 session, so the undo never takes pins from the request (an army could otherwise be pinned
 to a list its owner may not read).
@@ -34,6 +35,10 @@ def list_upgrade(request: HttpRequest, pk: int) -> HttpResponse:
         "can_undo": _undo_key(pk) in request.session,
     }
     if request.headers.get("HX-Request"):
+        if context["diff"] is None and not context["can_undo"]:
+            # nothing to say: the builder's empty placeholder stays empty, so nothing on
+            # the page moves under a player's tap as it loads
+            return HttpResponse('<div id="list-upgrade"></div>')
         return render(request, f"{TEMPLATE}#panel", context)
     return render(request, TEMPLATE, context)
 

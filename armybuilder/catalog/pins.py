@@ -203,7 +203,8 @@ def _entry_counts(before: rules.Army | None, after: rules.Army | None) -> tuple[
         if parsed is None or parsed.list_data is None:
             return {}
         found = rules.get_ruleset(parsed.ruleset).list_entries(parsed.list_data, parsed)
-        return {status.key: status for status in found}
+        # the army's own list only: not the allied tiles drawn from the other lists
+        return {status.key: status for status in found if not status.group}
 
     old, new = statuses(before), statuses(after)
     counts = []

@@ -81,6 +81,12 @@ def _placeable(force: ForceList) -> list[str]:
     return types
 
 
+def _last_of(units: tuple[Unit, ...] | list[Unit], kind: str) -> int | None:
+    """The unit a stand-in replaces: the army's last unit of that matrix type."""
+    found = [i for i, u in enumerate(units) if matrix_type(u) == kind]
+    return found[-1] if found else None
+
+
 def list_entries(
     ruleset: Feudal2017, list_data: Mapping[str, Any] | None, army: Army | None
 ) -> tuple[EntryStatus, ...]:
@@ -114,6 +120,7 @@ def list_entries(
             key=f"{rep.source}-as-{rep.to}", label=f"{TYPE_NAME[rep.to]} for {rep.source}",
             values={"name": TYPE_NAME[rep.to], "type": rep.to}, cost=None, have=replaced[n],
             minimum=0, maximum=high, note=f"replacement: {rep.describe()}",
+            replaces=TYPE_NAME[rep.source], replace_index=_last_of(units, rep.source),
         ))  # fmt: skip
     placeable = _placeable(force)
     for key, label, values, counts_as in ALTERNATIVES:

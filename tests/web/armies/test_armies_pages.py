@@ -36,6 +36,12 @@ def test_my_armies_shows_rule_set_points_and_a_legal_badge(owner_client, user):
     )  # newest first
 
 
+def test_my_armies_says_an_empty_army_has_no_units_yet_not_legal(owner_client, user):
+    empty = services.create_army(army("into-the-dark", []), owner=user)
+    line = row(owner_client.get("/armies/").content.decode(), empty.pk)
+    assert '<span class="badge">No units yet</span>' in line and "badge legal" not in line
+
+
 def test_my_armies_reads_army_lists_once_per_rule_set(
     owner_client, user, django_assert_max_num_queries
 ):
