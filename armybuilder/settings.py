@@ -49,6 +49,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # the site a change came through: the share link of a roster rendered ahead of Print
+    "armybuilder.printing.prerender.OriginMiddleware",
     # production: Django's own Content-Security-Policy header (SECURE_CSP below)
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
 ]
@@ -214,6 +216,10 @@ TASK_BACKENDS = {
 }
 TASKS = {"default": TASK_BACKENDS[MUSTER_TASK_BACKEND]}
 RQ_QUEUES = {"default": {"URL": MUSTER_QUEUE_URL, "DEFAULT_TIMEOUT": 300}}
+
+# Seconds an army must stay still before the worker renders its roster and QRS ahead of
+# Print (printing.prerender); a negative number switches that off.
+MUSTER_PRERENDER_DELAY = float(os.environ.get("MUSTER_PRERENDER_DELAY", "3"))
 
 # Seconds one PDF render may take in the worker before it is stopped.
 MUSTER_PDF_TIME_LIMIT = float(os.environ.get("MUSTER_PDF_TIME_LIMIT", "60"))

@@ -45,6 +45,23 @@ def army_render(
     saved: services.SavedArmy | None = None,
 ) -> Render:
     """The render of one sheet of an army document, queued if it is not stored yet."""
+    key, spec, filename = army_spec(
+        raw, sheet, paper, share_url=share_url, extras=extras, saved=saved
+    )
+    return _render_for(key, spec, filename, retry=retry)
+
+
+def army_spec(
+    raw: Any,
+    sheet: str,
+    paper: str = "a4",
+    *,
+    share_url: str | None = None,
+    extras: Iterable[str] = (),
+    saved: services.SavedArmy | None = None,
+) -> tuple[str, dict[str, Any], str]:
+    """The render key, the worker's spec and the file name of one sheet of an army
+    (``services.PrintError`` or ``rules.MalformedDocument`` when it cannot be printed)."""
     job = services.army_job(raw, sheet, paper, share_url, extras, saved)
     spec = {
         "kind": "army",
@@ -56,8 +73,7 @@ def army_render(
         # the worker checks a saved army as the request did (its owner's lists, its pins)
         "saved": None if saved is None else {"owner_id": saved.owner_id},
     }
-    filename = services.pdf_filename(job.army.name, job.sheet, job.paper)
-    return _render_for(job.key(), spec, filename, retry=retry)
+    return job.key(), spec, services.pdf_filename(job.army.name, job.sheet, job.paper)
 
 
 def ruleset_render(

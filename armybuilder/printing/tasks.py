@@ -45,6 +45,11 @@ def make_pdf(spec: dict[str, Any]) -> bytes:
 @task
 def render_sheet(render_id: str) -> str:
     """Render a queued sheet: queued -> rendering -> ready, or failed with the reason."""
+    return render_claimed(render_id)
+
+
+def render_claimed(render_id: str) -> str:
+    """Claim a queued render and make its PDF here, in this worker (see ``render_sheet``)."""
     claimed = Render.objects.filter(pk=render_id, status=Render.QUEUED).update(
         status=Render.RENDERING, started=timezone.now()
     )
