@@ -10,6 +10,7 @@ whole, the newest one it shows. The server then undoes exactly that change.
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -41,6 +42,23 @@ def posted_version(request: HttpRequest) -> int | None:
         return int(request.POST.get("version", ""))
     except ValueError:
         return None
+
+
+ONCE_KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+class BadOnceKey(ValueError):
+    """The action's one-time key is not one the builder makes."""
+
+
+def posted_once(request: HttpRequest) -> str:
+    """The action's one-time key (``_once``; builder.js makes one per action), or ""."""
+    key = request.POST.get("_once", "")
+    if key and not ONCE_KEY.fullmatch(key):
+        raise BadOnceKey(
+            "The action's one-time key (_once) must be 1 to 64 letters, digits, '-' or '_'."
+        )
+    return key
 
 
 def army_url(army: Army, anchor: str = "") -> str:
@@ -106,7 +124,8 @@ def context(
                 for p in presenters.add_presets(ruleset, list_data)
                 if not p.key.startswith("entry:")  # those are the picker's buttons
             ],
-            picker_entries=presenters.picker_entries(checked, ruleset),
+            picker_entries=(entries := presenters.picker_entries(checked, ruleset)),
+            picker_groups=presenters.picker_groups(entries),
             setting_from=presenters.setting_from(army.document),
             share_url=presenters.share_url(request, army.share_token),
             print_links=presenters.print_links(f"/armies/{army.pk}/"),

@@ -16,8 +16,8 @@ for ``armies.editing.apply_edit``.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.http import QueryDict
@@ -99,6 +99,47 @@ def shown(value: Any) -> str:
     return as_text(value)
 
 
+@dataclass(frozen=True)
+class SentBefore:
+    """A change made from ``value`` by a page that had also sent this field's values in
+    ``sent`` (each the control's form values as a query string) without waiting for their
+    answer: a newer keystroke replaced that request in flight. The army may hold any of
+    them, and none of them is another tab's change."""
+
+    value: Any
+    sent: tuple[str, ...]
+
+
+def made_from_post(data: QueryDict | Mapping[str, Any]) -> Any:
+    """The posted ``_from``, with ``_sent`` (a JSON list of query strings) when the page
+    replaced earlier requests for the field in flight."""
+    made_from = parse_from(data.get("_from"))
+    raw = data.get("_sent")
+    if made_from is UNSET or not raw:
+        return made_from
+    try:
+        sent = json.loads(raw)
+    except ValueError:
+        raise MalformedDocument("_sent", "_sent: not a JSON list") from None
+    if not isinstance(sent, list) or not all(isinstance(s, str) for s in sent):
+        raise MalformedDocument("_sent", "_sent: not a list of form values")
+    return SentBefore(made_from, tuple(sent[-20:]))
+
+
+def _also(made_from: Any, read: Callable[[QueryDict], Any]) -> list[Any]:
+    """The values a ``SentBefore`` page sent for the field, read as the field reads them
+    (a value the field refuses is left out: it was never saved)."""
+    if not isinstance(made_from, SentBefore):
+        return []
+    found = []
+    for text in made_from.sent:
+        try:
+            found.append(read(QueryDict(text)))
+        except MalformedDocument:
+            continue
+    return found
+
+
 def parse_from(text: str | None) -> Any:
     """The posted ``_from`` (JSON), or UNSET when the change was not made from a value."""
     if text is None:
@@ -126,9 +167,19 @@ def _querydict(posted: Mapping[str, list[str]]) -> QueryDict:
     return result
 
 
-def _check_conflict(army: Army, field: str, label: str, made_from: Any, old: Any, new: Any) -> None:
-    """Same field changed since the change was made, to something else: the player chooses."""
-    if made_from is UNSET or made_from == old or new == old:
+def _check_conflict(
+    army: Army,
+    field: str,
+    label: str,
+    made_from: Any,
+    old: Any,
+    new: Any,
+    also: list[Any] | None = None,
+) -> None:
+    """Same field changed since the change was made, to something else: the player chooses.
+    ``also``: values this page itself sent for the field and did not wait for."""
+    base = made_from.value if isinstance(made_from, SentBefore) else made_from
+    if base is UNSET or base == old or new == old or old in (also or ()):
         return
     raise FieldConflict(army, field, label, theirs=old, yours=new)
 
@@ -151,11 +202,33 @@ def setting(field: str, data: QueryDict | Mapping[str, Any], made_from: Any) -> 
         document = settings_document(army, _querydict(posted))
         old = get_value(army.document, "army", None, field)
         new = get_value(document, "army", None, field)
-        _check_conflict(army, field, label, made_from, old, new)
-        note = RevisionNote(f"{label}: {shown(old)} → {shown(new)}", field=field)
+
+        def read(sent: QueryDict) -> Any:
+            name = field if field in SETTINGS else PREFIX + field[8:]
+            return get_value(
+                settings_document(army, _querydict(_only(sent, name))), "army", None, field
+            )
+
+        _check_conflict(army, field, label, made_from, old, new, _also(made_from, read))
+        note = RevisionNote(
+            f"{label}: {shown(old)} → {shown(new)}",
+            field=field,
+            retell=lambda first: f"{label}: {shown(first)} → {shown(new)}",
+        )
         if old == new and document == army.document:
             return Change(None, note)
         return Change(document, note)
+
+    return apply
+
+
+def typed(edit: Edit) -> Edit:
+    """``edit`` as a keystroke after others in the same field: it may extend their revision
+    (``revisions.record``) rather than record one of its own."""
+
+    def apply(army: Army) -> Change:
+        change = edit(army)
+        return replace(change, note=replace(change.note, typing=True))
 
     return apply
 
@@ -187,13 +260,20 @@ def item_field(
         items = items_of(document, kind)
         checked_index(items, now)
         current = items[now] if isinstance(items[now], dict) else {}
-        items[now] = values_from_post((chosen,), _querydict(posted), current, f"{kind}[{now}]")
+        path = f"{kind}[{now}]"
+        items[now] = values_from_post((chosen,), _querydict(posted), current, path)
         old, new = current.get(field), items[now].get(field)
         label = f"{current.get('name') or kind[:-1]}: {chosen.label}"
-        _check_conflict(army, field, label, made_from, old, new)
+
+        def read(sent: QueryDict) -> Any:
+            sent_posted = _querydict(_only(sent, PREFIX + field))
+            return values_from_post((chosen,), sent_posted, current, path).get(field)
+
+        _check_conflict(army, field, label, made_from, old, new, _also(made_from, read))
         note = RevisionNote(
-            f"{label} {shown(old)} → {shown(new)}", target=kind, index=now, field=field
-        )
+            f"{label} {shown(old)} → {shown(new)}", target=kind, index=now, field=field,
+            retell=lambda first: f"{label} {shown(first)} → {shown(new)}",
+        )  # fmt: skip
         if old == new:
             return Change(None, note, index=now)
         adjusted: list[str] = []

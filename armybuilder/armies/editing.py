@@ -121,16 +121,26 @@ def change_item_field(
     data: QueryDict | Mapping[str, Any],
     made_from: Any,
     base_version: int | None,
+    *,
+    typing: bool = False,
 ) -> Checked:
     """One field of the item that was ``kind[index]`` at ``base_version`` (its index now
-    in ``Checked.index``)."""
-    return apply_edit(army, changes.item_field(kind, index, field, data, made_from, base_version))
+    in ``Checked.index``); ``typing``: a keystroke after others in that field, kept with
+    them as one revision when it follows them at once."""
+    edit = changes.item_field(kind, index, field, data, made_from, base_version)
+    return apply_edit(army, changes.typed(edit) if typing else edit)
 
 
 def change_setting(
-    army: Army, field: str, data: QueryDict | Mapping[str, Any], made_from: Any
+    army: Army,
+    field: str,
+    data: QueryDict | Mapping[str, Any],
+    made_from: Any,
+    *,
+    typing: bool = False,
 ) -> Checked:
-    return apply_edit(army, changes.setting(field, data, made_from))
+    edit = changes.setting(field, data, made_from)
+    return apply_edit(army, changes.typed(edit) if typing else edit)
 
 
 def undo(army: Army, revision_pk: int | None = None, made_from: Any = changes.UNSET) -> Checked:

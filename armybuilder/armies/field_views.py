@@ -79,7 +79,7 @@ def _attempt(
     """Run one field change made from the posted ``_from``: (its result, None), or
     (None, the answer to a refusal: conflict 409, unit gone, stale page, malformed 400)."""
     try:
-        return change(changes.parse_from(request.POST.get("_from"))), None
+        return change(changes.made_from_post(request.POST)), None
     except FieldConflict as exc:
         return None, _conflict(request, msg_id, exc)
     except ItemGone:
@@ -95,6 +95,11 @@ def _attempt(
         return None, _message(request, msg_id, message, 400)
 
 
+def _typing(request: HttpRequest) -> bool:
+    """The page says this change follows others typed in the same field (``_typing``)."""
+    return request.POST.get("_typing") == "1"
+
+
 def item_field(request: HttpRequest, army: Army, kind: str, index: int) -> HttpResponse:
     """POST ``_field`` (and ``_from``) to a unit's or general's URL: one field changes."""
     field = _field_name(request)
@@ -107,7 +112,7 @@ def item_field(request: HttpRequest, army: Army, kind: str, index: int) -> HttpR
         army,
         msg_id,
         lambda made_from: editing.change_item_field(
-            army, kind, index, field, request.POST, made_from, version
+            army, kind, index, field, request.POST, made_from, version, typing=_typing(request)
         ),
     )
     if checked is None:
@@ -173,7 +178,9 @@ def setting_field(request: HttpRequest, army: Army) -> HttpResponse:
         request,
         army,
         msg_id,
-        lambda made_from: editing.change_setting(army, field, request.POST, made_from),
+        lambda made_from: editing.change_setting(
+            army, field, request.POST, made_from, typing=_typing(request)
+        ),
     )
     if checked is None:
         assert refused is not None

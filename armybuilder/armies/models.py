@@ -153,6 +153,12 @@ class Revision(models.Model):
 
     army = models.ForeignKey(Army, on_delete=models.CASCADE, related_name="revisions")
     version = models.PositiveIntegerField(help_text="The army's version this change made.")
+    since = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="The version the change was made on, when it spans several (the "
+        "keystrokes of one field, kept as one change); else the one before ``version``.",
+    )
     created = models.DateTimeField(auto_now_add=True)
     summary = models.CharField(max_length=300)
     kind = models.CharField(
@@ -205,6 +211,28 @@ class ArmySnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.army_id} v{self.version}: {self.name}"
+
+
+class AppliedAction(models.Model):
+    """The one-time key of a builder action that changed an army (add, duplicate, move,
+    delete, the settings form, a roll), written in the same transaction as the change.
+
+    A page sends an action again when it never saw the answer: the connection dropped
+    after the server saved, or the browser resent the request on a fresh connection. The
+    key makes that second arrival change nothing, so one tap never adds two units.
+    """
+
+    army = models.ForeignKey(Army, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=64)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["army", "key"], name="applied_action_army_key")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.army_id}: {self.key}"
 
 
 class DraftGate(models.Model):

@@ -8,6 +8,12 @@ Every revision is kept for the army's life (a field revision is a few bytes; a s
 one document), so any version can be restored; a named snapshot (``ArmySnapshot``) keeps
 its own copy of the document besides.
 
+Keystrokes of one field are one change: a field change typed right after the last change
+(the same field of the same item, within ``TYPING_SECONDS``) extends that revision to the new
+version instead of recording another, so History reads "Figures 12 → 240", not one row per
+digit. Such a revision spans versions (``since`` to ``version``); the versions inside
+it are not kept, and every other one still is.
+
 Unit identity across tabs: a change names the unit by its index on the page it was made
 from and that page's version. ``current_index`` follows the structural revisions since
 then (add, delete, move) to the unit's index now, or raises ``ItemGone`` when the unit was
@@ -17,10 +23,16 @@ however many versions old still finds its units by identity.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
+from django.utils import timezone
+
 from armybuilder.armies.models import Army, Revision
+
+TYPING_SECONDS = 10  # a pause longer than this between keystrokes starts a new change
 
 
 class ItemGone(LookupError):
@@ -42,6 +54,10 @@ class RevisionNote:
     op_to: int | None = None
     field: str = ""  # one field: a field revision if nothing else changed
     undo_of: Revision | None = None
+    # typed in the same field as the change before it: may extend that revision
+    typing: bool = False
+    # the summary of the whole typed change, told from the value before its first keystroke
+    retell: Callable[[Any], str] | None = None
 
 
 def get_value(document: dict[str, Any], target: str, index: int | None, field: str) -> Any:
@@ -98,10 +114,33 @@ def record(
             kind = Revision.FIELD
     if kind == Revision.SNAPSHOT:
         fields["document"] = before
+    elif note.typing and note.undo_of is None:
+        extended = _extended(army, note, fields["after"])
+        if extended is not None:
+            return extended
     revision = Revision.objects.create(kind=kind, **fields)
     if note.undo_of is not None:
         Revision.objects.filter(pk=note.undo_of.pk).update(undone=True)
     return revision
+
+
+def _extended(army: Army, note: RevisionNote, after: Any) -> Revision | None:
+    """The revision just before this one, extended by this keystroke, if it is the same
+    field typed a moment ago (see the module); None when this is a change of its own."""
+    now = timezone.now()
+    previous = Revision.objects.filter(
+        army=army, version=army.version - 1, kind=Revision.FIELD, op="edit",
+        target=note.target, index=note.index, field=note.field, undone=False,
+        undo_of__isnull=True, created__gte=now - timedelta(seconds=TYPING_SECONDS),
+    ).first()  # fmt: skip
+    if previous is None:
+        return None
+    previous.since = previous.since or previous.version - 1
+    previous.version, previous.after, previous.created = army.version, after, now
+    if note.retell is not None:
+        previous.summary = note.retell(previous.before)[:300]
+    previous.save(update_fields=["since", "version", "after", "created", "summary"])
+    return previous
 
 
 def current_index(army: Army, kind: str, index: int, base_version: int | None) -> int:
@@ -156,8 +195,13 @@ def document_at(army: Army, version: int) -> dict[str, Any]:
     if not 1 <= version < army.version:
         raise HistoryMissing(f"no version {version}")
     later = list(Revision.objects.filter(army=army, version__gt=version).order_by("-version"))
-    if [r.version for r in later] != list(range(army.version, version, -1)):
-        raise HistoryMissing(f"the changes after version {version} are not all kept")
+    reached = army.version
+    for revision in later:  # each change must start where the one after it ended
+        if revision.version != reached:
+            break
+        reached = revision.since if revision.since is not None else revision.version - 1
+    if reached != version:
+        raise HistoryMissing(f"version {version} is not kept (or the changes after it)")
     document = army.document
     for revision in later:
         if revision.kind == Revision.FIELD:

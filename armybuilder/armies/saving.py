@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from armybuilder.armies.documents import ItemNotFound
-from armybuilder.armies.models import Army, Revision
+from armybuilder.armies.models import AppliedAction, Army, Revision
 from armybuilder.armies.revisions import RevisionNote, record
 from armybuilder.catalog import pins
 
@@ -68,3 +69,34 @@ def locked(army: Army) -> Iterator[Army]:
         if latest is None:
             raise ItemNotFound("the army was deleted")
         yield latest
+
+
+@contextmanager
+def once(army: Army, key: str) -> Iterator[bool]:
+    """One transaction for an action and its one-time ``key``: yields False when an
+    action with that key was applied to the army already (the block then changes
+    nothing), True otherwise. An exception out of the block rolls back the change and
+    the key together, so an action that was refused may be sent again and applied. An
+    empty key (a form posted without JavaScript) is not remembered."""
+    if not key:
+        yield True
+        return
+    with transaction.atomic():
+        try:
+            with transaction.atomic():  # a savepoint: the transaction outlives a duplicate
+                AppliedAction.objects.create(army=army, key=key)
+            fresh = True
+        except IntegrityError:
+            fresh = False
+        yield fresh
+
+
+ACTION_KEY_DAYS = 30  # a page's queue holds an action far less long than this
+
+
+def prune_action_keys(now: datetime | None = None) -> int:
+    """Forget one-time keys older than ``ACTION_KEY_DAYS``; how many went. For the
+    worker's housekeeping."""
+    cutoff = (now or timezone.now()) - timedelta(days=ACTION_KEY_DAYS)
+    count, _ = AppliedAction.objects.filter(created__lt=cutoff).delete()
+    return count

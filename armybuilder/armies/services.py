@@ -46,6 +46,7 @@ from armybuilder.armies.lifecycle import (
     stop_sharing,
 )
 from armybuilder.armies.models import RESTORE_DAYS
+from armybuilder.armies.saving import prune_action_keys
 
 __all__ = [
     "RESTORE_DAYS",
@@ -75,6 +76,7 @@ __all__ = [
     "move_item",
     "owner_kwargs",
     "presets",
+    "prune_action_keys",
     "purge_deleted_armies",
     "read_upload",
     "regenerate_share_token",

@@ -29,6 +29,7 @@ from armybuilder.armies import (
     files,
     lifecycle,
     presenters,
+    saving,
     selectors,
     start,
 )
@@ -65,10 +66,19 @@ def _apply(
     on_refused: Callable[[Checked, str], HttpResponse],
     anchor: str = "",
 ) -> HttpResponse:
-    """Run one change with the posted version; 409 when stale, 400 when malformed."""
+    """Run one change with the posted version; 409 when stale, 400 when malformed.
+
+    An action whose one-time key was applied already (the same request arriving again)
+    changes nothing and answers with the army as it is."""
     document_before = army.document
     try:
-        checked = change(builder_page.posted_version(request))
+        key = builder_page.posted_once(request)
+    except builder_page.BadOnceKey as exc:
+        return HttpResponse(str(exc), status=400, content_type="text/plain; charset=utf-8")
+    try:
+        with saving.once(army, key) as fresh:
+            if fresh:
+                checked = change(builder_page.posted_version(request))
     except StaleVersion as exc:
         return builder_page.stale(request, exc.army)
     except ItemNotFound:
@@ -78,6 +88,9 @@ def _apply(
         response = on_refused(check_army(army), message)
         response["X-Muster-Refused"] = "1"  # builder.js: show it in place (see there)
         return response
+    if not fresh:
+        army.refresh_from_db()  # the first arrival may have saved after this one read it
+        checked = check_army(army)
     if request.htmx:
         return on_success(checked)
     return HttpResponseRedirect(army_url(checked.army, anchor))
@@ -314,9 +327,10 @@ def _structural(
     def success(checked: Checked) -> HttpResponse:
         index = focus_index(checked)
         focus = (kind, index) if index is not None else None
-        ctx = builder_page.context(
-            request, checked, focus=focus, **extra, **builder_page.toast(checked)
-        )
+        # a stand-in from the list replaced a unit (an edit, not an add): offer to undo it
+        replaced = checked.revision is not None and checked.revision.op == "edit"
+        toast = builder_page.toast(checked, always=replaced)
+        ctx = builder_page.context(request, checked, focus=focus, **extra, **toast)
         return parts(request, ctx, [section, "oob"])
 
     def refused(checked: Checked, message: str) -> HttpResponse:

@@ -64,6 +64,7 @@ def run_maintenance(now: datetime | None = None) -> str:
     ]
     # soft-deleted armies past their 30 days of undo
     done.append(f"purged {armies_services.purge_deleted_armies(now=now)} deleted armies")
+    done.append(f"{armies_services.prune_action_keys(now)} old one-time action keys")
     from armybuilder.ops.heartbeat import prune
 
     done.append(f"{prune(now)} old worker heartbeats")

@@ -27,15 +27,28 @@
     return target || detail.elt;
   }
 
+  function onceKey() {
+    if (window.crypto && window.crypto.randomUUID) { return window.crypto.randomUUID(); }
+    return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2);
+  }
+
   document.addEventListener("htmx:configRequest", function (event) {
     var detail = event.detail;
     if (detail.verb !== "post") { return; }
     var data = detail.formData;
     var current = document.getElementById("army-version");
-    if (current && data.has("version")) { data.set("version", current.value); }
+    // an action sent again after a lost connection keeps the version it was made on
+    var replay = detail.headers && detail.headers["X-Muster-Replay"];
+    if (current && data.has("version") && !replay) { data.set("version", current.value); }
     var source = sourceOf(detail);
     var wrap = source && source.matches && source.matches("input, select, textarea") ? wrapperOf(source) : null;
-    if (!wrap || !wrap.dataset.param) { return; }
+    if (!wrap || !wrap.dataset.param) {
+      // An action (add, delete, move, a roll...) carries a key of its own: the server
+      // applies each key once, so the same request arriving twice (sent again after an
+      // answer that never came) adds one unit, not two. A replay keeps its first key.
+      if (!replay) { data.set("_once", onceKey()); }
+      return;
+    }
     if (wrap.classList.contains("conflicted")) {
       // the player has a choice to make first (Keep mine / Use theirs beside the field)
       event.preventDefault();
@@ -48,10 +61,50 @@
     });
     data.set("_field", wrap.dataset.field);
     data.set("_from", wrap.dataset.from);
+    if (wrap.dataset.sent) { data.set("_sent", wrap.dataset.sent); }
+    // this request's own values, named if a newer keystroke replaces it in flight
+    var own = new URLSearchParams();
+    data.forEach(function (value, key) {
+      if ((key === param || key.indexOf(param + ".") === 0) && typeof value === "string") { own.append(key, value); }
+    });
+    detail.musterValues = own.toString();  // the request's config: read again at beforeSend
+    // a second save since the player came into this field: the server may keep the
+    // keystrokes as one change in the history
+    if (wrap.dataset.typing === "1") { data.set("_typing", "1"); }
+    wrap.dataset.typing = "1";
     if (!wrap.id) { wrap.id = "w-" + Math.random().toString(36).slice(2); }
     detail.headers["X-Muster-Control"] = wrap.id;
     detail.headers["X-Muster-Seq"] = wrap.dataset.dirty || "";
   });
+
+  // Each keystroke's save replaces the one still in flight for the same field: that one
+  // is aborted (its values go with the next save as "_sent", so the server knows them as
+  // this page's own, whether or not it saved them), and the queue moves on at once.
+  var inFlight = {};  // wrapper id -> {elt, values}
+  document.addEventListener("htmx:beforeSend", function (event) {
+    var config = event.detail.requestConfig;
+    var id = config && config.headers ? config.headers["X-Muster-Control"] : null;
+    if (id) { inFlight[id] = { elt: event.detail.elt, values: config.musterValues || "" }; }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var headers = event.detail.requestConfig && event.detail.requestConfig.headers;
+    var id = headers ? headers["X-Muster-Control"] : null;
+    if (id && inFlight[id] && inFlight[id].elt === event.detail.elt) { delete inFlight[id]; }
+  });
+  function replaceInFlight(event) {
+    var wrap = wrapperOf(event.target);
+    var flying = wrap && wrap.id ? inFlight[wrap.id] : null;
+    if (!flying || !window.htmx) { return; }
+    var sent = wrap.dataset.sent ? JSON.parse(wrap.dataset.sent) : [];
+    sent.push(flying.values);
+    wrap.dataset.sent = JSON.stringify(sent.slice(-20));
+    wrap.dataset.replaced = "1";  // pending.js: an abort of ours, not a failure
+    delete inFlight[wrap.id];
+    // requests take turns on the hx-sync element (#builder), which holds the one in flight
+    var holder = flying.elt.closest("[hx-sync]") || flying.elt;
+    window.htmx.trigger(holder, "htmx:abort");
+  }
+  document.addEventListener("input", replaceInFlight, true);
 
   // A control the player changed and whose save has not answered yet is "dirty": nothing
   // the server sends meanwhile (a redrawn menu of allowed values) may replace it.
@@ -60,6 +113,11 @@
     var wrap = wrapperOf(event.target);
     if (wrap) { wrap.dataset.dirty = String(++seq); }
   }
+  // coming into a field starts a new change (see _typing above)
+  document.addEventListener("focusin", function (event) {
+    var wrap = wrapperOf(event.target);
+    if (wrap) { delete wrap.dataset.typing; }
+  });
   document.addEventListener("input", markDirty, true);
   document.addEventListener("change", markDirty, true);
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
@@ -133,6 +191,7 @@
     if (sent && wrap.dataset.dirty === sent) { delete wrap.dataset.dirty; }
     if (xhr.status === 200 && saved !== null) {
       wrap.dataset.from = saved;
+      delete wrap.dataset.sent;  // the server's value now: what was sent before is settled
       wrap.classList.remove("conflicted");
       markInvalid(wrap, false);
     } else if (xhr.status === 400) {
@@ -265,6 +324,9 @@
     // a field's save is marked on the field and kept to send again (pending.js)
     var config = event.detail.requestConfig;
     if (config && config.headers && config.headers["X-Muster-Control"]) { return; }
+    // the builder's actions wait and are sent again (pending.js)
+    var builder = document.getElementById("builder");
+    if (builder && event.detail.elt && builder.contains(event.detail.elt)) { return; }
     showProblem("No connection to the server: the change was not saved.");
   });
 

@@ -10,6 +10,11 @@
  * with pending changes sends them with fetch keepalive and asks the browser's leave-page
  * question; a reload puts back any change still pending and sends it again.
  *
+ * An action made without a connection (add, duplicate, move, delete, undo, a roll) waits
+ * in order in the same storage, is counted and named in #pending-changes, and is sent by
+ * itself when the connection returns, made from the version of the page it was made on,
+ * so the server finds the units it meant (armies.revisions.current_index).
+ *
  * Coming back to the page (Back/Forward, a tab shown again) asks the server for the
  * army's version; when it moved on elsewhere the builder is redrawn from the server, but
  * never while the player is in a field or has unsent changes (it waits for those). */
@@ -20,6 +25,18 @@
   var storeKey = "muster:pending:" + window.location.pathname;
   var pending = {};  // field name -> entry {field, url, params, value, from, seq, state}
   var seq = 0;
+  var actionsKey = "muster:actions:" + window.location.pathname;
+  var actions = [];  // in order: {path, params, target, swap, label}
+  function readActions() {
+    try { return JSON.parse(window.localStorage.getItem(actionsKey) || "[]") || []; }
+    catch (e) { return []; }
+  }
+  function writeActions() {
+    try {
+      if (actions.length) { window.localStorage.setItem(actionsKey, JSON.stringify(actions)); }
+      else { window.localStorage.removeItem(actionsKey); }
+    } catch (e) { /* the page's own queue still holds them */ }
+  }
 
   function readStore() {
     try { return JSON.parse(window.localStorage.getItem(storeKey) || "{}") || {}; }
@@ -102,12 +119,16 @@
     var box = document.getElementById("pending-changes");
     if (!box) { return; }
     var entries = Object.keys(pending).map(function (k) { return pending[k]; });
+    var count = entries.length + actions.length;
     // a redraw's notice stays its full time unless there is something pending to count
-    if (entries.length === 0 && Date.now() < noticeUntil) { return; }
-    var failed = entries.filter(function (e) { return e.state === "failed"; }).length;
-    box.hidden = entries.length === 0;
-    var text = entries.length === 1 ? "1 change not yet saved" : entries.length + " changes not yet saved";
+    if (count === 0 && Date.now() < noticeUntil) { return; }
+    var failed = entries.filter(function (e) { return e.state === "failed"; }).length + actions.length;
+    box.hidden = count === 0;
+    var text = count === 1 ? "1 change not yet saved" : count + " changes not yet saved";
     if (failed) { text += navigator.onLine === false ? " (offline: sent when the connection returns)" : " (retrying)"; }
+    if (actions.length) {
+      text += ": " + actions.map(function (a) { return a.label; }).join(", ");
+    }
     box.textContent = text;
   }
 
@@ -138,6 +159,10 @@
     if (!wrap || !wrap.dataset.field) { return; }
     var entry = pending[wrap.dataset.field];
     var status = xhr ? xhr.status : 0;
+    if (status === 0 && wrap.dataset.replaced) {
+      delete wrap.dataset.replaced;  // replaced by a newer keystroke's save: still saving
+      return;
+    }
     if (status === 200) {
       // confirmed, unless the player typed more since this request left
       if (entry && !wrap.dataset.dirty) { delete pending[wrap.dataset.field]; }
@@ -170,6 +195,7 @@
   function retryAll() {
     clearTimeout(retryTimer);
     if (navigator.onLine === false) { return; }  // the online event will call again
+    sendActions();
     Object.keys(pending).map(function (k) { return pending[k]; })
       .sort(function (a, b) { return a.seq - b.seq; })
       .forEach(function (entry) {
@@ -184,7 +210,74 @@
     writeStore();
     showCount();
   }
-  window.addEventListener("online", function () { attempts = 0; retryAll(); });
+  window.addEventListener("online", function () { attempts = 0; retryAll(); sendActions(); });
+
+  // Actions: a POST from the builder that is not one field's save.
+  function isAction(detail) {
+    var config = detail.requestConfig;
+    if (!config || config.verb !== "post" || !builder || !detail.elt || !builder.contains(detail.elt)) { return false; }
+    var headers = config.headers || {};
+    return !headers["X-Muster-Control"] && !headers["X-Muster-Replay"];
+  }
+  function labelOf(detail) {
+    var event = detail.requestConfig.triggeringEvent;
+    var button = (event && event.submitter) || detail.elt;
+    var entry = button.querySelector(".entry-name");  // a tile of the list: its unit
+    var text = entry ? "Add " + entry.textContent
+      : (button.getAttribute("aria-label") || button.textContent || "a change");
+    var item = button.closest("li.item");
+    var name = item && item.querySelector(".item-name");
+    if (name && text.indexOf(name.textContent) < 0) { text += " " + name.textContent; }
+    return text.trim().replace(/\s+/g, " ").slice(0, 80);
+  }
+  function queueAction(detail) {
+    var config = detail.requestConfig;
+    var params = [];
+    config.formData.forEach(function (value, key) { if (typeof value === "string") { params.push([key, value]); } });
+    var holder = detail.elt.closest("[hx-swap]");
+    actions.push({ path: config.path, params: params,
+                   target: detail.target && detail.target.id ? "#" + detail.target.id : "#builder",
+                   swap: holder ? holder.getAttribute("hx-swap") : "innerHTML", label: labelOf(detail) });
+    writeActions();
+    showCount();
+    scheduleRetry();
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (navigator.onLine !== false || !isAction(event.detail)) { return; }
+    event.preventDefault();  // no connection: it waits, and the page says so
+    queueAction(event.detail);
+  });
+  document.addEventListener("htmx:sendError", function (event) {
+    if (isAction(event.detail)) { queueAction(event.detail); }
+  });
+  var sending = false;
+  function sendActions() {
+    if (sending || !actions.length || navigator.onLine === false || !window.htmx) { return; }
+    sending = true;
+    var action = actions[0];
+    var values = {};
+    action.params.forEach(function (p) {
+      values[p[0]] = p[0] in values ? [].concat(values[p[0]], p[1]) : p[1];
+    });
+    values.csrfmiddlewaretoken = csrfToken();
+    var settle = function (sent) {
+      sending = false;
+      if (sent) { actions.shift(); writeActions(); showCount(); sendActions(); } else { scheduleRetry(); }
+    };
+    window.htmx.ajax("POST", action.path, { target: action.target, swap: action.swap, values: values,
+                                            headers: { "X-Muster-Replay": "1" } })
+      .then(function () { settle(lastReplayReached); }, function () { settle(false); });
+  }
+  // whether the last replay reached the server (any answer: a refusal is shown, not resent)
+  var lastReplayReached = false;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var headers = event.detail.requestConfig && event.detail.requestConfig.headers;
+    if (headers && headers["X-Muster-Replay"]) { lastReplayReached = false; }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var headers = event.detail.requestConfig && event.detail.requestConfig.headers;
+    if (headers && headers["X-Muster-Replay"]) { lastReplayReached = !!(event.detail.xhr && event.detail.xhr.status); }
+  });
   window.addEventListener("offline", showCount);
 
   // Leaving: send what is pending with keepalive (it outlives the page), and ask.
@@ -205,8 +298,8 @@
     });
   }
   window.addEventListener("beforeunload", function (event) {
-    if (!Object.keys(pending).length) { return; }
-    flush();
+    if (!Object.keys(pending).length && !actions.length) { return; }
+    flush();  // the waiting actions stay stored and are sent from the next page
     event.preventDefault();
     event.returnValue = "";
   });
@@ -249,7 +342,7 @@
   // change not confirmed, a refused value or a conflict's choice.
   function busy() {
     var active = document.activeElement;
-    if (Object.keys(pending).length > 0) { return true; }
+    if (Object.keys(pending).length > 0 || actions.length > 0) { return true; }
     if (active && wrapOf(active) && builder && builder.contains(active)) { return true; }
     return !!document.querySelector("#builder [data-field].conflicted, #builder [data-field].invalid, #builder [data-field][data-dirty]");
   }
@@ -274,9 +367,10 @@
         var fresh = html ? new DOMParser().parseFromString(html, "text/html").getElementById("builder") : null;
         var old = document.getElementById("builder");
         if (!fresh || !old || busy()) { return; }
-        old.replaceWith(fresh);
-        builder = fresh;
-        if (window.htmx) { window.htmx.process(fresh); }
+        var touched = [];
+        patch(old, document.importNode(fresh, true), touched);
+        builder = document.getElementById("builder");
+        if (window.htmx) { touched.forEach(function (el) { if (el.isConnected) { window.htmx.process(el); } }); }
         var box = document.getElementById("pending-changes");
         if (box) {
           box.hidden = false;
@@ -289,6 +383,45 @@
       })
       .catch(function () {});
   }
+  // Only what changed is redrawn: the page keeps every part the server draws the same
+  // (an open card stays open, the scroll stays put), and a part whose children differ
+  // in number or identity is replaced whole. A form control is replaced rather than
+  // updated (its value attribute no longer shows once the player has typed in it); a
+  // part the page loads by itself once drawn (hx-trigger="load") is kept as loaded.
+  function words(el) {
+    return Array.from(el.childNodes).filter(function (n) { return n.nodeType === 3 && n.nodeValue.trim(); })
+      .map(function (n) { return n.nodeValue.trim(); }).join("\u0000");
+  }
+  function sameShape(a, b) {
+    if (a.children.length !== b.children.length || words(a) !== words(b)) { return false; }
+    for (var i = 0; i < a.children.length; i++) {
+      if (a.children[i].id !== b.children[i].id) { return false; }
+    }
+    return true;
+  }
+  function patch(old, fresh, touched) {
+    if (fresh.id && fresh.id === old.id && fresh.getAttribute("hx-trigger") === "load") { return; }
+    if (fresh.tagName === "DETAILS") {
+      if (old.hasAttribute("open")) { fresh.setAttribute("open", ""); } else { fresh.removeAttribute("open"); }
+    }
+    if (old.isEqualNode(fresh)) { return; }
+    if (old.tagName !== fresh.tagName || /^(INPUT|SELECT|TEXTAREA|OPTION)$/.test(old.tagName) || !sameShape(old, fresh)) {
+      old.replaceWith(fresh);
+      touched.push(fresh);
+      return;
+    }
+    var changed = false;
+    Array.from(old.attributes).forEach(function (a) {
+      if (!fresh.hasAttribute(a.name)) { old.removeAttribute(a.name); changed = true; }
+    });
+    Array.from(fresh.attributes).forEach(function (a) {
+      if (old.getAttribute(a.name) !== a.value) { old.setAttribute(a.name, a.value); changed = true; }
+    });
+    if (changed) { touched.push(old); }
+    var oldKids = Array.from(old.children), freshKids = Array.from(fresh.children);
+    for (var i = 0; i < oldKids.length; i++) { patch(oldKids[i], freshKids[i], touched); }
+  }
+
   // Asked again once the player is done: this page's own saves meanwhile may have caught
   // it up (each answer brings the version), and then there is nothing to redraw.
   document.addEventListener("focusout", function () {
@@ -309,6 +442,11 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     builder = document.getElementById("builder");
-    if (builder) { restore(); }
+    if (builder) {
+      actions = readActions();
+      restore();
+      showCount();
+      sendActions();
+    }
   });
 })();

@@ -22,6 +22,7 @@ import rules
 from armybuilder.armies import services
 from armybuilder.armies.models import Army
 from armybuilder.catalog.selectors import get_list
+from tests.support import example
 
 pytestmark = pytest.mark.browser
 
@@ -278,8 +279,8 @@ def test_undo_takes_back_this_tabs_change_and_keeps_another_tabs(live_server, pa
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_phone_viewport_has_no_horizontal_scroll_and_cards_fit(live_server, browser, ruleset):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+def test_phone_viewport_has_no_horizontal_scroll_and_cards_fit(live_server, new_context, ruleset):
+    context = new_context(viewport={"width": 390, "height": 844}, has_touch=True)
     try:
         page = context.new_page()
         user = sign_in(context, live_server)
@@ -308,12 +309,44 @@ def test_phone_viewport_has_no_horizontal_scroll_and_cards_fit(live_server, brow
         context.close()
 
 
+@pytest.mark.parametrize("width", [1024, 1280])
+def test_on_a_desktop_every_cost_breakdown_shows_to_its_result(live_server, page, width):
+    page.set_viewport_size({"width": width, "height": 800})
+    user = sign_in(page.context, live_server)
+    # a general's unit: per figure, per unit, then the command cost and the result
+    saved = services.create_army(example("dewitt-medieval-lance-and-bow.json"), owner=user)
+    open_builder(page, live_server.url, saved)
+    expect(page.locator("#unit-list .breakdown").first).to_contain_text("C-in-C +100 = 268")
+    cut = page.evaluate(
+        """[...document.querySelectorAll('#unit-list .breakdown')]
+           .filter(el => el.scrollWidth > el.clientWidth + 1).map(el => el.textContent)"""
+    )
+    assert cut == []
+
+
+def test_on_a_phone_an_illegal_armys_units_come_before_its_problems(live_server, new_context):
+    context = new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    user = sign_in(context, live_server)
+    archers = {"name": "Archers", "training": "melee", "missile_weapon": "foot_bow"}
+    document = {"format": "muster.army/1", "name": "Phone host", "ruleset": "into-the-dark",
+                "units": [archers]}  # fmt: skip
+    saved = services.create_army(document, owner=user)
+    open_builder(page, live_server.url, saved)
+    expect(page.locator("#army-totals .badge")).to_have_text("Illegal")
+    units, problems = page.locator("#units").bounding_box(), page.locator("#issues").bounding_box()
+    assert units is not None and problems is not None
+    assert units["y"] + units["height"] <= problems["y"]
+    # the bar along the bottom counts the errors and takes the player to the first one
+    expect(page.locator("#army-totals a.jump")).to_contain_text("1 error")
+
+
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_keyboard_only_adding_a_unit_within_five_tabs(live_server, page, ruleset):
     user = sign_in(page.context, live_server)
     saved = make_army(user, ruleset, 1)
     open_builder(page, live_server.url, saved)
-    page.set_viewport_size({"width": 1280, "height": 800})
+    page.set_viewport_size({"width": 1024, "height": 768})
     tabs = 0
     while tabs < 5:
         page.keyboard.press("Tab")
@@ -341,7 +374,7 @@ def test_screenshots_of_six_units_collapsed_and_one_open_and_the_clicks_per_acti
     user = sign_in(page.context, live_server)
     saved = make_army(user, "into-the-dark", 6)
     open_builder(page, live_server.url, saved)
-    page.set_viewport_size({"width": 1280, "height": 800})
+    page.set_viewport_size({"width": 1024, "height": 768})
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "builder-desktop-collapsed.png"))
     # twelve collapsed cards fit one 1280x800 screen: six take at most half of it
@@ -358,7 +391,7 @@ def test_screenshots_of_six_units_collapsed_and_one_open_and_the_clicks_per_acti
     page.screenshot(path=str(ARTIFACTS / "builder-desktop-open.png"))
     page.set_viewport_size({"width": 390, "height": 844})
     page.screenshot(path=str(ARTIFACTS / "builder-phone-one-open.png"), full_page=True)
-    page.set_viewport_size({"width": 1280, "height": 800})
+    page.set_viewport_size({"width": 1024, "height": 768})
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     page.locator("#share").get_by_role("button", name="Copy").click()
     expect(page.locator("#share").get_by_role("button", name="Copied")).to_be_visible()

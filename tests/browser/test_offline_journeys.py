@@ -8,10 +8,11 @@ with the network off.
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Error, Page, expect
 
 from armybuilder.armies import editing
 from armybuilder.armies.changes import UNSET
@@ -25,7 +26,20 @@ from tests.browser.test_builder_journeys import (
     sign_in,
 )
 
-pytestmark = pytest.mark.browser
+# the service worker is part of what these journeys prove (no connection, the app shell)
+pytestmark = [pytest.mark.browser, pytest.mark.browser_context_args(service_workers="allow")]
+
+
+@pytest.fixture(autouse=True)
+def _worker_settled_before_the_context_closes(page: Page):
+    """The context closes once the page's service worker is ready (at most 5 s), not in
+    the middle of its install: the app shell's requests are done, not cut off."""
+    yield
+    with suppress(Error):
+        page.evaluate(
+            "Promise.race([navigator.serviceWorker.ready,"
+            " new Promise(done => setTimeout(done, 5000))]).then(() => true)"
+        )
 
 
 def unit_name(saved: Army) -> str:
@@ -88,10 +102,16 @@ def test_back_or_a_tab_shown_again_after_a_change_elsewhere_shows_the_army_as_it
     page.go_back()
     expect(page.locator("#unit-0-summary .item-name")).to_have_text("Renamed on the phone")
     # the tab hidden and shown again (the event a browser sends then) after another change
+    open_card(page, 1)  # the player had the other unit open: it stays open, untouched
+    page.locator("#unit-1").evaluate("el => { el.seenBefore = true; }")
     rename_elsewhere(saved, "Renamed on the tablet")
     page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
     expect(page.locator("#unit-0-summary .item-name")).to_have_text("Renamed on the tablet")
     expect(page.locator("#pending-changes")).to_contain_text("Updated from another tab or device")
+    # only what changed was redrawn: the other card is the same element, still open
+    assert page.locator("#unit-1").evaluate("el => el.seenBefore === true")
+    expect(page.locator("#unit-1 details")).to_have_attribute("open", "")
+    expect(page.locator("#u1-name")).to_be_visible()
 
 
 def test_a_conflict_made_while_offline_comes_back_as_the_two_value_choice(live_server, page: Page):
@@ -138,3 +158,88 @@ def test_the_app_installs_and_a_saved_army_and_its_roster_pdf_open_offline(live_
     expect(page.locator("#army-title")).to_have_text(saved.name)
     expect(page.locator("#offline-notice")).to_be_visible()
     assert page.evaluate(fetch_pdf, pdf) == [200, "application/pdf"]
+
+
+def test_adding_and_deleting_offline_wait_in_order_and_land_when_the_connection_returns(
+    live_server, page: Page
+):
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "into-the-dark", 2)  # Viking list: Hirdmen 1, Bondi 2
+    open_builder(page, live_server.url, saved)
+    page.evaluate("navigator.serviceWorker.ready.then(r => !!r.active)")
+    page.reload()  # under the worker: the page is kept for a reload without a connection
+    open_card(page, 0)
+    page.context.set_offline(True)
+    page.locator("#add-entry-hird").click()
+    page.locator("#unit-0 .item-actions button.danger").click()
+    count = page.locator("#pending-changes")
+    expect(count).to_contain_text("2 changes not yet saved (offline")
+    expect(count).to_contain_text("Add Hirdmen")
+    expect(count).to_contain_text("Delete Hirdmen 1")
+    assert [u["name"] for u in document_of(saved)["units"]] == ["Hirdmen 1", "Bondi 2"]
+    # a reload while offline keeps them waiting
+    page.reload()
+    expect(page.locator("#army-title")).to_be_visible()
+    expect(count).to_contain_text("2 changes not yet saved")
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(count).to_be_hidden()
+    expect(page.locator("#unit-list > li.item")).to_have_count(2)
+    expect(page.locator("#unit-0-summary .item-name")).to_have_text("Bondi 2")
+    assert [u["name"] for u in document_of(saved)["units"]] == ["Bondi 2", "Hirdmen"]
+
+
+def test_an_add_whose_answer_was_lost_is_sent_again_and_lands_once(live_server, page: Page):
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "into-the-dark", 2)
+    open_builder(page, live_server.url, saved)
+    answered = []
+
+    def save_then_lose_the_answer(route):
+        if answered:
+            route.continue_()
+            return
+        answered.append(route.fetch().status)  # the server saves the unit...
+        route.abort("connectionreset")  # ...and its answer never reaches the page
+
+    page.route(f"**/armies/{saved.pk}/units/add/", save_then_lose_the_answer)
+    page.locator("#add-entry-hird").click()
+    expect(page.locator("#pending-changes")).to_contain_text("Add Hirdmen")
+    expect(page.locator("#pending-changes")).to_be_hidden()  # sent again by itself
+    expect(page.locator("#unit-list > li.item")).to_have_count(3)
+    assert answered == [200]
+    assert [u["name"] for u in document_of(saved)["units"]] == ["Hirdmen 1", "Bondi 2", "Hirdmen"]
+
+
+def test_a_keystroke_replaces_a_save_still_in_flight_and_the_last_value_lands(
+    live_server, page: Page
+):
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "into-the-dark", 2)
+    open_builder(page, live_server.url, saved)
+    open_card(page, 0)
+    held = []  # the first save never gets an answer: it stays in flight
+
+    def hold_first(route):
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(f"**/armies/{saved.pk}/units/0/", hold_first)
+    try:
+        box = page.locator("#u0-figures")
+        box.fill("2")
+        page.wait_for_timeout(300)
+        assert len(held) == 1
+        box.fill("24")  # without the replacement this save would wait behind the held one
+        wrap = page.locator("#u0-figures-wrap")
+        expect(wrap).to_have_attribute("data-state", "saved")
+        expect(wrap.locator(".field-state")).to_have_text("Saved")
+        assert document_of(saved)["units"][0]["figures"] == 24
+        expect(page.locator("#pending-changes")).to_be_hidden()
+    finally:  # nothing left hanging for the page's close
+        page.unroute_all(behavior="ignoreErrors")
+        for route in held:
+            with suppress(Error):
+                route.abort()

@@ -356,3 +356,32 @@ def test_revisions_are_visible_in_the_admin(client, user):
     assert "Deleted Unit 0" in page
     revision = Revision.objects.get(army=saved)
     assert client.get(f"/admin/armies/revision/{revision.pk}/change/").status_code == 200
+
+
+def test_values_the_page_sent_without_waiting_are_its_own_not_a_conflict(owner_client, user):
+    """A keystroke's save replaced the one in flight: the army may already hold the
+    replaced value, and the page names it in ``_sent``."""
+    saved = services.create_army(army("into-the-dark", [{"name": "Hird", "figures": 12}]),
+                                 owner=user)  # fmt: skip
+    url = f"/armies/{saved.pk}/units/0/"
+    first = {"version": 1, "_field": "figures", "_from": "12", "f.figures": "20"}
+    assert owner_client.post(url, first, headers=HX).status_code == 200  # landed, unanswered
+    later = {"version": 1, "_field": "figures", "_from": "12", "f.figures": "24",
+             "_sent": json.dumps(["f.figures=20"])}  # fmt: skip
+    response = owner_client.post(url, later, headers=HX)
+    assert response.status_code == 200 and response["X-Muster-Value"] == "24"
+    saved.refresh_from_db()
+    assert saved.document["units"][0]["figures"] == 24
+
+
+def test_a_value_the_page_never_sent_is_still_a_conflict(owner_client, user):
+    saved = services.create_army(army("into-the-dark", [{"name": "Hird", "figures": 12}]),
+                                 owner=user)  # fmt: skip
+    url = f"/armies/{saved.pk}/units/0/"
+    elsewhere = {"version": 1, "_field": "figures", "_from": "12", "f.figures": "30"}
+    owner_client.post(url, elsewhere, headers=HX)  # another tab
+    mine = {"version": 1, "_field": "figures", "_from": "12", "f.figures": "24",
+            "_sent": json.dumps(["f.figures=20", "f.figures=not a number"])}  # fmt: skip
+    assert owner_client.post(url, mine, headers=HX).status_code == 409
+    bad = dict(mine, _sent="[1, 2]")
+    assert owner_client.post(url, bad, headers=HX).status_code == 400

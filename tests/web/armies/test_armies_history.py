@@ -2,11 +2,14 @@
 
 import json
 import random
+from datetime import timedelta
 from typing import Any
 
+import pytest
 from django.contrib.auth.models import User
+from django.utils import timezone
 
-from armybuilder.armies import services
+from armybuilder.armies import revisions, services
 from armybuilder.armies.models import Army, Revision
 from tests.support import army
 
@@ -131,3 +134,50 @@ def test_two_armies_of_one_player_compare_and_anothers_do_not(
     assert "Unit 2" in page.content.decode()
     refused = owner_client.get(f"/armies/{mine.pk}/history/compare/?a=now&b=a{theirs.pk}")
     assert refused.status_code == 400
+
+
+def typed(client, saved: Army, value: str, *, typing: bool, field: str = "figures"):
+    saved = fresh(saved)
+    data = {"version": saved.version, "_field": field, f"f.{field}": value}
+    if typing:
+        data["_typing"] = "1"
+    response = client.post(f"/armies/{saved.pk}/units/0/", data, headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    return response
+
+
+def test_keystrokes_of_one_field_are_one_change_in_the_history(owner_client, user):
+    saved = make(user, 1)
+    first = copy(saved.document)
+    typed(owner_client, saved, "2", typing=False)
+    typed(owner_client, saved, "24", typing=True)
+    typed(owner_client, saved, "240", typing=True)
+    saved = fresh(saved)
+    assert saved.version == 4
+    (revision,) = Revision.objects.filter(army=saved)
+    assert (revision.since, revision.version) == (1, 4)
+    assert revision.summary == "Unit 0: Figures 12 → 240"
+    assert (revision.before, revision.after) == (12, 240)
+    assert revisions.document_at(saved, 1) == first
+    with pytest.raises(revisions.HistoryMissing):
+        revisions.document_at(saved, 2)  # a keystroke inside the change is not kept
+    page = owner_client.get(f"/armies/{saved.pk}/history/").content.decode()
+    assert page.count("Figures 12 → 240") == 1 and "Figures 12 → 2<" not in page
+    owner_client.post(f"/armies/{saved.pk}/undo/", {}, headers={"HX-Request": "true"})
+    assert fresh(saved).document == first  # undo takes back the whole typed value
+
+
+def test_a_pause_another_field_or_no_typing_flag_starts_a_new_change(owner_client, user):
+    saved = make(user, 1)
+    typed(owner_client, saved, "20", typing=False)
+    typed(owner_client, saved, "Hird", typing=True, field="name")  # another field
+    typed(owner_client, saved, "21", typing=False)  # a new visit to the field
+    Revision.objects.filter(army=saved).update(
+        created=timezone.now() - timedelta(seconds=revisions.TYPING_SECONDS + 1)
+    )
+    typed(owner_client, saved, "22", typing=True)  # after a long pause
+    saved = fresh(saved)
+    kept = list(Revision.objects.filter(army=saved).order_by("version"))
+    assert [r.version for r in kept] == [2, 3, 4, 5]
+    for version in range(1, 5):
+        revisions.document_at(saved, version)  # every version is kept
