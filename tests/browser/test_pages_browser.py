@@ -94,9 +94,9 @@ def test_a_rule_set_page_leads_with_start_and_its_lists(live_server, page: Page)
 
 @pytest.mark.parametrize("width", PHONES)
 def test_my_armies_becomes_cards_on_a_phone_with_nothing_clipped(
-    live_server, browser, alice, width
+    live_server, new_context, alice, width
 ):
-    context = logged_in_context(browser, live_server, alice, {"width": width, "height": 800})
+    context = logged_in_context(new_context, live_server, alice, {"width": width, "height": 800})
     try:
         page = context.new_page()
         page.set_default_timeout(TIMEOUT)
@@ -126,8 +126,8 @@ def test_my_armies_becomes_cards_on_a_phone_with_nothing_clipped(
         context.close()
 
 
-def test_my_armies_is_a_table_on_a_desktop(live_server, browser, alice):
-    context = logged_in_context(browser, live_server, alice, {"width": 1280, "height": 800})
+def test_my_armies_is_a_table_on_a_desktop(live_server, new_context, alice):
+    context = logged_in_context(new_context, live_server, alice, {"width": 1280, "height": 800})
     try:
         page = context.new_page()
         page.goto(live_server.url + "/armies/")
@@ -148,8 +148,8 @@ def test_my_armies_is_a_table_on_a_desktop(live_server, browser, alice):
         context.close()
 
 
-def test_deleting_an_army_acts_at_once_and_undo_brings_it_back(live_server, browser, alice):
-    context = logged_in_context(browser, live_server, alice, {"width": 390, "height": 844})
+def test_deleting_an_army_acts_at_once_and_undo_brings_it_back(live_server, new_context, alice):
+    context = logged_in_context(new_context, live_server, alice, {"width": 390, "height": 844})
     try:
         page = context.new_page()
         page.set_default_timeout(TIMEOUT)
@@ -171,9 +171,9 @@ def test_deleting_an_army_acts_at_once_and_undo_brings_it_back(live_server, brow
 
 
 @pytest.mark.parametrize("width", PHONES)
-def test_my_pages_never_scroll_sideways_on_a_phone(live_server, browser, alice, width):
+def test_my_pages_never_scroll_sideways_on_a_phone(live_server, new_context, alice, width):
     army = Army.objects.filter(owner=alice).first()
-    context = logged_in_context(browser, live_server, alice, {"width": width, "height": 800})
+    context = logged_in_context(new_context, live_server, alice, {"width": width, "height": 800})
     try:
         page = context.new_page()
         paths = ["/", "/armies/", f"/s/{army.share_token}/"]
@@ -195,6 +195,36 @@ def test_my_pages_never_scroll_sideways_on_a_phone(live_server, browser, alice, 
         context.close()
 
 
+@pytest.mark.parametrize("width", PHONES)
+@pytest.mark.parametrize("signed_in", [True, False])
+def test_on_a_phone_the_header_takes_two_lines(live_server, new_context, alice, width, signed_in):
+    viewport = {"width": width, "height": 800}
+    if signed_in:
+        alice.username = "alice-of-the-very-long-user-name"
+        alice.save()
+        context = logged_in_context(new_context, live_server, alice, viewport)
+    else:
+        context = new_context(viewport=viewport)
+    page = context.new_page()
+    page.goto(live_server.url + "/armies/")
+    rows = page.evaluate(
+        """[...document.querySelectorAll('header.site .brand, header.site nav > *')]
+           .filter(el => el.offsetParent !== null)
+           .map(el => Math.round(el.getBoundingClientRect().top))"""
+    )
+    assert len(set(rows)) == 2, rows  # the brand, then every link on one line
+    links = page.locator("header.site nav a:visible, header.site nav button:visible")
+    names = [n.strip() for n in links.all_inner_texts()]
+    if signed_in:
+        assert names[:2] == ["Start building", "My armies"] and names[-1] == "Log out"
+    else:
+        assert names == ["Start building", "My armies", "Log in", "Sign up"]
+    assert horizontal_overflow(page) <= 0
+    assert small_targets(page) == []
+    if width == 390 and signed_in:
+        shoot(page, "header-phone-390")
+
+
 def contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
     def luminance(rgb: tuple[int, int, int]) -> float:
         parts = []
@@ -212,8 +242,8 @@ def rgb(css: str) -> tuple[int, int, int]:
     return tuple(int(float(n)) for n in numbers[:3])
 
 
-def test_the_focus_ring_has_3_to_1_contrast_on_every_background(live_server, browser, alice):
-    context = logged_in_context(browser, live_server, alice, {"width": 1280, "height": 800})
+def test_the_focus_ring_has_3_to_1_contrast_on_every_background(live_server, new_context, alice):
+    context = logged_in_context(new_context, live_server, alice, {"width": 1280, "height": 800})
     try:
         page = context.new_page()
         page.goto(live_server.url + "/armies/")
