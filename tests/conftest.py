@@ -1,4 +1,9 @@
+import io
+import sys
 import threading
+import time
+import traceback
+from contextlib import contextmanager
 
 import pytest
 from django.contrib.auth.models import User
@@ -84,27 +89,36 @@ def pytest_runtest_teardown(item, nextitem):
     """A live-server or transactional test empties every table when it ends; put the army
     lists back (as ``django_db_setup`` loaded them) for the tests that follow."""
     yield
-    if nextitem is None or not _empties_the_tables(item):
-        return
-    from pytest_django.plugin import blocking_manager_key
+    try:
+        if nextitem is None or not _empties_the_tables(item):
+            return
+        from pytest_django.plugin import blocking_manager_key
 
-    from armybuilder.catalog.services import load_lists
+        from armybuilder.catalog.services import load_lists
 
-    with item.config.stash[blocking_manager_key].unblock():
-        load_lists()
+        with item.config.stash[blocking_manager_key].unblock():
+            load_lists()
+    finally:
+        while _HELD:  # the live server may serve again (see _the_live_servers_connection)
+            _HELD.pop().release()
 
 
 @pytest.fixture(scope="session")
-def live_server(live_server):
+def live_server(django_db_setup, live_server):
     """On SQLite the test database lives in memory, and pytest-django hands the server's
     request threads the test's own connection. Two requests at once on that one connection
     (a page reloading while its leave-page flush is still saving) fail inside sqlite3 with
     "bad parameter or other API misuse". Requests therefore take turns, and the test body's
     own queries wait for the request in hand: one connection, one user at a time. A
-    database with a connection per thread (PostgreSQL) is left to serve requests at once."""
+    database with a connection per thread (PostgreSQL) is left to serve requests at once.
+
+    The test database must exist before the server starts (``django_db_setup`` first):
+    started earlier, the server sees the development database's name, shares nothing, and
+    its threads open connections of their own to the in-memory database, where one
+    thread's write fails another's read ("database table is locked")."""
     shared = list(live_server.thread.connections_override.values())
     if shared:
-        turn = threading.RLock()
+        turn = live_server.muster_turn = _Turn()
         httpd = live_server.thread.httpd
         httpd.set_app(_one_request_at_a_time(httpd.get_app(), turn))
         for connection in shared:
@@ -112,22 +126,127 @@ def live_server(live_server):
     return live_server
 
 
-def _one_request_at_a_time(app, turn: threading.RLock):
+@pytest.fixture(autouse=True)
+def _the_live_servers_connection(request):
+    """A test with the live server reads and writes through the server's own (shared)
+    connection. Once Playwright runs, its event loop makes Django keep this thread's
+    connections per context, and the test body would otherwise open a second connection
+    to the in-memory database, outside the turns ``live_server`` takes.
+
+    When the test ends, the browser is closed but a request it sent may still be served.
+    The tables are emptied on this thread's own connection, so the server is left to
+    finish what it has in hand and then held (no request starts) until the tables are
+    emptied and the lists loaded again (``pytest_runtest_teardown``)."""
+    if "live_server" not in request.fixturenames:
+        yield
+        return
+    server = request.getfixturevalue("live_server")
+    if "playwright" in request.fixturenames:
+        request.getfixturevalue("playwright")  # from here on, this context's connections
+    from django.db import connections
+
+    shared = server.thread.connections_override
+    before = {alias: connections[alias] for alias in shared}
+    for alias, connection in shared.items():
+        connections[alias] = connection
+    yield
+    turn = getattr(server, "muster_turn", None)
+    if turn is not None:
+        turn.hold_when_quiet()
+        _HELD.append(turn)
+    for alias, connection in before.items():
+        connections[alias] = connection
+
+
+TURN_WAIT = 60  # seconds: far beyond any one request here; past it, something is stuck
+_HELD: list["_Turn"] = []  # turns a finished test holds until its tables are emptied
+
+
+class _Turn:
+    """The live server's one connection, taken in turns, never waited for without end: a
+    turn held too long fails the waiter with the holder's stack (where it is stuck)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self._holder: tuple[int, str] | None = None
+        self._requests = 0  # requests being served or waiting for their turn
+        self._count = threading.Lock()
+
+    def _stuck(self, what: str) -> RuntimeError:
+        held = self._holder
+        stack = ""
+        if held is not None and (frame := sys._current_frames().get(held[0])) is not None:
+            stack = "".join(traceback.format_stack(frame))
+        return RuntimeError(
+            f"{what} waited {TURN_WAIT} s for the live server's database connection, "
+            f"held by {held[1] if held else 'nobody known'}:\n{stack}"
+        )
+
+    @contextmanager
+    def request(self):
+        with self._count:
+            self._requests += 1
+        try:
+            yield
+        finally:
+            with self._count:
+                self._requests -= 1
+
+    def hold_when_quiet(self) -> None:
+        """Take the turn once no request is being served or waiting; kept until
+        ``release``."""
+        deadline = time.monotonic() + TURN_WAIT
+        while self._lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
+            if self._requests == 0:
+                self._holder = (threading.get_ident(), "the end of a test")
+                return
+            self._lock.release()
+            time.sleep(0.02)
+            if time.monotonic() > deadline:
+                break
+        raise self._stuck("The end of the test")
+
+    def release(self) -> None:
+        self._holder = None
+        self._lock.release()
+
+    @contextmanager
+    def __call__(self, what: str):
+        if not self._lock.acquire(timeout=TURN_WAIT):
+            raise self._stuck(what)
+        outer = self._holder
+        self._holder = (threading.get_ident(), what)
+        try:
+            yield
+        finally:
+            self._holder = outer
+            self._lock.release()
+
+
+def _one_request_at_a_time(app, turn: _Turn):
     def serve(environ, start_response):
-        with turn:
-            answer = app(environ, start_response)
-            try:
-                return [b"".join(answer)]  # read whole while this request has the connection
-            finally:
-                if hasattr(answer, "close"):
-                    answer.close()
+        # The body is read before the turn is taken: a request the browser gave up on while
+        # sending it (a save replaced in flight, a page closed or taken offline) must leave
+        # only its own thread waiting, not every other request and the test body with it.
+        with turn.request():
+            length = int(environ.get("CONTENT_LENGTH") or 0)
+            if length > 0:
+                environ["wsgi.input"] = io.BytesIO(environ["wsgi.input"].read(length))
+            what = f"the request {environ.get('REQUEST_METHOD')} {environ.get('PATH_INFO')}"
+            with turn(what):
+                answer = app(environ, start_response)
+                try:
+                    return [b"".join(answer)]  # read whole while it has the connection
+                finally:
+                    if hasattr(answer, "close"):
+                        answer.close()
 
     return serve
 
 
-def _waiting_for(turn: threading.RLock):
+def _waiting_for(turn: _Turn):
     def execute(run, sql, params, many, context):
-        with turn:
+        with turn(f"a query of {threading.current_thread().name}"):
             return run(sql, params, many, context)
 
     return execute

@@ -50,6 +50,17 @@ def browser_type_launch_args(browser_type_launch_args):
     }
 
 
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    """No service worker unless a test asks for one (the offline journeys do, with the
+    ``browser_context_args(service_workers="allow")`` marker): a worker caches the app
+    shell in the background when a page first opens, and a journey that is not about
+    working offline has no reason to start one in each of its contexts. Contexts come from
+    the ``context`` and ``new_context`` fixtures, which take these arguments, never from
+    ``browser`` directly."""
+    return {**browser_context_args, "service_workers": "block"}
+
+
 @pytest.fixture(autouse=True)
 def _require_chromium():
     if not CHROMIUM.exists():

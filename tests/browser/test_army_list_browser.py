@@ -1,8 +1,10 @@
 """The army-list page in a real browser: readable on a desktop and a 390 px phone, and one
 click starts an army with the list. Screenshots go to test-artifacts/."""
 
+from collections.abc import Callable
+
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from armybuilder.armies.models import Army
 from tests.browser.conftest import ARTIFACTS
@@ -18,9 +20,9 @@ PAGES = (
 )
 
 
-def open_page(browser: Browser, size: str) -> Page:
+def open_page(new_context: Callable[..., BrowserContext], size: str) -> Page:
     width, height = VIEWPORTS[size]
-    context = browser.new_context(viewport={"width": width, "height": height})
+    context = new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     page.set_default_timeout(TIMEOUT)
     return page
@@ -28,8 +30,8 @@ def open_page(browser: Browser, size: str) -> Page:
 
 @pytest.mark.parametrize("size", sorted(VIEWPORTS))
 @pytest.mark.parametrize(("ruleset", "slug"), PAGES)
-def test_list_page_reads_without_sideways_scrolling(live_server, browser, ruleset, slug, size):
-    page = open_page(browser, size)
+def test_list_page_reads_without_sideways_scrolling(live_server, new_context, ruleset, slug, size):
+    page = open_page(new_context, size)
     page.goto(f"{live_server.url}/rulesets/{ruleset}/lists/{slug}/")
     expect(page.get_by_role("heading", level=2, name="Unit types")).to_be_visible()
     overflow = page.evaluate(
@@ -46,8 +48,8 @@ def test_list_page_reads_without_sideways_scrolling(live_server, browser, rulese
     page.context.close()
 
 
-def test_one_click_starts_an_army_with_the_list(live_server, browser):
-    page = open_page(browser, "phone")
+def test_one_click_starts_an_army_with_the_list(live_server, new_context):
+    page = open_page(new_context, "phone")
     page.goto(f"{live_server.url}/rulesets/into-the-dark/lists/norman-1066/")
     page.get_by_role("button", name="Start an army with this list").click()
     page.wait_for_url(f"{live_server.url}/armies/**")

@@ -56,12 +56,12 @@ def readable(violations: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def logged_in_context(browser, live_server, user: User, viewport: dict):
+def logged_in_context(new_context, live_server, user: User, viewport: dict):
     """A browser context with ``user``'s session cookie (no login form to fill)."""
     client = Client()
     client.force_login(user)
     cookie = client.cookies[settings.SESSION_COOKIE_NAME]
-    context = browser.new_context(viewport=viewport)
+    context = new_context(viewport=viewport)
     context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
     return context
 
@@ -77,13 +77,15 @@ def player(db):
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
 @pytest.mark.parametrize("name", page_cases())
-def test_axe_finds_no_serious_or_critical_violation(live_server, browser, player, name, viewport):
+def test_axe_finds_no_serious_or_critical_violation(
+    live_server, new_context, player, name, viewport
+):
     user, army = player
     path, signed_in = PAGES[name]
     if signed_in:
-        context = logged_in_context(browser, live_server, user, VIEWPORTS[viewport])
+        context = logged_in_context(new_context, live_server, user, VIEWPORTS[viewport])
     else:
-        context = browser.new_context(viewport=VIEWPORTS[viewport])
+        context = new_context(viewport=VIEWPORTS[viewport])
     try:
         page = context.new_page()
         url = live_server.url + path.format(pk=army.pk, token=army.share_token)

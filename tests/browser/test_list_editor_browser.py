@@ -1,12 +1,13 @@
 """A player writes an army list in the editor, starts an army on it from the home page
 (the list comes first), builds from its tiles, and shares the list; an opponent copies it."""
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 import rules
 from armybuilder.armies.models import Army
@@ -25,8 +26,8 @@ def sign_in(context: BrowserContext, live_server: Any, username: str) -> User:
     return user
 
 
-def player(browser: Browser, live_server: Any, username: str) -> Page:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+def player(new_context: Callable[..., BrowserContext], live_server: Any, username: str) -> Page:
+    context = new_context(viewport={"width": 1280, "height": 900})
     sign_in(context, live_server, username)
     page = context.new_page()
     page.set_default_timeout(TIMEOUT)
@@ -61,9 +62,9 @@ def start_on_list(page: Page, live_server: Any, ruleset: str, name: str) -> None
     ("ruleset", "entry"), [("into-the-dark", "Thegns"), ("dewitt-medieval", "Bowmen")]
 )
 def test_a_player_writes_a_list_and_builds_a_legal_army_from_its_tiles(
-    live_server, browser, ruleset, entry
+    live_server, new_context, ruleset, entry
 ):
-    page = player(browser, live_server, "ann")
+    page = player(new_context, live_server, "ann")
     write_list(page, live_server, ruleset, "My raiders", entry)
     start_on_list(page, live_server, ruleset, "My raiders")
     page.locator("#units").get_by_role("button", name=entry).click()
@@ -76,15 +77,15 @@ def test_a_player_writes_a_list_and_builds_a_legal_army_from_its_tiles(
     page.context.close()
 
 
-def test_a_shared_list_is_copied_by_an_opponent(live_server, browser):
-    page = player(browser, live_server, "ann")
+def test_a_shared_list_is_copied_by_an_opponent(live_server, new_context):
+    page = player(new_context, live_server, "ann")
     write_list(page, live_server, "into-the-dark", "Saxon raiders", "Thegns")
     page.get_by_role("link", name="Saxon raiders").click()
     page.get_by_role("button", name="Share by link").click()
     link = page.locator("a.shared-link").get_attribute("href")
     assert link
     page.context.close()
-    opponent = player(browser, live_server, "bob")
+    opponent = player(new_context, live_server, "bob")
     opponent.goto(link)
     expect(opponent.get_by_role("heading", level=1)).to_have_text("Saxon raiders")
     opponent.get_by_role("button", name="Copy this list").click()

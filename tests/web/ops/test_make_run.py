@@ -276,7 +276,8 @@ def test_the_worker_rides_out_redis_going_away_and_make_run_starts_after_redis_l
         return process
 
     def redis_cli(*args):
-        subprocess.run(["redis-cli", "-p", str(port), *args], check=True, capture_output=True)
+        subprocess.run(["redis-cli", "-p", str(port), *args], check=True, capture_output=True,
+                       timeout=30)  # fmt: skip
 
     redis = start_redis()
     rq = {"MUSTER_TASK_BACKEND": "rq", "MUSTER_QUEUE_URL": f"redis://127.0.0.1:{port}/0"}
