@@ -144,13 +144,10 @@ class Preset:
     values: Mapping[str, Any]
 
 
-def presets(
-    ruleset: RuleSet, list_data: Mapping[str, Any] | None, army: rules.Army | None = None
-) -> list[Preset]:
-    """What the "Add unit" menu offers, built from the vocabulary and the army list (with
-    ``army``, also the entries only an army has: allies from the other lists)."""
+def presets(ruleset: RuleSet, list_data: Mapping[str, Any] | None) -> list[Preset]:
+    """What the "Add unit" menu offers, built from the vocabulary and the army list."""
     found = [Preset("blank", "Blank unit (rule set defaults)", "", {})]
-    fields = {f.name: f for f in ruleset.unit_fields}
+    fields = _unit_fields(ruleset)
     kind_field = next(
         (fields[n] for n in ("type", "arm", "class") if n in fields and fields[n].choices), None
     )
@@ -168,7 +165,7 @@ def presets(
             )
     list_entries = getattr(ruleset, "list_entries", None)
     if list_entries is not None:  # rules' list-aware interface: stable entry keys
-        for entry in list_entries(list_data, army):
+        for entry in list_entries(list_data, None):
             found.append(
                 Preset(
                     f"entry:{entry.key}",
@@ -210,14 +207,17 @@ def add_item(kind: str, version: int | None, preset_key: str = "blank") -> Edit:
         items = items_of(document, kind)
         if kind == "units":
             list_data = _list_data(army, document.get("army_list"))
-            parsed = _parsed(army) if preset_key.startswith("entry:") else None
-            stand_in = _stand_in(ruleset, list_data, parsed, preset_key)
-            if stand_in is not None:
-                return _replaced(document, items, stand_in, fields_of(ruleset))
-            chosen = {p.key: p for p in presets(ruleset, list_data, parsed)}.get(preset_key)
-            if chosen is None:
-                raise ItemNotFound(f"no preset {preset_key!r}")
-            item = dict(chosen.values)
+            if preset_key.startswith("entry:"):
+                parsed = _parsed(army)
+                entry = _list_entry(ruleset, list_data, parsed, preset_key)
+                if entry.replaces and parsed is not None:
+                    return _replaced(document, items, entry, _unit_fields(ruleset))
+                item = _known(entry.values, _unit_fields(ruleset))
+            else:
+                chosen = {p.key: p for p in presets(ruleset, list_data)}.get(preset_key)
+                if chosen is None:
+                    raise ItemNotFound(f"no preset {preset_key!r}")
+                item = dict(chosen.values)
             item.setdefault("name", f"Unit {len(items) + 1}")
         else:
             item = {"name": f"General {len(items) + 1}"}
@@ -230,7 +230,7 @@ def add_item(kind: str, version: int | None, preset_key: str = "blank") -> Edit:
     return apply
 
 
-def fields_of(ruleset: RuleSet) -> dict[str, Field]:
+def _unit_fields(ruleset: RuleSet) -> dict[str, Field]:
     return {f.name: f for f in ruleset.unit_fields}
 
 
@@ -242,20 +242,18 @@ def _parsed(army: Army) -> rules.Army | None:
         return None
 
 
-def _stand_in(
+def _list_entry(
     ruleset: RuleSet,
     list_data: Mapping[str, Any] | None,
     parsed: rules.Army | None,
     preset_key: str,
-) -> EntryStatus | None:
-    """The list entry ``preset_key`` names when it stands in for a unit (a replacement)."""
-    list_entries = getattr(ruleset, "list_entries", None)
-    if parsed is None or list_entries is None:
-        return None
-    for entry in list_entries(list_data, parsed):
-        if f"entry:{entry.key}" == preset_key and entry.replaces:
+) -> EntryStatus:
+    """The list entry ``preset_key`` (``entry:<key>``) names, read with the army as it
+    stands: allies from the other lists, a stand-in and the unit it would replace."""
+    for entry in ruleset.list_entries(list_data, parsed):
+        if f"entry:{entry.key}" == preset_key:
             return entry
-    return None
+    raise ItemNotFound(f"no preset {preset_key!r}")
 
 
 def _replaced(

@@ -2,10 +2,10 @@
 
 The builder loads the panel after the page (htmx ``load``; a link without JavaScript), so
 opening the builder costs no query for it. The placeholder takes no room and stays empty
-when there is nothing to say, so the page does not move under a tap while it loads. Until the owner accepts, the army stays checked
-against its pinned revisions; accepting is undoable: the pins it had are kept in the
-session, so the undo never takes pins from the request (an army could otherwise be pinned
-to a list its owner may not read).
+when there is nothing to say, so the page does not move under a tap while it loads. Until
+the owner accepts, the army stays checked against its pinned revisions; accepting is
+undoable: the pins it had are kept in the session, so the undo never takes pins from the
+request (an army could otherwise be pinned to a list its owner may not read).
 """
 
 from __future__ import annotations

@@ -28,6 +28,7 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.tasks import task, task_backends
 from django.tasks.base import TASK_MIN_PRIORITY
+from django.urls import reverse
 from django.utils import timezone
 
 import rules
@@ -97,7 +98,9 @@ def prerender_army(army_id: int, version: int, origin: str = "") -> str:
             return "stale"
         if army.share_token and not origin:
             return "no origin"  # the roster prints the share link: not known here
-        share_url = f"{origin}/s/{army.share_token}/" if army.share_token else None
+        share_url = (
+            origin + reverse("armies:shared", args=[army.share_token]) if army.share_token else None
+        )
         try:
             key, spec, filename = jobs.army_spec(
                 exported(army),

@@ -210,7 +210,7 @@
     writeStore();
     showCount();
   }
-  window.addEventListener("online", function () { attempts = 0; retryAll(); sendActions(); });
+  window.addEventListener("online", function () { attempts = 0; retryAll(); });  // actions first (retryAll)
 
   // Actions: a POST from the builder that is not one field's save.
   function isAction(detail) {

@@ -18,12 +18,6 @@ ALLY_RULE = "Allied Forces"
 MOST_ALLIES = 3
 
 
-def list_name(army: Army, slug: str) -> str:
-    """What a player calls an allied list: the name it was given with (``Army.list_title``);
-    a message never prints a slug."""
-    return army.list_title(slug)
-
-
 def changed(unit: Unit) -> bool:
     """Whether the unit takes an upgrade or a downgrade (a fixed place refuses it)."""
     return unit["change"] is not None
@@ -36,12 +30,12 @@ def ally_issues(army: Army) -> Iterable[Issue]:
     if len(contingents) > 1:
         yield error("ally-count",
                     f"Allies from {len(contingents)} lists "
-                    f"({', '.join(list_name(army, s) for s in contingents)}); an "
+                    f"({', '.join(army.list_title(s) for s in contingents)}); an "
                     "army has one allied contingent.", ALLY_RULE)  # fmt: skip
     for slug, indices in contingents.items():
         if len(indices) > 3:
             yield error("ally-count",
-                        f"The allied contingent from {list_name(army, slug)} has "
+                        f"The allied contingent from {army.list_title(slug)} has "
                         f"{len(indices)} units; "
                         "allies are 1-3 units.", ALLY_RULE)  # fmt: skip
         data = army.ruleset_lists.get(slug)
@@ -54,7 +48,7 @@ def ally_issues(army: Army) -> Iterable[Issue]:
         for i in result.unplaced:
             yield error("ally-not-required",
                         f"{units[i]['name']}: allies come from their list's required "
-                        f"units ({list_name(army, slug)}: {required}); this unit is not one "
+                        f"units ({army.list_title(slug)}: {required}); this unit is not one "
                         "of them.",
                         ALLY_RULE, unit=i)  # fmt: skip
         yield from fixed_issues(result.fixed_changed, units, ALLY_RULE)
