@@ -14,14 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from rules.base import Allowed, Army, Unit
+from rules.base import Allowed, Army, RuleSet, Unit
 from rules.errors import MalformedDocument
 from rules.fields import Field, parse_object
-
-if TYPE_CHECKING:
-    from rules.base import RuleSet
 
 Match = Mapping[str, Sequence[Any]]
 

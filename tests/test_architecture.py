@@ -1,8 +1,8 @@
 """The layout holds: arrows point one way (web -> rules root -> registry -> rule-set packages).
 
-Imports are read with ast from rules/ and armybuilder/: module-level and function-level imports
-both count (a deferred import is still a dependency); only ``if TYPE_CHECKING:`` imports are
-left out, since they never run.
+Imports are read with ast from rules/ and armybuilder/: module-level, function-level (a
+deferred import is still a dependency) and ``if TYPE_CHECKING:`` imports all count (a type
+named from a module is a dependency on it, and a circle through one is still a circle).
 """
 
 import ast
@@ -35,28 +35,16 @@ def _modules() -> dict[str, Path]:
 MODULES = _modules()
 
 
-def _is_type_checking(node: ast.If) -> bool:
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
 def _import_nodes(node: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
-    for child in ast.iter_child_nodes(node):
-        if isinstance(child, ast.If) and _is_type_checking(child):
-            for orelse in child.orelse:
-                yield from _import_nodes(orelse)
-            continue
+    for child in ast.walk(node):
         if isinstance(child, ast.Import | ast.ImportFrom):
             yield child
-        yield from _import_nodes(child)
 
 
-def imported_names(module: str, path: Path) -> set[str]:
+def imported_names(module: str, path: Path, source: str | None = None) -> set[str]:
     """Every dotted name ``module`` imports (``from a import b`` gives ``a.b`` when that is a
-    module, else ``a``); relative imports resolved."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    module, else ``a``); relative imports resolved; ``source`` stands in for the file's text."""
+    tree = ast.parse(path.read_text(encoding="utf-8") if source is None else source)
     is_package = path.name == "__init__.py"
     names: set[str] = set()
     for node in _import_nodes(tree):
@@ -138,6 +126,17 @@ def test_imports_are_resolved_as_modules():
     assert "rules.rulesets.feudal_2017.troops" in graph["rules.rulesets.feudal_2017.entries"]
 
 
+def test_imports_for_type_checking_only_count_as_dependencies():
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n"
+        "    from rules.rulesets.feudal_2017.ruleset import Feudal2017\n"
+    )
+    module = "rules.rulesets.feudal_2017.entries"
+    names = imported_names(module, MODULES[module], source)
+    assert "rules.rulesets.feudal_2017.ruleset" in names
+
+
 def test_no_import_circles_between_modules():
     assert cycles(import_graph()) == []
 
@@ -195,3 +194,31 @@ def test_every_ruleset_describes_its_checks_and_options_as_data():
         assert vocabulary["checks"], ruleset.slug
         codes = [c["code"] for c in vocabulary["checks"]]
         assert len(codes) == len(set(codes)), ruleset.slug
+
+
+MAX_LINES = 500
+
+
+def _project_modules() -> Iterator[Path]:
+    """Every Python module of the project but its tests and migrations."""
+    for path in sorted(ROOT.rglob("*.py")):
+        parts = path.relative_to(ROOT).parts
+        if parts[0] in ("tests", "mutants", "node_modules") or parts[0].startswith("."):
+            continue
+        if "migrations" in parts:
+            continue
+        yield path
+
+
+def test_the_size_rule_reads_the_engine_the_web_layer_and_the_bench():
+    scanned = {path.relative_to(ROOT).parts[0] for path in _project_modules()}
+    assert {"rules", "armybuilder", "bench", "manage.py"} <= scanned
+
+
+def test_no_module_is_longer_than_five_hundred_lines():
+    """A longer module is split along a seam (the project's rule)."""
+    lengths = {
+        str(path.relative_to(ROOT)): len(path.read_text(encoding="utf-8").splitlines())
+        for path in _project_modules()
+    }
+    assert {name: n for name, n in lengths.items() if n > MAX_LINES} == {}

@@ -8,9 +8,10 @@ Units that are well-supplied ... have a 4-Shot limit, not 3" (Missile Supply Var
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from rules.base import Issue, Unit, error
+from rules.rulesets.feudal_2017.troops import TYPE_NAME, WOODS_TYPES
 
 ADVANTAGE_RULE = "Advantages and Disadvantages"
 # advantages and disadvantages that change a unit's shooting or its missiles
@@ -44,6 +45,30 @@ def modification_issues(
         yield error("modification-not-applicable",
                     f"{name}: {label} changes nothing: {reason}.", ADVANTAGE_RULE,
                     unit=index)  # fmt: skip
+
+
+def advantage_issues(units: Sequence[Unit]) -> Iterable[Issue]:
+    """advantage-limit and advantage-unbalanced: one advantage and one disadvantage an army,
+    the woods for freemen or bowmen only, and no advantage without its disadvantage."""
+    advantaged = [u["name"] for u in units if u["advantage"] is not None]
+    disadvantaged = [u["name"] for u in units if u["disadvantage"] is not None]
+    if len(advantaged) > 1:
+        yield error("advantage-limit",
+                    f"{advantage_count_message(advantaged, 'advantage')}.",
+                    ADVANTAGE_RULE)  # fmt: skip
+    if len(disadvantaged) > 1:
+        yield error("advantage-limit",
+                    f"{advantage_count_message(disadvantaged, 'disadvantage')}.",
+                    ADVANTAGE_RULE)  # fmt: skip
+    for i, unit in enumerate(units):
+        if unit["advantage"] == "woods" and unit["type"] not in WOODS_TYPES:
+            yield error("advantage-limit",
+                        f"{unit['name']}: only freemen or bowmen take the woods advantage, "
+                        f"not {TYPE_NAME[unit['type']].lower()}.", ADVANTAGE_RULE, unit=i)  # fmt: skip
+    if advantaged and not disadvantaged:
+        yield error("advantage-unbalanced",
+                    f"{advantaged[0]} has an advantage with no disadvantage to balance it: "
+                    "downgrade another unit.", ADVANTAGE_RULE)  # fmt: skip
 
 
 MODIFICATION_LABEL = {

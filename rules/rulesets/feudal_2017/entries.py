@@ -7,16 +7,17 @@ every list allows (dismounted knights, brigans with bows, mounted brigans: R3-R5
 count in their column too. Counts come from the same max-flow the matrix check makes, in
 the first row the army fits, or else the nearest row.
 
-Without a list the default `feudal` list is in force (as the check uses it), so its
-entries are given.
+The rule set's class hands in the list in force, already validated (without a list of its
+own an army reads the default `feudal` list, as the check does); the helpers here read
+only that list and the rule set's vocabulary, and never call back into the class.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from rules.base import Allowed, Army, EntryStatus, ListDescription, Unit
+from rules.base import Allowed, Army, EntryStatus, ListDescription, RuleSet, Unit
 from rules.list_entries import FieldRule, by_checks, match_choices, merge, only, words
 from rules.rulesets.feudal_2017.matrix import (
     COLUMN_LABELS,
@@ -28,10 +29,7 @@ from rules.rulesets.feudal_2017.matrix import (
     nearest_rows,
     row_usage,
 )
-from rules.rulesets.feudal_2017.troops import DEFAULT_LIST, TYPE_NAME, matrix_type
-
-if TYPE_CHECKING:
-    from rules.rulesets.feudal_2017.ruleset import Feudal2017
+from rules.rulesets.feudal_2017.troops import TYPE_NAME, matrix_type
 
 FIELD_RULES = (
     FieldRule("type", ("dismounted-not-serjeants",),
@@ -66,14 +64,6 @@ ALTERNATIVES: tuple[tuple[str, str, Mapping[str, Any], str], ...] = (
 )  # fmt: skip
 
 
-def _data(
-    ruleset: Feudal2017, list_data: Mapping[str, Any] | None, army: Army | None
-) -> Mapping[str, Any]:
-    if list_data is not None:
-        return list_data
-    return ruleset.list_in_force(army) if army is not None else DEFAULT_LIST
-
-
 def _placeable(force: ForceList) -> list[str]:
     """The matrix types a unit may count as under this list."""
     types = [force.columns[c] for c in COLUMNS]
@@ -87,12 +77,8 @@ def _last_of(units: tuple[Unit, ...] | list[Unit], kind: str) -> int | None:
     return found[-1] if found else None
 
 
-def list_entries(
-    ruleset: Feudal2017, list_data: Mapping[str, Any] | None, army: Army | None
-) -> tuple[EntryStatus, ...]:
-    data = _data(ruleset, list_data, army)
-    if ruleset.validate_army_list(data):
-        return ()
+def list_entries(data: Mapping[str, Any], army: Army | None) -> tuple[EntryStatus, ...]:
+    """The entries of the (valid) list ``data``, counted in ``army``'s units."""
     force = force_list(data)
     units = army.units if army is not None else ()
     types = [matrix_type(u) for u in units]
@@ -136,11 +122,12 @@ def list_entries(
 
 
 def allowed_values(
-    ruleset: Feudal2017, list_data: Mapping[str, Any] | None, unit: Mapping[str, Any]
+    ruleset: RuleSet, data: Mapping[str, Any] | None, unit: Mapping[str, Any]
 ) -> dict[str, Allowed]:
+    """What the rule set's checks allow ``unit``, narrowed by the (valid) list ``data``;
+    the checks alone when there is no valid list."""
     own = by_checks(ruleset, unit, FIELD_RULES)
-    data = _data(ruleset, list_data, None)
-    if ruleset.validate_army_list(data):
+    if data is None:
         return own
     placeable = _placeable(force_list(data))
     field = ruleset.unit_field("type")
@@ -159,16 +146,13 @@ def _as(unit: Mapping[str, Any], kind: str, dismounted: bool) -> Unit:
     return {**unit, "type": kind, "dismounted": dismounted}
 
 
-def describe_list(ruleset: Feudal2017, list_data: Mapping[str, Any] | None) -> ListDescription:
+def describe_list(ruleset: RuleSet, data: Mapping[str, Any]) -> ListDescription:
     """Each entry's unit type; the force matrix rows, replacements and list rules in words."""
-    data = _data(ruleset, list_data, None)
-    if ruleset.validate_army_list(data):
-        return ListDescription()
     force = force_list(data)
     fields = ruleset.unit_fields
     choices = {
         e.key: match_choices({k: [v] for k, v in e.values.items() if k != "name"}, fields)
-        for e in list_entries(ruleset, data, None)
+        for e in list_entries(data, None)
     }
     sentences = []
     for row, counts in MATRIX.items():

@@ -10,7 +10,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from rules.base import Army, CheckDoc, Issue, RuleSet, Ruling, Unit, error
+from rules.base import (
+    Allowed,
+    Army,
+    CheckDoc,
+    EntryStatus,
+    Issue,
+    ListDescription,
+    RuleSet,
+    Ruling,
+    Unit,
+    error,
+)
 from rules.errors import MalformedDocument
 from rules.fields import Field, bool_field, choice_field, name_field
 from rules.list_shape import ListShape
@@ -18,7 +29,7 @@ from rules.qrs import Sheet
 from rules.rulesets.feudal_2017 import entries as feudal_entries
 from rules.rulesets.feudal_2017 import lists, qrs
 from rules.rulesets.feudal_2017.checks import (
-    advantage_count_message,
+    advantage_issues,
     army_size_message,
     balance_count_message,
     crossbow_count_message,
@@ -49,7 +60,6 @@ from rules.rulesets.feudal_2017.troops import (
     SHOOTING,
     TYPE_NAME,
     UNIT_TYPES,
-    WOODS_TYPES,
     banner_fault,
     matrix_type,
     melee_modifier,
@@ -377,7 +387,7 @@ class Feudal2017(RuleSet):
             yield error("too-many-personalities",
                         f"{personality_count_message(personalities, len(units))}.",
                         PERSONALITY_RULE)  # fmt: skip
-        yield from self._check_advantages(army)
+        yield from advantage_issues(army.units)
 
     def _check_crossbows(self, army: Army) -> Iterable[Issue]:
         """One mistake, one error: crossbows on a unit that is not bowmen, or a balance on
@@ -411,27 +421,6 @@ class Feudal2017(RuleSet):
         if problem:
             yield error("crossbow-balance", f"{problem}.", MATRIX_RULE)
 
-    def _check_advantages(self, army: Army) -> Iterable[Issue]:
-        advantaged = [u["name"] for u in army.units if u["advantage"] is not None]
-        disadvantaged = [u["name"] for u in army.units if u["disadvantage"] is not None]
-        if len(advantaged) > 1:
-            yield error("advantage-limit",
-                        f"{advantage_count_message(advantaged, 'advantage')}.",
-                        ADVANTAGE_RULE)  # fmt: skip
-        if len(disadvantaged) > 1:
-            yield error("advantage-limit",
-                        f"{advantage_count_message(disadvantaged, 'disadvantage')}.",
-                        ADVANTAGE_RULE)  # fmt: skip
-        for i, unit in enumerate(army.units):
-            if unit["advantage"] == "woods" and unit["type"] not in WOODS_TYPES:
-                yield error("advantage-limit",
-                            f"{unit['name']}: only freemen or bowmen take the woods advantage, "
-                            f"not {TYPE_NAME[unit['type']].lower()}.", ADVANTAGE_RULE, unit=i)  # fmt: skip
-        if advantaged and not disadvantaged:
-            yield error("advantage-unbalanced",
-                        f"{advantaged[0]} has an advantage with no disadvantage to balance it: "
-                        "downgrade another unit.", ADVANTAGE_RULE)  # fmt: skip
-
     def composition(self, army: Army) -> dict[str, Any]:
         force = self.force(army)
         return {
@@ -455,18 +444,23 @@ class Feudal2017(RuleSet):
         return rolled_force(self.slug, list_slug, data, seed, named=list_data is not None)
 
     # -- army lists --------------------------------------------------------------------
-    def list_entries(
-        self, list_data: Mapping[str, Any] | None, army: Army | None
-    ) -> tuple[feudal_entries.EntryStatus, ...]:
-        return feudal_entries.list_entries(self, list_data, army)
+    def _valid_list(self, list_data: Mapping[str, Any] | None, army: Army | None) -> Any:
+        """The list the picker reads (``list_data``, else the army's list in force, else the
+        default list), or None when it is malformed."""
+        data = list_data if list_data is not None else DEFAULT_LIST
+        data = self.list_in_force(army) if list_data is None and army is not None else data
+        return None if self.validate_army_list(data) else data
 
-    def allowed_values(
-        self, list_data: Mapping[str, Any] | None, unit: Mapping[str, Any]
-    ) -> Mapping[str, feudal_entries.Allowed]:
-        return feudal_entries.allowed_values(self, list_data, unit)
+    def list_entries(self, list_data: Any, army: Army | None) -> tuple[EntryStatus, ...]:
+        data = self._valid_list(list_data, army)
+        return () if data is None else feudal_entries.list_entries(data, army)
 
-    def describe_list(self, list_data: Mapping[str, Any] | None) -> feudal_entries.ListDescription:
-        return feudal_entries.describe_list(self, list_data)
+    def allowed_values(self, list_data: Any, unit: Unit) -> Mapping[str, Allowed]:
+        return feudal_entries.allowed_values(self, self._valid_list(list_data, None), unit)
+
+    def describe_list(self, list_data: Mapping[str, Any] | None) -> ListDescription:
+        data = self._valid_list(list_data, None)
+        return ListDescription() if data is None else feudal_entries.describe_list(self, data)
 
     def unit_presets(self, list_data: Mapping[str, Any] | None) -> list[tuple[str, Unit]]:
         """One unit of each column's type, the list's (or the default list's) columns."""

@@ -11,9 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from rules.base import Allowed, Army, EntryStatus, ListDescription, Unit, entry_preset
+from rules.base import (
+    Allowed,
+    Army,
+    EntryStatus,
+    ListDescription,
+    RuleSet,
+    Unit,
+    entry_preset,
+)
 from rules.list_entries import (
     Entry,
     FieldRule,
@@ -25,9 +33,6 @@ from rules.list_entries import (
     restrict_by_entries,
 )
 from rules.matching import max_assignment
-
-if TYPE_CHECKING:
-    from rules.rulesets.into_the_dark.ruleset import IntoTheDark
 
 # rules of the rule set that restrict one field of a unit, by the checks that refuse a value
 FIELD_RULES = (
@@ -67,7 +72,7 @@ def matchers(list_data: Mapping[str, Any] | None) -> list[Entry]:
     ]
 
 
-def preset(ruleset: IntoTheDark, entry: Mapping[str, Any], n: int) -> Unit:
+def preset(ruleset: RuleSet, entry: Mapping[str, Any], n: int) -> Unit:
     """What a unit added from the entry starts with: each matched field's first value, and
     the rule set's follow-ups (a champion is one open figure) where the entry allows them."""
     _, values = entry_preset(entry, f"Entry {n + 1}")
@@ -93,7 +98,7 @@ def assignment(
 
 
 def list_entries(
-    ruleset: IntoTheDark, list_data: Mapping[str, Any] | None, army: Army | None
+    ruleset: RuleSet, list_data: Mapping[str, Any] | None, army: Army | None
 ) -> tuple[EntryStatus, ...]:
     raw = _entries(list_data)
     if not raw:
@@ -121,7 +126,7 @@ def list_entries(
 
 
 def allowed_values(
-    ruleset: IntoTheDark, list_data: Mapping[str, Any] | None, unit: Mapping[str, Any]
+    ruleset: RuleSet, list_data: Mapping[str, Any] | None, unit: Mapping[str, Any]
 ) -> dict[str, Allowed]:
     fields = {f.name: f for f in ruleset.unit_fields}
     listed = restrict_by_entries(matchers(list_data), unit, fields)
@@ -129,7 +134,7 @@ def allowed_values(
 
 
 def no_entry_message(
-    ruleset: IntoTheDark, list_data: Mapping[str, Any], unit: Mapping[str, Any]
+    ruleset: RuleSet, list_data: Mapping[str, Any], unit: Mapping[str, Any]
 ) -> str:
     """The not-in-army-list message: which fields stop the unit matching its nearest entry."""
     fields = {f.name: f for f in ruleset.unit_fields}
@@ -138,7 +143,7 @@ def no_entry_message(
     return f"{text} — {detail}." if detail else f"{text}."
 
 
-def describe_list(ruleset: IntoTheDark, list_data: Mapping[str, Any] | None) -> ListDescription:
+def describe_list(ruleset: RuleSet, list_data: Mapping[str, Any] | None) -> ListDescription:
     """Each entry's match, and the share limits in words."""
     choices = {
         entry_key(e, n): match_choices(e.get("match") or {}, ruleset.unit_fields)
