@@ -9,6 +9,8 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 import rules
 from tests.support import ROOT
 
@@ -222,3 +224,75 @@ def test_no_module_is_longer_than_five_hundred_lines():
         for path in _project_modules()
     }
     assert {name: n for name, n in lengths.items() if n > MAX_LINES} == {}
+
+
+# Receivers of another app's model signals that carry no business rule: they only queue
+# work that can always be redone on demand, and the app they serve sits above the
+# sender's (armies cannot call printing). Anything that changes what is stored is an
+# explicit call in the save path instead.
+SIDE_EFFECT_RECEIVERS = {
+    # printing ahead: a render queued after a save; Print renders on demand without it
+    "armybuilder.printing.apps._army_saved",
+    "armybuilder.printing.apps._revision_saved",
+}
+
+
+def model_signal_receivers(prefix: str) -> list[tuple[str, str]]:
+    """(receiver, sender model) for every receiver of a model signal (save, delete, init,
+    many-to-many) defined in a module under ``prefix``; the sender ``*`` for any model."""
+    import weakref
+
+    from django.apps import apps
+    from django.db.models import signals
+
+    models = {id(model): model._meta.label for model in apps.get_models()}
+    found = []
+    for name in ("pre_init", "post_init", "pre_save", "post_save", "pre_delete", "post_delete",
+                 "m2m_changed"):  # fmt: skip
+        for lookup_key, receiver, *_ in getattr(signals, name).receivers:
+            if isinstance(receiver, weakref.ReferenceType):
+                receiver = receiver()
+            module = getattr(receiver, "__module__", "") or ""
+            if receiver is None or not (module == prefix or module.startswith(prefix + ".")):
+                continue
+            label = models.get(lookup_key[1], "*")
+            found.append((f"{module}.{receiver.__qualname__}", label))
+    return sorted(found)
+
+
+def _outside_own_models(receivers: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The receivers not defined in the models module of the sender's own app."""
+    from django.apps import apps
+
+    def own(receiver: str, label: str) -> bool:
+        if label == "*":
+            return False
+        models = f"{apps.get_app_config(label.split('.')[0]).name}.models"
+        return receiver.startswith(models + ".")
+
+    return [(r, label) for r, label in receivers if not own(r, label)]
+
+
+def _planted_pin(sender, instance, **kwargs):  # a business rule hidden in a signal
+    instance.list_pins = {}
+
+
+@pytest.mark.django_db
+def test_the_signal_finder_sees_a_receiver_on_another_apps_model():
+    from django.db.models.signals import pre_save
+
+    pre_save.connect(_planted_pin, sender="armies.Army", weak=False)
+    try:
+        found = _outside_own_models(model_signal_receivers("tests"))
+    finally:
+        pre_save.disconnect(_planted_pin, sender="armies.Army")
+    assert found == [("tests.test_architecture._planted_pin", "armies.Army")]
+    assert model_signal_receivers("tests") == []
+
+
+def test_no_model_signal_carries_a_business_rule():
+    """A model's signals are received only in its own app's models module; what one app
+    does when another app's row is saved is an explicit call in that save path."""
+    outside = _outside_own_models(model_signal_receivers("armybuilder"))
+    assert [(r, label) for r, label in outside if r not in SIDE_EFFECT_RECEIVERS] == []
+    assert {r for r, _ in outside} == SIDE_EFFECT_RECEIVERS  # none listed that is gone

@@ -12,6 +12,7 @@ from django.db.models import F
 from django.http import HttpRequest
 
 from armybuilder.armies.models import Army, Revision
+from armybuilder.catalog.services import pins_for
 from armybuilder.textrule import TextRuleJSONField
 
 
@@ -32,6 +33,7 @@ class ArmyAdmin(admin.ModelAdmin):
 
     def save_model(self, request: HttpRequest, obj: Army, form: Any, change: bool) -> None:
         before = Army.objects.filter(pk=obj.pk).values_list("document", flat=True).first()
+        obj.list_pins = pins_for(obj.document, obj.list_pins)  # a list it now reads is pinned
         super().save_model(request, obj, form, change)
         if change:
             Army.objects.filter(pk=obj.pk).update(version=F("version") + 1)

@@ -79,7 +79,7 @@ def _refuse_over_session_cap(session_key: str) -> None:
         )
 
 
-def create_draft(session_key: str, document: dict[str, Any]) -> Army:
+def create_draft(session_key: str, document: dict[str, Any], list_pins: dict[str, int]) -> Army:
     """A visitor's new draft, or DraftLimitReached when a cap is reached (nothing saved)."""
     with transaction.atomic():
         issued = _lock()
@@ -94,7 +94,9 @@ def create_draft(session_key: str, document: dict[str, Any]) -> Army:
                 "Muster is holding as many visitors' drafts as it can right now. Sign up "
                 "(it is free) to save armies in an account, or try again later."
             )
-        return Army.objects.create(owner=None, session_key=session_key, document=document)
+        return Army.objects.create(
+            owner=None, session_key=session_key, document=document, list_pins=list_pins
+        )
 
 
 def restore_draft(army: Army) -> None:

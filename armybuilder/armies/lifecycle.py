@@ -18,7 +18,7 @@ import rules
 from armybuilder.armies import drafts
 from armybuilder.armies.documents import NAME_MAX
 from armybuilder.armies.models import Army, new_share_token, restore_cutoff
-from armybuilder.catalog.services import check_document, lookup_of
+from armybuilder.catalog.services import check_document, lookup_of, pins_for
 
 
 def blank_document(
@@ -42,9 +42,12 @@ def create_army(raw: Any, *, owner: AbstractBaseUser | None = None, session_key:
     """
     # a player may build on their own lists as well as the public ones
     parsed, _ = check_document(raw, lookup_of(owner))
+    document = parsed.to_document()
+    # checked against the revisions of its lists it is made on, until its owner accepts newer
+    list_pins = pins_for(document)
     if owner is None:
-        return drafts.create_draft(session_key, parsed.to_document())  # caps: drafts.py
-    return Army.objects.create(owner=owner, session_key="", document=parsed.to_document())
+        return drafts.create_draft(session_key, document, list_pins)  # caps: drafts.py
+    return Army.objects.create(owner=owner, document=document, list_pins=list_pins)
 
 
 def _copy_name(name: str, prefix: str = "Copy of ") -> str:

@@ -53,7 +53,7 @@ def _pins_after(army: Army, before: Any, document: dict[str, Any]) -> dict[str, 
     same (the common edit: no query). A list the army starts to read (its own list
     switched in the settings, a unit allied from another list) is pinned to its latest
     revision, so a later change of that list is shown as an upgrade, never applied
-    silently; an UPDATE skips the model's pre_save that pins a whole save."""
+    silently."""
     if pins.referenced_slugs(before) == pins.referenced_slugs(document):
         return None
     if "list_pins" not in army.__dict__:  # read without them

@@ -69,19 +69,6 @@ def pins_for(document: Any, pins: Mapping[str, int] | None = None) -> dict[str, 
     return kept
 
 
-def pin_army(sender: Any, instance: Any, raw: bool = False, **kwargs: Any) -> None:
-    """``pre_save`` of Army: a new army (or one saved whole) is pinned to the latest
-    revision of every list it reads and is not pinned to yet."""
-    if raw:  # loading fixtures: keep what the fixture says
-        return
-    update_fields = kwargs.get("update_fields")
-    if update_fields is not None and "list_pins" not in update_fields:
-        return  # a save of other fields only: the pins would not be written
-    if "document" not in instance.__dict__ or "list_pins" not in instance.__dict__:
-        return  # read without them (deferred): reading them here would cost queries
-    instance.list_pins = pins_for(instance.document, instance.list_pins)
-
-
 @dataclass(frozen=True)
 class UnitChange:
     index: int

@@ -179,15 +179,11 @@ def test_a_user_list_slug_never_takes_a_shipped_one(people):
 
 
 def test_a_list_an_army_is_pinned_to_cannot_be_deleted(people):
-    from armybuilder.armies.models import Army
+    from armybuilder.armies.services import create_army
     from tests.support import army
 
     army_list = player_list(people["author"])
-    # as the builder will create it: checked against the lists its owner may build on
-    parsed, _ = services.check_document(
-        army("into-the-dark", [], army_list=army_list.slug), services.lookup_of(people["author"])
-    )
-    built = Army.objects.create(owner=people["author"], document=parsed.to_document())
+    built = create_army(army("into-the-dark", [], army_list=army_list.slug), owner=people["author"])
     assert built.list_pins == {army_list.slug: 1}
     with pytest.raises(services.ListRefused, match="armies are built on this list"):
         services.delete_list(people["author"], army_list)

@@ -173,21 +173,79 @@ def test_restoring_one_revision_pins_that_list_to_it(user):
 
 
 def test_saving_an_army_pins_a_list_it_now_reads_and_drops_one_it_no_longer_reads(user):
+    from armybuilder.armies.revisions import RevisionNote
+    from armybuilder.armies.saving import save
+
     saved, slug = legal_army(user, "into-the-dark")
-    saved.document = {**saved.document, "army_list": "norman-1066"}
-    saved.save()
+    assert saved.list_pins == {slug: 1}
+    save(saved, {**saved.document, "army_list": "norman-1066"}, RevisionNote("Army list"))
     norman = ArmyList.objects.get(ruleset="into-the-dark", slug="norman-1066")
     assert Army.objects.get(pk=saved.pk).list_pins == {"norman-1066": norman.latest_revision}
 
 
-def test_a_save_that_reads_no_new_list_costs_no_query_for_pins(user, django_assert_num_queries):
-    saved, _ = legal_army(user, "into-the-dark")
-    with django_assert_num_queries(1):  # the UPDATE alone
-        saved.save()
+def test_the_pins_of_an_army_that_reads_no_new_list_cost_no_query(user, django_assert_num_queries):
+    saved, slug = legal_army(user, "into-the-dark")
+    renamed = {**saved.document, "name": "Renamed"}
+    with django_assert_num_queries(0):
+        assert services.pins_for(renamed, saved.list_pins) == {slug: 1}
+
+
+def _army_on(ruleset, slug):
+    return army(ruleset, list_entry_units(ruleset, slug), army_list=slug)
+
+
+def test_a_duplicated_army_keeps_its_pins_and_a_copy_is_pinned_like_a_new_army(user):
+    saved, slug = legal_army(user, "into-the-dark")
+    army_list = ArmyList.objects.get(ruleset="into-the-dark", slug=slug)
+    services.save_list(army_list, data=lower_max(army_list.data, "into-the-dark"))
+    # a copy is made now: it is built on the latest revision, as a new army is
+    assert armies.duplicate_army(saved, owner=user).list_pins == {slug: 2}
+    assert armies.fork(saved, user).list_pins == {slug: 2}
+
+
+def test_a_visitors_draft_is_pinned_and_keeps_its_pins_once_claimed_at_sign_up(user):
+    draft = armies.create_army(_army_on("into-the-dark", "viking"), session_key="v" * 32)
+    assert draft.list_pins == {"viking": 1}
+    assert armies.claim_drafts(user, ["v" * 32]) == 1
+    claimed = Army.objects.get(pk=draft.pk)
+    assert claimed.owner == user and claimed.list_pins == {"viking": 1}
+
+
+def _admin_form(army_row, document, owner):
+    import json
+
+    return {
+        "owner": owner.pk,
+        "document": json.dumps(document),
+        "share_token": (army_row.share_token if army_row else "") or "",
+        "list_pins": json.dumps(army_row.list_pins if army_row else {}),
+        "deleted_at_0": "",
+        "deleted_at_1": "",
+    }
+
+
+def test_an_army_added_or_changed_in_the_admin_is_pinned_to_the_lists_it_reads(
+    admin_client, admin_user
+):
+    added = admin_client.post(
+        "/admin/armies/army/add/",
+        _admin_form(None, _army_on("into-the-dark", "viking"), admin_user),
+    )
+    assert added.status_code == 302
+    made = Army.objects.get(owner=admin_user)
+    assert made.list_pins == {"viking": 1}
+    switched = {**made.document, "army_list": "norman-1066"}
+    changed = admin_client.post(
+        f"/admin/armies/army/{made.pk}/change/", _admin_form(made, switched, admin_user)
+    )
+    assert changed.status_code == 302
+    norman = ArmyList.objects.get(ruleset="into-the-dark", slug="norman-1066")
+    assert Army.objects.get(pk=made.pk).list_pins == {"norman-1066": norman.latest_revision}
 
 
 def test_an_army_built_on_a_shared_list_keeps_reading_it_after_the_link_is_revoked(user):
     from django.contrib.auth.models import User
+    from django.test import Client
 
     from armybuilder.catalog.models import LINK
 
@@ -197,9 +255,10 @@ def test_an_army_built_on_a_shared_list_keeps_reading_it_after_the_link_is_revok
     services.set_status(author, theirs, LINK)
     units = list_entry_units("into-the-dark", "anglo-danish-1066")
     document = army("into-the-dark", units, army_list=theirs.slug)
-    # the builder on a shared list: the list answers for its slug for this army
-    parsed, _ = rules.check_document(document, lambda r: {theirs.slug: theirs.data})
-    built = Army.objects.create(owner=user, document=parsed.to_document())
+    reader = Client()
+    reader.force_login(user)
+    reader.get(f"/lists/shared/{theirs.share_token}/")  # the link opened: the list is theirs to use
+    built = armies.create_army(document, owner=user)
     assert built.list_pins == {theirs.slug: 1}
     services.revoke_link(author, theirs)
     services.set_status(author, theirs, "private")
