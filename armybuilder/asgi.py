@@ -249,13 +249,16 @@ async def _answer(send: Send, status: int, body: bytes) -> None:
 
 
 def _declared_length(scope: MutableMapping[str, Any]) -> int:
-    for name, value in scope.get("headers", ()):
-        if name.lower() == b"content-length":
-            try:
-                return int(value)
-            except ValueError:
-                return 0  # malformed: the server or Django refuses it
-    return 0
+    """Content-Length as a number; 0 when absent or malformed (the server or Django refuses
+    a malformed one)."""
+    declared = [
+        value for name, value in scope.get("headers", ()) if name.lower() == b"content-length"
+    ]
+    try:
+        length = int(declared[0]) if declared else 0
+    except ValueError:
+        length = 0
+    return length
 
 
 async def _answer_413(send: Send, limit: int) -> None:

@@ -90,7 +90,8 @@ def print_table(rows: list[dict[str, Any]], notes: list[str]) -> None:
         print(f"  {note}")
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str]) -> None:
+    """Run the named benchmarks (all without names) and print their tables."""
     old = setup_django()
     try:
         for module in modules(argv):
@@ -105,8 +106,7 @@ def main(argv: list[str]) -> int:
             print(f"  ({name}: {time.perf_counter() - started:.1f} s)")
     finally:
         teardown_django(old)
-    return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    main(sys.argv[1:])

@@ -7,7 +7,8 @@ them (the three sizes in turns, so a busy machine slows each alike): the one-fie
 fetch, the check (from the army's last check when this process remembers it), the
 versioned UPDATE and the revision, and the unit's summary with the out-of-band totals and
 issues. A short warm-up comes first. The floor is a view that returns "ok" through the
-same middleware. Issue 11 asks that a 300-unit edit cost at most 1.5x a 30-unit edit.
+same middleware. A 300-unit edit should cost at most 1.5x a 30-unit edit: the re-check
+reads only the edited unit and the army-wide checks, not every unit.
 """
 
 from __future__ import annotations

@@ -59,7 +59,7 @@ def locked_for(request: HttpRequest, username: str | None, now: float | None = N
         ]
     except Exception:
         log.warning("log-in lock-out not checked: the cache did not answer", exc_info=True)
-        return 0
+        until = [now]  # not locked
     return max(0, math.ceil(max(until) - now))
 
 

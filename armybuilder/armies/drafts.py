@@ -136,8 +136,5 @@ def owner_kwargs(request: HttpRequest) -> dict[str, Any]:
 def claim_drafts(user: AbstractBaseUser, draft_keys: list[str]) -> int:
     """Give a visitor's drafts to the account they signed up or logged in with."""
     keys = [k for k in draft_keys if k]
-    if not keys:
-        return 0
-    return Army.objects.filter(owner__isnull=True, session_key__in=keys).update(
-        owner=user, session_key="", updated=timezone.now()
-    )
+    drafts = Army.objects.filter(owner__isnull=True, session_key__in=keys)
+    return drafts.update(owner=user, session_key="", updated=timezone.now()) if keys else 0

@@ -147,9 +147,7 @@ def _deleted_order(army: Army) -> tuple[float, int]:
 
 
 def draft_count(request: HttpRequest) -> int:
-    if request.user.is_authenticated:
-        return 0
-    key = visitor_draft_key(request)
+    key = None if request.user.is_authenticated else visitor_draft_key(request)
     return live_armies().filter(owner__isnull=True, session_key=key).count() if key else 0
 
 

@@ -231,7 +231,8 @@ def contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
         for c in rgb:
             c = c / 255
             parts.append(c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4)
-        return 0.2126 * parts[0] + 0.7152 * parts[1] + 0.0722 * parts[2]
+        relative = 0.2126 * parts[0] + 0.7152 * parts[1] + 0.0722 * parts[2]
+        return relative
 
     hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
     return (hi + 0.05) / (lo + 0.05)

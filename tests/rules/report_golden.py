@@ -1,8 +1,9 @@
 """Everything the engine answers for the armies and lists we ship, as one JSON value.
 
-The rule sets were moved into packages (and the Dark Ages pair rebuilt on one core) without
-changing a single answer. The golden file holds what the engine said before that move; the
-test beside this module recomputes it. Regenerate only for a deliberate ruling change:
+The golden file holds every answer the engine gives for them (check reports, QRS sheets, list
+descriptions, presets, rolled forces), so a change of layout inside the engine is proved to
+change none; the test beside this module recomputes it. Regenerate only for a deliberate
+ruling or wording change:
 
     .venv/bin/python -m tests.rules.report_golden --write
 
@@ -24,7 +25,7 @@ from rules.errors import MalformedDocument
 from rules.qrs import qrs_sheet
 from tests.support import DATA, EXAMPLES, fixture_lists
 
-GOLDEN = DATA / "reports_before_layout.json"
+GOLDEN = DATA / "engine_answers.json"
 ROLL_SEEDS = (1, 2, 3, 4)
 
 

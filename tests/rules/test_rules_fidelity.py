@@ -1,5 +1,6 @@
-"""Issue 12 across the rule sets: documented codes against raised ones, citations that name a
-section of the source (or a ruling), and messages that agree with their counts."""
+"""Every rule set is faithful to its sources: documented codes against raised ones,
+citations that name a section of the source (or a ruling), and messages that agree with
+their counts."""
 
 import ast
 import json
@@ -226,15 +227,16 @@ def test_message_builder_agrees_in_number(name, n):
     assert number_slips(text) == [], text
 
 
-def test_number_slip_finder_finds_the_slips_the_issue_reported():
+def test_number_slip_finder_finds_a_count_that_disagrees_with_its_noun():
     for slip in ("1 figures roll no combat die", "3 downgrades but 1 upgrades",
                  "1 stands x 2 figures", "2 unit", "0 personality"):  # fmt: skip
         assert number_slips(slip), slip
     assert number_slips("1 figure rolls no combat die; 2 units, 0 personalities") == []
 
 
-def test_c_in_c_message_no_longer_contradicts_itself():
-    """ "The army has 2 C-in-Cs (...); it has one." said two things at once."""
+def test_c_in_c_message_says_the_count_and_the_rule_without_contradicting_itself():
+    """The message names how many C-in-Cs the army has, then what the rule allows: never
+    "The army has 2 C-in-Cs (...); it has one." """
     from rules.rulesets.dewitt_medieval.ruleset import c_in_c_message
 
     assert c_in_c_message(2, "A, B") == (

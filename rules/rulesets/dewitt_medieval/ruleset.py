@@ -80,6 +80,9 @@ CLASS_NAME = {
 MISSILE = ("crossbow", "sling", "longbow", "bow", "ss")
 CAVALRY_ONLY = {"lance"}  # R2
 FOOT_ONLY = {"pike", "longbow"}  # R2
+# rows that fight, the first that applies: pikes, cavalry, cut and thrust, two-handed
+FIGHTING_ROWS = (("pike", 4), ("cavalry", 1), ("cut_and_thrust", 2), ("two_handed", 1))
+OTHER_ROWS = 2
 
 MOVE_PER_IMPULSE = {"light": 4, "medium": 3, "heavy": 3, "super_heavy": 2}
 ROAD_BONUS = 1
@@ -288,16 +291,9 @@ class DewittMedieval(RuleSet):
 
     @staticmethod
     def fighting_rows(unit: Unit) -> int:
-        weapons = unit["weapons"]
-        if "pike" in weapons:
-            return 4
-        if unit["arm"] == "cavalry":
-            return 1
-        if "cut_and_thrust" in weapons:
-            return 2
-        if "two_handed" in weapons:
-            return 1
-        return 2
+        """The rows that fight: the first of ``FIGHTING_ROWS`` the unit's arm or weapons name."""
+        traits = {unit["arm"], *unit["weapons"]}
+        return next((rows for trait, rows in FIGHTING_ROWS if trait in traits), OTHER_ROWS)
 
     def stats(self, unit: Unit, army: Army) -> dict[str, Any]:
         k = self.scale(army)

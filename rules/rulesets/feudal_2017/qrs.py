@@ -163,7 +163,7 @@ def build(options: Mapping[str, Any], army: Army | None, *, extras: tuple[str, .
                 f"Fast moves start and stay over a BD ({i(bd)}) from all enemy unless "
                 f"charging. Gaps: a BW ({i(bw)}) to pass. Only brigans pass through brigans.",
                 "Retreat from mêlée (front contact with one slower unit): a fast move "
-                "straight back, facing the same way. Facing an attacker: turn 90°/180°.",
+                "straight back, facing the same way. Facing an attacker: a full 90° or 180° turn.",
             ),
             key="move",
             rule="2. Move",

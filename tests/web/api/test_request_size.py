@@ -46,7 +46,10 @@ def multipart(content: bytes, filename: str = "army.json") -> bytes:
 
 
 class CountingStream:
-    """A client's body as the server hands it on: counts what the application reads."""
+    """A client's body as the server hands it on: counts what the application reads.
+
+    It reads as a file or a socket does: ``read(0)`` is empty, and an endless body read to
+    its end never returns (here: fails the test)."""
 
     def __init__(self, body: bytes = b"", endless: bool = False) -> None:
         self.body = io.BytesIO(body)
@@ -54,7 +57,11 @@ class CountingStream:
         self.read_bytes = 0
 
     def read(self, size=-1):
-        data = (b"x" * (size if size > 0 else CHUNK)) if self.endless else self.body.read(size)
+        if self.endless:
+            assert size >= 0, "an endless body was read to its end"
+            data = b"x" * size
+        else:
+            data = self.body.read(size)
         self.read_bytes += len(data)
         return data
 
@@ -103,6 +110,23 @@ def test_a_chunked_check_past_the_limit_is_413_and_not_read_further():
     assert response.status_code == 413
     assert json.loads(response.content)["error"] == f"the document is larger than {LIMIT} bytes"
     assert stream.read_bytes <= LIMIT + 1
+
+
+def test_a_finite_chunked_check_past_the_limit_is_413_one_byte_past_it():
+    # a real stream: read(0) is empty and the body ends, so only the limit can refuse it
+    stream = io.BytesIO(b"x" * (LIMIT + 1000))
+    response = wsgi("/api/v1/check", stream, chunked=True)
+    assert response.status_code == 413
+    assert json.loads(response.content)["error"] == f"the document is larger than {LIMIT} bytes"
+    assert stream.tell() == LIMIT + 1
+
+
+def test_a_finite_chunked_body_exactly_at_the_limit_is_read_whole(settings):
+    settings.MUSTER_MAX_DOCUMENT_BYTES = len(DOCUMENT)
+    stream = io.BytesIO(DOCUMENT)
+    response = wsgi("/api/v1/check", stream, chunked=True)
+    assert response.status_code == 200, response.content
+    assert json.loads(response.content)["total_points"] == 581
 
 
 def test_a_chunked_body_is_left_alone_where_the_server_does_not_end_the_stream():
@@ -377,5 +401,31 @@ def test_a_real_server_refuses_a_chunked_upload_when_it_passes_the_limit(server)
     # past the limit, and the body never ends: the answer cannot wait for its end
     body = chunk(multipart(b"x" * (LIMIT + FORM_ALLOWANCE))[:-20])
     status, answer = exchange(server, head, body)
+    assert status == 413, answer[:500]
+    assert b"The file is over 512 KiB; an army document is at most 512 KiB." in answer
+
+
+def chunked(data: bytes, size: int = 4096) -> bytes:
+    """``data`` as a whole chunked body: its chunks, then the last (empty) chunk."""
+    return b"".join(chunk(data[i : i + size]) for i in range(0, len(data), size)) + b"0\r\n\r\n"
+
+
+def test_a_real_server_refuses_a_finite_chunked_check_past_the_limit(server):
+    head = (
+        "POST /api/v1/check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        "Transfer-Encoding: chunked\r\nConnection: close\r\n"
+    )
+    # it ends, one kilobyte past the limit: cut at the limit, it must not be checked
+    status, answer = exchange(server, head, chunked(b" " * (LIMIT + 1024 - 2) + b"{}"))
+    assert status == 413, answer[:500]
+    assert json.loads(answer)["error"] == f"the document is larger than {LIMIT} bytes"
+
+
+def test_a_real_server_refuses_a_finite_chunked_upload_past_the_limit(server):
+    head = (
+        "POST /armies/import/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        f"Content-Type: {FORM}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n"
+    )
+    status, answer = exchange(server, head, chunked(multipart(b" " * (LIMIT + FORM_ALLOWANCE))))
     assert status == 413, answer[:500]
     assert b"The file is over 512 KiB; an army document is at most 512 KiB." in answer

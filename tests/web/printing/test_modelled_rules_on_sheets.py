@@ -1,4 +1,5 @@
-"""Issue 12: the newly modelled rules on the roster, the QRS and the rule-set page."""
+"""Modelled rules reach the sheets: a strategos's initiative bonus, only three shots, mixed
+units and variable quality as the roster, the QRS and the rule-set page show them."""
 
 import pytest
 
@@ -100,7 +101,7 @@ def test_variable_quality_prints_on_the_d5_qrs_and_the_roster():
         ("dewitt-medieval", ["Stands outside 1-12", "TABLE X", "Artillery, rams", "Stakes"]),
     ],
 )  # fmt: skip
-def test_rule_set_page_shows_the_new_options_checks_and_rulings(client, slug, words):
+def test_rule_set_page_shows_the_modelled_options_checks_and_rulings(client, slug, words):
     page = client.get(f"/rulesets/{slug}/")
     assert page.status_code == 200
     text = page.content.decode()
