@@ -45,7 +45,8 @@ def test_the_panel_shows_the_diff_and_nothing_changes_until_accepted(owner_clien
     assert "revision 1 → 2" in panel
     assert 'data-change="removed"' in panel
     assert "Check against the latest" in panel
-    assert "not in army list" in panel.lower() or "not legal" in panel
+    # unit by unit, the latest revision's verdict: the removed entry's units fit no entry
+    assert "Unit 0: matches no troop entry of this army list" in panel
     assert Army.objects.get(pk=saved.pk).list_pins == {"viking": 1}
     page = owner_client.get(f"/armies/{saved.pk}/").content.decode()
     assert 'data-code="not-in-army-list"' not in page  # still the pinned revision

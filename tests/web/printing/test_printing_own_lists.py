@@ -76,4 +76,8 @@ def test_a_posted_document_naming_a_private_list_is_still_refused(client, own_ar
     document = dict(own_army.document)
     answer = client.post("/api/v1/roster.pdf", document, content_type="application/json")
     assert answer.status_code == 400
-    assert "marcher-lords" in answer.json()["error"] or "army_list" in answer.json()["path"]
+    assert answer.json() == {
+        "error": "army_list: 'marcher-lords' is not an army list of dewitt-medieval; "
+        "known lists: none yet",
+        "path": "army_list",
+    }
