@@ -161,6 +161,13 @@ class CheckDoc:
         }
 
 
+# raised by the engine itself (rules.engine) for every rule set with points; each such rule
+# set lists it among its ``checks``
+OVER_POINTS_LIMIT = CheckDoc(
+    "over-points-limit", "error", "army", "The army costs more than its limit."
+)
+
+
 @dataclass(frozen=True)
 class Ruling:
     code: str

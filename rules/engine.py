@@ -14,7 +14,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules import memo
-from rules.base import Army, Cost, Issue, ItemReport, Report, RuleSet, error, list_names
+from rules.base import (
+    OVER_POINTS_LIMIT,
+    Army,
+    Cost,
+    Issue,
+    ItemReport,
+    Report,
+    RuleSet,
+    error,
+    list_names,
+)
 from rules.document import ListLookup, no_lists, parse_document, reparse_unit
 from rules.errors import MalformedDocument
 from rules.registry import get_ruleset
@@ -175,7 +185,7 @@ def _finish(
         if army.points_limit is not None and total > army.points_limit:
             issues.append(
                 error(
-                    "over-points-limit",
+                    OVER_POINTS_LIMIT.code,
                     f"Army costs {total} points; the limit is {army.points_limit}.",
                     ruleset.points_rule,
                 )

@@ -16,11 +16,22 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from rules.base import Allowed, Army, RuleSet, Unit
+from rules.base import Allowed, Army, CheckDoc, RuleSet, Unit
 from rules.errors import MalformedDocument
 from rules.fields import Field, parse_object
 
 Match = Mapping[str, Sequence[Any]]
+
+# The checks of a list made of entries (a match, a minimum and a maximum each), documented
+# once for every rule set whose lists are entries
+ENTRY_LIST_CHECKS = (
+    CheckDoc("not-in-army-list", "error", "army_list",
+             "A unit that matches no entry of the army list."),
+    CheckDoc("army-list-min", "error", "army_list",
+             "Fewer units of a list entry than its minimum."),
+    CheckDoc("army-list-max", "error", "army_list",
+             "More units of a list entry than its maximum."),
+)  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
-from rules.base import Army, CheckDoc, Cost, Issue, RuleSet, Ruling, Unit, error
+from rules.base import OVER_POINTS_LIMIT, Army, CheckDoc, Cost, Issue, RuleSet, Ruling, Unit, error
 from rules.fields import Field, bool_field, choice_field, name_field
 
 PER_FIGURE = {"spearmen": 2, "archers": 3}
@@ -40,6 +40,7 @@ class ToySkirmish(RuleSet):
     checks = (
         CheckDoc("veteran-disabled", "error", "unit", "A veteran unit while veterans are off."),
         CheckDoc("too-many-archers", "error", "army", "More archer units than spearmen units."),
+        OVER_POINTS_LIMIT,
     )
 
     def cost_unit(self, unit: Unit, army: Army) -> Cost:

@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from rules.base import (
+    OVER_POINTS_LIMIT,
     Army,
     CheckDoc,
     Cost,
@@ -25,6 +26,7 @@ from rules.base import (
     warning,
 )
 from rules.fields import Choice, Field, bool_field, choice_field, name_field
+from rules.list_entries import ENTRY_LIST_CHECKS
 from rules.list_shape import ListShape
 from rules.qrs import Sheet
 from rules.rulesets.dewitt_medieval import lists, qrs
@@ -228,15 +230,10 @@ class DewittMedieval(RuleSet):
         CheckDoc("unit-size", "warning", "unit",
                  "Fewer than 2 or more than 6 stands (the source: from about two 3-man stands "
                  "of heavy cavalry to six of archers; R4)."),
-        CheckDoc("over-points-limit", "error", "army", "The army costs more than its limit."),
+        OVER_POINTS_LIMIT,
         CheckDoc("c-in-c-count", "error", "army",
                  "More than one C-in-C is an error; an army without one gets a warning."),
-        CheckDoc("not-in-army-list", "error", "unit",
-                 "A player's list: no entry allows the unit's arm, class, weapons and stands."),
-        CheckDoc("army-list-min", "error", "army",
-                 "A player's list: fewer units of an entry than its minimum."),
-        CheckDoc("army-list-max", "error", "army",
-                 "A player's list: more units of an entry than its maximum."),
+        *ENTRY_LIST_CHECKS,
     )  # fmt: skip
 
     # -- costing -----------------------------------------------------------------

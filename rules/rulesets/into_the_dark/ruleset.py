@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from rules.base import (
+    OVER_POINTS_LIMIT,
     Army,
     CheckDoc,
     Cost,
@@ -23,6 +24,7 @@ from rules.base import (
     warning,
 )
 from rules.fields import Field, bool_field, choice_field, name_field
+from rules.list_entries import ENTRY_LIST_CHECKS
 from rules.list_shape import ListShape
 from rules.qrs import Sheet
 from rules.rulesets.into_the_dark import entries as itd_entries
@@ -209,7 +211,7 @@ class IntoTheDark(RuleSet):
         CheckDoc("mixed-unit", "error", "unit",
                  "A mixed unit whose second type is its own, with as many figures of each "
                  "type (no majority), a mixed champion, or over 400 figures in all (R5)."),
-        CheckDoc("over-points-limit", "error", "army", "The army costs more than its limit."),
+        OVER_POINTS_LIMIT,
         CheckDoc("no-commanding-general", "error", "army",
                  "With command & control, not exactly one commanding general."),
         CheckDoc("unknown-division", "error", "unit", "A unit's division names no general."),
@@ -219,12 +221,7 @@ class IntoTheDark(RuleSet):
                  "general\" (Command & Control, Divisions)."),
         CheckDoc("division-size", "warning", "army",
                  "A division of fewer than 3 or more than 6 units."),
-        CheckDoc("not-in-army-list", "error", "army_list",
-                 "A unit that matches no entry of the army list."),
-        CheckDoc("army-list-min", "error", "army_list",
-                 "Fewer units of a list entry than its minimum."),
-        CheckDoc("army-list-max", "error", "army_list",
-                 "More units of a list entry than its maximum."),
+        *ENTRY_LIST_CHECKS,
         CheckDoc("army-list-limit", "error", "army_list",
                  "A list's share limit broken, e.g. more than a quarter of the points mounted."),
     )  # fmt: skip
