@@ -6,7 +6,9 @@ named from a module is a dependency on it, and a circle through one is still a c
 """
 
 import ast
+import re
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -64,6 +66,7 @@ def imported_names(module: str, path: Path, source: str | None = None) -> set[st
     return names
 
 
+@cache
 def import_graph() -> dict[str, set[str]]:
     """Module -> the project modules it imports (outside names dropped)."""
     return {
@@ -296,3 +299,104 @@ def test_no_model_signal_carries_a_business_rule():
     outside = _outside_own_models(model_signal_receivers("armybuilder"))
     assert [(r, label) for r, label in outside if r not in SIDE_EFFECT_RECEIVERS] == []
     assert {r for r, _ in outside} == SIDE_EFFECT_RECEIVERS  # none listed that is gone
+
+
+ARCHITECTURE = ROOT / "ARCHITECTURE.md"
+FILE_SUFFIXES = (".py", ".toml", ".json", ".md", ".html")
+_PATH_ROOTS = (ROOT, ROOT / "armybuilder")
+
+
+def _is_path(token: str) -> bool:
+    """A file or folder of the project (``armies/...`` is read under ``armybuilder/``)."""
+    first = token.split("/")[0]
+    return (
+        "/" in token and bool(first) and any((top / first).is_dir() for top in _PATH_ROOTS)
+    ) or (token.endswith(FILE_SUFFIXES) and "/" not in token)
+
+
+def named_in_architecture(text: str) -> set[str]:
+    """The file paths and dotted ``rules``/``armybuilder`` names written in backticks."""
+    names = set()
+    for token in re.findall(r"`([^`\s]+)`", text):
+        token = token.split("(")[0]
+        if _is_path(token) or token.split(".")[0] in ("rules", "armybuilder"):
+            names.add(token)
+    return names
+
+
+def _path_exists(token: str) -> bool:
+    if "/" not in token:  # a bare file name: somewhere in the project
+        return any(_project_files(token))
+    folder, _, last = token.rpartition("/")
+    attribute = None
+    if last and "." in last and not last.endswith(FILE_SUFFIXES) and "*" not in last:
+        last, attribute = last.split(".", 1)  # armies/saving.save: a name in a module
+        last += ".py"
+    pattern = re.sub(r"<[^>]+>", "*", f"{folder}/{last}" if folder else last).rstrip("/")
+    for top in _PATH_ROOTS:
+        for found in top.glob(pattern):
+            if attribute is None or _defines(found, attribute):
+                return True
+    return False
+
+
+def _project_files(name: str) -> Iterator[Path]:
+    for top in ("rules", "armybuilder", "tests", "bench"):
+        yield from (ROOT / top).rglob(name)
+
+
+def _defines(path: Path, name: str) -> bool:
+    """Whether the module at ``path`` defines ``name`` (a function, class or assignment)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            if node.name == name:
+                return True
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                return True
+    return False
+
+
+def _dotted_exists(token: str) -> bool:
+    """``rules.registry.get_ruleset``: the longest importable module, then attributes."""
+    import importlib
+
+    parts = [p for p in token.split(".") if p != "*"]
+    for cut in range(len(parts), 0, -1):
+        try:
+            found: object = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for attribute in parts[cut:]:
+            if not hasattr(found, attribute):
+                return False
+            found = getattr(found, attribute)
+        return True
+    return False
+
+
+def missing_names(names: set[str]) -> list[str]:
+    return sorted(n for n in names if not (_path_exists(n) if _is_path(n) else _dotted_exists(n)))
+
+
+def test_the_architecture_check_sees_a_path_or_a_name_that_is_gone():
+    named = named_in_architecture(
+        "`armies/saving.save` `armies/saving.gone` `armies/nowhere.py` `rules.base.RuleSet` "
+        "`rules.base.Nothing` `rules/rulesets/<name>/` `fixtures/<slug>.json` `muster.army/1`"
+    )
+    assert "muster.army/1" not in named
+    assert missing_names(named) == ["armies/nowhere.py", "armies/saving.gone", "rules.base.Nothing"]
+
+
+def test_every_path_and_module_the_architecture_page_names_exists():
+    named = named_in_architecture(ARCHITECTURE.read_text(encoding="utf-8"))
+    assert "rules/engine.py" in named and "armies/editing.apply_edit" in named
+    assert missing_names(named) == []
+
+
+def test_the_architecture_page_lists_every_root_module_of_the_rules_engine():
+    named = named_in_architecture(ARCHITECTURE.read_text(encoding="utf-8"))
+    listed = {n for n in named if re.fullmatch(r"rules/\w+\.py", n)}
+    assert listed == {f"rules/{path.name}" for path in RULES_DIR.glob("*.py")}
