@@ -43,7 +43,7 @@ def create_army(raw: Any, *, owner: AbstractBaseUser | None = None, session_key:
     # a player may build on their own lists as well as the public ones
     parsed, _ = check_document(raw, lookup_of(owner))
     document = parsed.to_document()
-    # checked against the revisions of its lists it is made on, until its owner accepts newer
+    # pinned to the latest revision of each list it reads, until its owner accepts a newer one
     list_pins = pins_for(document)
     if owner is None:
         return drafts.create_draft(session_key, document, list_pins)  # caps: drafts.py
