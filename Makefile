@@ -74,12 +74,14 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# Chromium for the browser tests, poppler-utils for PDF pages as PNG: Debian packages,
-# installed when missing and running as root (never `playwright install`).
+# Chromium for the browser tests, poppler-utils for PDF pages as PNG, redis-server for the
+# tests that start a Redis of their own: Debian packages, installed when missing and running
+# as root (never `playwright install`).
 system-deps:
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	command -v pdftoppm >/dev/null 2>&1 || missing="$$missing poppler-utils"; \
+	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "installing$$missing"; \

@@ -2,7 +2,8 @@
 
 Each test queues renders through the real views, then runs the real worker in this process
 until the queue is empty (db_worker --batch, or an RQ SimpleWorker in burst mode, which
-runs jobs without forking so it sees the test database).
+runs jobs without forking so it sees the test database, with the job class and queues of
+``manage.py muster_worker``; tests/web/ops/test_rq_worker_process.py runs that command).
 """
 
 import json
@@ -20,6 +21,7 @@ from django.core.management import call_command
 from armybuilder.printing import pdf as pdf_module
 from armybuilder.printing.models import Render
 from tests.support import ROOT, army, example
+from tests.web.ops.redis_server import no_redis
 
 REDIS_URL = "redis://127.0.0.1:6379/8"
 
@@ -30,7 +32,7 @@ def _redis_or_skip():
     try:
         redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping()
     except redis.exceptions.RedisError as exc:
-        pytest.skip(f"Redis does not answer on {REDIS_URL}: {exc}")
+        no_redis(f"Redis does not answer on {REDIS_URL}: {exc}")
 
 
 @pytest.fixture(params=["database", "rq"])
@@ -40,8 +42,12 @@ def queue(request, settings, monkeypatch):
         _redis_or_skip()
         import django_rq.queues
         import django_rq.settings
-        from django_tasks_rq import Job
+        from django.utils.module_loading import import_string
         from rq import SimpleWorker
+
+        from armybuilder.ops.management.commands.muster_worker import RQ_JOB_CLASS, RQ_QUEUES
+
+        job_class = import_string(RQ_JOB_CLASS)
 
         monkeypatch.setitem(django_rq.settings.QUEUES, "default", {"URL": REDIS_URL})
         monkeypatch.setattr(django_rq.queues, "get_redis_connection", _fresh_connection())
@@ -49,8 +55,8 @@ def queue(request, settings, monkeypatch):
 
         def work():
             connection = django_rq.get_connection("default")
-            queue_obj = django_rq.get_queue("default", job_class=Job)
-            worker = SimpleWorker([queue_obj], connection=connection, job_class=Job)
+            queues = [django_rq.get_queue(name, job_class=job_class) for name in RQ_QUEUES]
+            worker = SimpleWorker(queues, connection=connection, job_class=job_class)
             worker.work(burst=True)
 
     else:
