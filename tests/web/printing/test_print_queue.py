@@ -23,23 +23,26 @@ from armybuilder.printing.models import Render
 from tests.support import ROOT, army, example
 from tests.web.ops.redis_server import no_redis
 
+# this file's Redis database; another file using the fixture names its own (QUEUE_REDIS_URL),
+# as files run side by side (make test) and each empties its queue
 REDIS_URL = "redis://127.0.0.1:6379/8"
 
 
-def _redis_or_skip():
+def _redis_or_skip(url):
     import redis
 
     try:
-        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping()
+        redis.Redis.from_url(url, socket_connect_timeout=1).ping()
     except redis.exceptions.RedisError as exc:
-        no_redis(f"Redis does not answer on {REDIS_URL}: {exc}")
+        no_redis(f"Redis does not answer on {url}: {exc}")
 
 
 @pytest.fixture(params=["database", "rq"])
 def queue(request, settings, monkeypatch):
     """The task backend under test, and a function that runs its worker until idle."""
     if request.param == "rq":
-        _redis_or_skip()
+        url = getattr(request.module, "QUEUE_REDIS_URL", REDIS_URL)
+        _redis_or_skip(url)
         import django_rq.queues
         import django_rq.settings
         from django.utils.module_loading import import_string
@@ -49,8 +52,8 @@ def queue(request, settings, monkeypatch):
 
         job_class = import_string(RQ_JOB_CLASS)
 
-        monkeypatch.setitem(django_rq.settings.QUEUES, "default", {"URL": REDIS_URL})
-        monkeypatch.setattr(django_rq.queues, "get_redis_connection", _fresh_connection())
+        monkeypatch.setitem(django_rq.settings.QUEUES, "default", {"URL": url})
+        monkeypatch.setattr(django_rq.queues, "get_redis_connection", _fresh_connection(url))
         django_rq.get_queue("default").empty()
 
         def work():
@@ -70,13 +73,13 @@ def queue(request, settings, monkeypatch):
     return work
 
 
-def _fresh_connection():
+def _fresh_connection(url):
     import django_rq.queues
 
     original = django_rq.queues.get_redis_connection
 
     def get(config, use_strict_redis=False):
-        return original({**config, "URL": REDIS_URL}, use_strict_redis)
+        return original({**config, "URL": url}, use_strict_redis)
 
     return get
 
