@@ -13,7 +13,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 MANAGE := $(BIN)/python manage.py
 
-.PHONY: run dev test test-py312 setup setup-production install system-deps lint format bench clean mutation
+.PHONY: run run-port-free dev test test-py312 setup setup-production install system-deps lint format bench clean mutation
 
 # -- production: `make run` = the web server + the render worker, DEBUG off ---------
 # One command starts both: supervisord (armybuilder/ops/supervisord.conf) runs granian
@@ -24,15 +24,24 @@ WORKERS ?= 1
 PRODUCTION := DJANGO_SETTINGS_MODULE=armybuilder.settings_production DJANGO_HTTPS=$${DJANGO_HTTPS:-0}
 RUN_DIR ?= $(CURDIR)/$(VENV)/run
 
-run: setup-production
+# A port another server (another make run) already holds is refused before anything starts.
+run: install run-port-free setup-production
 	@mkdir -p $${MUSTER_RUN_DIR:-$(RUN_DIR)}
 	$(PRODUCTION) MUSTER_RUN_DIR=$${MUSTER_RUN_DIR:-$(RUN_DIR)} MUSTER_RENDER_WORKERS=$(WORKERS) \
 	  $(BIN)/supervisord -c armybuilder/ops/supervisord.conf
 
-setup-production: install
+run-port-free: install
+	@$(BIN)/python -m armybuilder.ops.serve --check
+
+setup-production: install staticfiles/.collected
 	$(PRODUCTION) $(MANAGE) migrate --noinput
 	$(PRODUCTION) $(MANAGE) muster load-lists
+
+# collectstatic hashes and compresses every file each time (half a minute on two cores):
+# it runs again only when a static file or the installed packages changed.
+staticfiles/.collected: $(shell find static -type f 2>/dev/null) $(STAMP)
 	$(PRODUCTION) $(MANAGE) collectstatic --noinput --verbosity 0
+	touch $@
 
 # The autoreloading development server, DEBUG on; PDFs render inside the request.
 dev: setup
