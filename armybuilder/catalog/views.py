@@ -1,5 +1,6 @@
 """Browse the rule sets and their army lists."""
 
+import hashlib
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -11,7 +12,7 @@ import rules
 from armybuilder.catalog import list_views, presenters, selectors, services
 from armybuilder.catalog.list_page import army_list_page, takes_allies
 from armybuilder.catalog.models import ArmyList, public_lists
-from armybuilder.ops.pages import Version, ruleset_version, versioned_page
+from armybuilder.ops.pages import Version, versioned_page
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -26,6 +27,19 @@ def ruleset_or_404(slug: str) -> rules.RuleSet:
         return rules.get_ruleset(slug)
     except KeyError:
         raise Http404("no such rule set") from None
+
+
+def ruleset_version(slug: str, **_: Any) -> Version | None:
+    """The cache version of a rule set's page: the public lists it names, each with its
+    last change, so a list made private, deleted, published or renamed changes it."""
+    rows = list(
+        ArmyList.objects.filter(public_lists(), ruleset=slug)
+        .order_by("pk")
+        .values_list("pk", "updated")
+    )
+    shown = hashlib.sha256(repr([(pk, u.isoformat()) for pk, u in rows]).encode()).hexdigest()
+    last = max((updated for _, updated in rows), default=None)
+    return (("ruleset", slug, len(rows), shown[:32]), last)
 
 
 @versioned_page(ruleset_version)  # ETag, 304, cached HTML
