@@ -13,7 +13,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 MANAGE := $(BIN)/python manage.py
 
-.PHONY: run run-port-free dev test test-py312 setup setup-production install system-deps lint format bench clean mutation
+.PHONY: run run-port-free two-nodes dev test test-py312 setup setup-production install system-deps lint format bench clean mutation
 
 # -- production: `make run` = the web server + the render worker, DEBUG off ---------
 # One command starts both: supervisord (armybuilder/ops/supervisord.conf) runs granian
@@ -42,6 +42,13 @@ setup-production: install staticfiles/.collected
 staticfiles/.collected: $(shell find static -type f 2>/dev/null) $(STAMP)
 	$(PRODUCTION) $(MANAGE) collectstatic --noinput --verbosity 0
 	touch $@
+
+# Two nodes, one site (README "Deploying on two or more hosts"): two web servers and two
+# workers on different ports share one PostgreSQL (127.0.0.1:5432, database
+# muster_ops_two_nodes, made and dropped) and one Redis (a redis-server of its own), and a
+# player's edits, share pages, list changes, rate limits and renders go through both.
+two-nodes: install
+	$(BIN)/pytest -v -p no:xdist -p no:cacheprovider tests/web/ops/test_two_nodes.py
 
 # The autoreloading development server, DEBUG on; PDFs render inside the request.
 dev: setup

@@ -1,8 +1,8 @@
 """A Redis of a test's own: ``redis-server`` on a free port, no persistence, stopped after.
 
-Where ``redis-server`` is not installed (``make system-deps`` installs it when it can), the
-machine's Redis on 127.0.0.1:6379 serves instead, in ``FALLBACK_DB``, flushed before and
-after. With ``MUSTER_TESTS_NEED_REDIS=1`` (CI, where Redis answers) a test that finds no
+It gives two databases (the cache's and the queue's). Where ``redis-server`` is not
+installed (``make system-deps`` installs it when it can), the machine's Redis on
+127.0.0.1:6379 serves instead, in ``FALLBACK_DBS``, flushed before and after. With ``MUSTER_TESTS_NEED_REDIS=1`` (CI, where Redis answers) a test that finds no
 Redis fails instead of being skipped, so the Redis queue is really exercised there.
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import redis
 
-FALLBACK_DB = 4  # the ops tests' own database on the machine's Redis
+FALLBACK_DBS = (4, 5)  # the ops tests' own databases on the machine's Redis
 
 
 def free_port() -> int:
@@ -34,19 +34,21 @@ def no_redis(reason: str) -> None:
 
 
 @contextmanager
-def own_redis(directory: Path) -> Iterator[str]:
-    """The URL of a Redis for this test alone (database 0 of its own server)."""
+def own_redis(directory: Path) -> Iterator[tuple[str, str]]:
+    """The URLs of two Redis databases for this test alone (0 and 1 of its own server)."""
     if shutil.which("redis-server") is None:
-        url = f"redis://127.0.0.1:6379/{FALLBACK_DB}"
-        client = redis.Redis.from_url(url, socket_connect_timeout=1)
+        urls = tuple(f"redis://127.0.0.1:6379/{db}" for db in FALLBACK_DBS)
+        clients = [redis.Redis.from_url(url, socket_connect_timeout=1) for url in urls]
         try:
-            client.flushdb()
+            for client in clients:
+                client.flushdb()
         except redis.RedisError as exc:
             no_redis(f"no redis-server to start and none answers on 6379: {exc}")
         try:
-            yield url
+            yield urls
         finally:
-            client.flushdb()
+            for client in clients:
+                client.flushdb()
         return
     port = free_port()
     process = subprocess.Popen(
@@ -65,7 +67,7 @@ def own_redis(directory: Path) -> Iterator[str]:
                 if time.monotonic() > deadline or process.poll() is not None:
                     raise
                 time.sleep(0.1)
-        yield url
+        yield url, f"redis://127.0.0.1:{port}/1"
     finally:
         process.terminate()
         process.wait(timeout=10)

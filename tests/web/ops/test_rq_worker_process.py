@@ -47,7 +47,7 @@ def wait_for(check, seconds):
 
 def test_a_real_rq_worker_process_renders_prints_ahead_and_runs_its_test_job(tmp_path):
     database = tmp_path / "shared.sqlite3"
-    with own_redis(tmp_path) as redis_url:
+    with own_redis(tmp_path) as (redis_url, _):
         env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "MUSTER_"))}
         env.pop("REDIS_URL", None)
         env.update(
