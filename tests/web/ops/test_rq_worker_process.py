@@ -1,6 +1,7 @@
 """The Redis (RQ) queue with a real ``manage.py muster_worker`` process, as ``make run`` starts
 it with ``MUSTER_TASK_BACKEND=rq``: a render asked for, a print-ahead, and the workers' test
-job all run, against a Redis this test starts, on a SQLite file both processes share."""
+job all run, against a Redis this test starts, on a SQLite file both processes share; and
+the worker as it was started before (RQ's own job class) fails them, which /healthz tells."""
 
 import json
 import os
@@ -45,19 +46,66 @@ def wait_for(check, seconds):
     return check()
 
 
+def rq_env(database, redis_url):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "MUSTER_"))}
+    env.pop("REDIS_URL", None)
+    env.update(
+        DJANGO_SETTINGS_MODULE="armybuilder.settings",
+        DATABASE_URL=f"sqlite:///{database}",
+        MUSTER_TASK_BACKEND="rq",
+        MUSTER_QUEUE_URL=redis_url,
+        MUSTER_PRERENDER_DELAY="0.5",
+    )
+    return env
+
+
+MANAGE = [sys.executable, str(ROOT / "manage.py")]
+
+BEATING_BUT_BROKEN = """
+from datetime import timedelta
+from django.utils import timezone
+from armybuilder.ops import probe
+from armybuilder.ops.models import WorkerBeat
+now = timezone.now()
+WorkerBeat.objects.create(worker="w:1:x", host="elsewhere", pid=1,
+                          started=now - timedelta(minutes=5), seen=now)
+probe.send_if_due()
+"""
+
+HEALTH = """
+from armybuilder.ops.health import check_queue
+try:
+    print(check_queue())
+except Exception as exc:
+    print("unhealthy:", exc)
+"""
+
+
+def test_rqs_own_job_class_fails_every_job_and_healthz_then_calls_the_queue_unhealthy(tmp_path):
+    # the worker as muster_worker started it before: RQ's own job class, which calls the
+    # job's function (a Django Task is not callable); its heartbeat alone looked healthy
+    database = tmp_path / "broken.sqlite3"
+    with own_redis(tmp_path) as (redis_url, _):
+        env = rq_env(database, redis_url)
+        subprocess.run([*MANAGE, "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+        subprocess.run([*MANAGE, "shell", "-c", BEATING_BUT_BROKEN], cwd=ROOT, env=env,
+                       check=True, capture_output=True)  # fmt: skip
+        worked = subprocess.run(
+            [*MANAGE, "rqworker", "probe", "default", "--burst", "--worker-class",
+             "rq.worker.SimpleWorker"],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert "'Task' object is not callable" in worked.stdout + worked.stderr
+        health = subprocess.run([*MANAGE, "shell", "-c", HEALTH], cwd=ROOT, env=env,
+                                check=True, capture_output=True, text=True)  # fmt: skip
+        assert "unhealthy: the workers run no jobs: none ran for " in health.stdout
+
+
 def test_a_real_rq_worker_process_renders_prints_ahead_and_runs_its_test_job(tmp_path):
     database = tmp_path / "shared.sqlite3"
     with own_redis(tmp_path) as (redis_url, _):
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "MUSTER_"))}
-        env.pop("REDIS_URL", None)
-        env.update(
-            DJANGO_SETTINGS_MODULE="armybuilder.settings",
-            DATABASE_URL=f"sqlite:///{database}",
-            MUSTER_TASK_BACKEND="rq",
-            MUSTER_QUEUE_URL=redis_url,
-            MUSTER_PRERENDER_DELAY="0.5",
-        )
-        manage = [sys.executable, str(ROOT / "manage.py")]
+        env = rq_env(database, redis_url)
+        manage = MANAGE
         subprocess.run([*manage, "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
         example = EXAMPLES / "dewitt-medieval-lance-and-bow.json"
         queued = subprocess.run(
