@@ -257,3 +257,33 @@ def test_lowering_the_workers_priority_raises_its_niceness():
     )
     before, returned, after = map(int, done.stdout.split())
     assert after == returned == min(before + 5, 19)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_failed_render_tried_again_is_queued_once_more_and_rendered(client, queue, monkeypatch):
+    from armybuilder.printing import tasks
+
+    real, attempts = tasks.make_pdf, []
+
+    def crashes_the_first_time(spec):
+        attempts.append(spec)
+        if len(attempts) == 1:
+            raise RuntimeError("the renderer fell over")
+        return real(spec)
+
+    monkeypatch.setattr(tasks, "make_pdf", crashes_the_first_time)
+    accepted = post_roster(client, army("into-the-dark", [{"name": "Unlucky"}]))
+    queue()
+    render = Render.objects.get()
+    assert render.status == Render.FAILED
+    page = client.get(f"/prints/{render.pk}/")
+    assert page.status_code == 400 and "Try again" in page.content.decode()
+
+    again = client.get(f"/prints/{render.pk}/?retry=1")  # the page's "Try again"
+    assert again.status_code == 302
+    render.refresh_from_db()
+    assert render.status == Render.QUEUED
+    queue()
+    done = client.get(accepted.json()["status_url"])
+    assert done.status_code == 200 and done.content.startswith(b"%PDF")
+    assert len(attempts) == 2
