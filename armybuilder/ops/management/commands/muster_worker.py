@@ -5,8 +5,9 @@ Queues the scheduled housekeeping if it is not queued yet, then runs the worker 
 ``rqworker --with-scheduler`` with RQ's non-forking worker (rq), so a render runs in this
 process, under its heartbeat. On RQ the worker uses django-tasks-rq's job class, which
 runs a Django task (RQ's own calls the job's function, and a ``Task`` is not callable:
-every job would fail), and takes the workers' test jobs (``ops.probe``) first. One worker renders one PDF at a time, so the number of
-workers caps concurrent renders; the web server never waits on them.
+every job would fail), and takes the workers' test jobs (``ops.probe``) first. One worker
+renders one PDF at a time, so the number of workers caps concurrent renders; the web
+server never waits on them.
 
 The worker runs at a lower CPU priority (``MUSTER_WORKER_NICE``, 10) so pages come first,
 beats a heartbeat (``ops.heartbeat``) that also re-queues renders whose worker died and
