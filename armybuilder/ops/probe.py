@@ -49,15 +49,17 @@ def probe() -> str:
 
 
 def send_if_due(now: datetime | None = None) -> bool:
-    """Send a probe when the last one ran ``interval`` ago, or has been waiting longer than
-    ``allowance`` (lost, or the workers cannot run it); whether this call sent one."""
+    """Send a probe when the last one ran ``interval`` ago, or has been waiting for
+    ``MUSTER_WORKER_SILENT_SECONDS`` (lost with Redis's data, behind a long render, or the
+    workers cannot run it: well before ``/healthz`` would give up on it, so a lost probe
+    never makes the queue look broken); whether this call sent one."""
     now = now or timezone.now()
     row, _ = Scheduled.objects.get_or_create(name=NAME)
     sent = row.run_after
     if sent is not None:
         answered = row.last_run is not None and row.last_run >= sent
         waited = (now - sent).total_seconds()
-        if waited < (interval() if answered else allowance()):
+        if waited < (interval() if answered else silent_seconds()):
             return False
     # conditional: when several workers beat at once, one of them sends it
     if not Scheduled.objects.filter(pk=row.pk, run_after=sent).update(run_after=now):
