@@ -81,3 +81,24 @@ def test_the_share_page_of_an_army_on_a_list_made_private_stops_linking_it(publi
     after = client.get(url, headers={"If-None-Match": before["ETag"]})
     assert after.status_code == 200
     assert link not in after.content.decode()
+
+
+def test_a_list_page_naming_allies_stops_naming_one_made_private(db, user):
+    # a rule set whose units may come from another list: each list's page names the others
+    ruleset = "dark-ages-d5"
+    shown = ArmyList.objects.filter(ruleset=ruleset, author__isnull=True).first()
+    model = ArmyList.objects.filter(ruleset=ruleset).exclude(pk=shown.pk).first()
+    ally = ArmyList.objects.create(
+        ruleset=ruleset, slug="alices-allies-p3w9", name="Alice's Allies",
+        period=model.period, data=model.data, author=user, status=PUBLISHED,
+    )  # fmt: skip
+    client = visitor()
+    url = f"/rulesets/{ruleset}/lists/{shown.slug}/"
+    before = client.get(url)
+    assert "Alice&#x27;s Allies" in before.content.decode()
+
+    services.set_status(user, ally, PRIVATE)
+
+    after = client.get(url, headers={"If-None-Match": before["ETag"]})
+    assert after.status_code == 200
+    assert "Alice&#x27;s Allies" not in after.content.decode()
