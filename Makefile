@@ -13,7 +13,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 MANAGE := $(BIN)/python manage.py
 
-.PHONY: run dev test test-py312 setup setup-production install system-deps lint format bench clean mutation
+.PHONY: run run-port-free two-nodes dev test test-py312 setup setup-production install system-deps lint format bench clean mutation
 
 # -- production: `make run` = the web server + the render worker, DEBUG off ---------
 # One command starts both: supervisord (armybuilder/ops/supervisord.conf) runs granian
@@ -24,15 +24,31 @@ WORKERS ?= 1
 PRODUCTION := DJANGO_SETTINGS_MODULE=armybuilder.settings_production DJANGO_HTTPS=$${DJANGO_HTTPS:-0}
 RUN_DIR ?= $(CURDIR)/$(VENV)/run
 
-run: setup-production
+# A port another server (another make run) already holds is refused before anything starts.
+run: install run-port-free setup-production
 	@mkdir -p $${MUSTER_RUN_DIR:-$(RUN_DIR)}
 	$(PRODUCTION) MUSTER_RUN_DIR=$${MUSTER_RUN_DIR:-$(RUN_DIR)} MUSTER_RENDER_WORKERS=$(WORKERS) \
 	  $(BIN)/supervisord -c armybuilder/ops/supervisord.conf
 
-setup-production: install
+run-port-free: install
+	@$(BIN)/python -m armybuilder.ops.serve --check
+
+setup-production: install staticfiles/.collected
 	$(PRODUCTION) $(MANAGE) migrate --noinput
 	$(PRODUCTION) $(MANAGE) muster load-lists
+
+# collectstatic hashes and compresses every file each time (half a minute on two cores):
+# it runs again only when a static file or the installed packages changed.
+staticfiles/.collected: $(shell find static -type f 2>/dev/null) $(STAMP)
 	$(PRODUCTION) $(MANAGE) collectstatic --noinput --verbosity 0
+	touch $@
+
+# Two nodes, one site (README "Deploying on two or more hosts"): two web servers and two
+# workers on different ports share one PostgreSQL (127.0.0.1:5432, database
+# muster_ops_two_nodes, made and dropped) and one Redis (a redis-server of its own), and a
+# player's edits, share pages, list changes, rate limits and renders go through both.
+two-nodes: install
+	$(BIN)/pytest -v -p no:xdist -p no:cacheprovider tests/web/ops/test_two_nodes.py
 
 # The autoreloading development server, DEBUG on; PDFs render inside the request.
 dev: setup
@@ -74,12 +90,14 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# Chromium for the browser tests, poppler-utils for PDF pages as PNG: Debian packages,
-# installed when missing and running as root (never `playwright install`).
+# Chromium for the browser tests, poppler-utils for PDF pages as PNG, redis-server for the
+# tests that start a Redis of their own: Debian packages, installed when missing and running
+# as root (never `playwright install`).
 system-deps:
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	command -v pdftoppm >/dev/null 2>&1 || missing="$$missing poppler-utils"; \
+	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "installing$$missing"; \

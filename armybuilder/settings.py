@@ -211,11 +211,15 @@ MUSTER_TASK_BACKEND = os.environ.get("MUSTER_TASK_BACKEND", "database")
 MUSTER_QUEUE_URL = os.environ.get("MUSTER_QUEUE_URL", "redis://127.0.0.1:6379/0")
 TASK_BACKENDS = {
     "database": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]},
-    "rq": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": ["default"]},
+    # "probe": the workers' test job (ops.probe), taken before the renders of "default"
+    "rq": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": ["default", "probe"]},
     "immediate": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"},
 }
 TASKS = {"default": TASK_BACKENDS[MUSTER_TASK_BACKEND]}
-RQ_QUEUES = {"default": {"URL": MUSTER_QUEUE_URL, "DEFAULT_TIMEOUT": 300}}
+RQ_QUEUES = {
+    "default": {"URL": MUSTER_QUEUE_URL, "DEFAULT_TIMEOUT": 300},
+    "probe": {"URL": MUSTER_QUEUE_URL, "DEFAULT_TIMEOUT": 60},
+}
 
 # Seconds an army must stay still before the worker renders its roster and QRS ahead of
 # Print (printing.prerender); a negative number switches that off.

@@ -64,7 +64,9 @@ def list_document(request: HttpRequest, ruleset: str, slug: str) -> HttpResponse
     )
     response["ETag"] = etag
     if army_list.is_public:
-        patch_cache_control(response, public=True, max_age=60)
+        # kept, but asked again each time (a 304 while unchanged): a list made private
+        # must be gone at once, not a minute later from a cache
+        patch_cache_control(response, public=True, no_cache=True)
     else:
         patch_cache_control(response, private=True, no_cache=True)
     return response

@@ -7,7 +7,11 @@ gets an army in their account, a visitor a draft (claimed at sign-up like any dr
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
+from django.db.models import OuterRef, Subquery
+from django.db.models.fields.json import KT
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
@@ -15,8 +19,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 from armybuilder.armies import drafts, lifecycle, presenters, selectors
 from armybuilder.armies.documents import Checked, DraftLimitReached, check_army, ruleset_of
 from armybuilder.armies.files import document_download
+from armybuilder.armies.models import Army
+from armybuilder.catalog.models import ArmyList
 from armybuilder.catalog.pins import pinned_list
-from armybuilder.ops.pages import shared_army_version, versioned_page
+from armybuilder.ops.pages import Version, versioned_page
 
 
 def _description(checked: Checked, title: str) -> str:
@@ -39,6 +45,30 @@ def _description(checked: Checked, title: str) -> str:
     else:
         parts.append("legal" if report.valid else f"{errors} problem{'s' if errors != 1 else ''}")
     return " · ".join(parts)
+
+
+def shared_army_version(token: str, **_: Any) -> Version | None:
+    """The cache version of a share page: the army's version, and the state of the list it
+    is built on (the page names it, and links it while it is public), so an edit, the list
+    renamed or made private all change it. None for a deleted or unshared army: the view
+    answers its 404, never a 304."""
+    row = selectors.shared_army_version_row(token)
+    if row is None:
+        return None
+    pk, version, updated = row
+    its_list = ArmyList.objects.filter(ruleset=OuterRef("list_ruleset"), slug=OuterRef("list_slug"))
+    listed = (
+        Army.objects.filter(pk=pk)
+        .annotate(list_ruleset=KT("document__ruleset"), list_slug=KT("document__army_list"))
+        .values_list(
+            Subquery(its_list.values("updated")[:1]), Subquery(its_list.values("status")[:1])
+        )
+        .first()
+    )
+    list_updated, list_status = listed or (None, None)
+    parts = ("army", pk, version, updated.isoformat(), str(list_updated), list_status)
+    modified = max(updated, list_updated) if list_updated else updated
+    return (parts, modified)
 
 
 @require_GET

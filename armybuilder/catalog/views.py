@@ -1,5 +1,6 @@
 """Browse the rule sets and their army lists."""
 
+import hashlib
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -11,7 +12,7 @@ import rules
 from armybuilder.catalog import list_views, presenters, selectors, services
 from armybuilder.catalog.list_page import army_list_page, takes_allies
 from armybuilder.catalog.models import ArmyList, public_lists
-from armybuilder.ops.pages import Version, ruleset_version, versioned_page
+from armybuilder.ops.pages import Version, versioned_page
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -26,6 +27,26 @@ def ruleset_or_404(slug: str) -> rules.RuleSet:
         return rules.get_ruleset(slug)
     except KeyError:
         raise Http404("no such rule set") from None
+
+
+def _public_lists_shown(slug: str) -> tuple[tuple[Any, ...], Any]:
+    """The version parts of a rule set's public lists as a page names them (each with its
+    last change: one made private, deleted, published or renamed changes them), and the
+    latest change."""
+    rows = list(
+        ArmyList.objects.filter(public_lists(), ruleset=slug)
+        .order_by("pk")
+        .values_list("pk", "updated")
+    )
+    shown = hashlib.sha256(repr([(pk, u.isoformat()) for pk, u in rows]).encode()).hexdigest()
+    last = max((updated for _, updated in rows), default=None)
+    return (len(rows), shown[:32]), last
+
+
+def ruleset_version(slug: str, **_: Any) -> Version | None:
+    """The cache version of a rule set's page: the public lists it names."""
+    parts, last = _public_lists_shown(slug)
+    return (("ruleset", slug, *parts), last)
 
 
 @versioned_page(ruleset_version)  # ETag, 304, cached HTML
@@ -59,7 +80,15 @@ def public_list_version(slug: str, list_slug: str, **_: Any) -> Version | None:
     if row is None:
         return None
     pk, updated = row
-    return (("list", slug, pk, updated.isoformat()), updated)
+    parts: tuple[Any, ...] = ("list", slug, pk, updated.isoformat())
+    try:
+        allies = takes_allies(rules.get_ruleset(slug))
+    except KeyError:
+        allies = False
+    if allies:  # the page names the rule set's other public lists as allies
+        others, last = _public_lists_shown(slug)
+        return ((*parts, *others), max(updated, last) if last else updated)
+    return (parts, updated)
 
 
 @versioned_page(public_list_version)  # ETag, 304, cached HTML for public lists

@@ -1,7 +1,8 @@
 """``/healthz``: the database, the cache and the task queue, each ``ok`` or what failed.
 
-The queue is ``ok`` only when it answers and a worker has beaten within
-``MUSTER_WORKER_SILENT_SECONDS`` (30); ``worker`` tells when the newest one was seen.
+The queue is ``ok`` only when it answers, a worker has beaten within
+``MUSTER_WORKER_SILENT_SECONDS`` (30), and the workers run jobs: their test job
+(``ops.probe``) has run lately. ``worker`` tells when the newest one was seen.
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ def check_cache() -> str:
 
 
 class NoWorker(Exception):
-    """The queue answers but nothing has taken work from it lately."""
+    """The queue answers but nothing has taken work from it lately, or its workers cannot
+    run what they take."""
 
 
 def check_queue() -> str:
@@ -60,6 +62,11 @@ def check_queue() -> str:
         age = worker_age()
         if age is None or age > silent_seconds():
             raise NoWorker(f"no worker seen for {silent_seconds():g} s ({backend})")
+        from armybuilder.ops.probe import failing_for
+
+        failing = failing_for()
+        if failing is not None:
+            raise NoWorker(f"the workers run no jobs: none ran for {failing:.0f} s ({backend})")
     return f"ok ({backend})"
 
 
@@ -85,7 +92,17 @@ def worker_state() -> dict[str, object]:
         "host": newest.host,
         "rendering": newest.render or None,
         "alive": len(live_beats()),
+        "test_job_ran_seconds_ago": _probe_age(),
     }
+
+
+def _probe_age() -> float | None:
+    """Seconds since a worker last ran the workers' test job (``ops.probe``)."""
+    from armybuilder.ops.models import Scheduled
+    from armybuilder.ops.probe import NAME
+
+    last = Scheduled.objects.filter(name=NAME).values_list("last_run", flat=True).first()
+    return None if last is None else round((timezone.now() - last).total_seconds(), 1)
 
 
 CHECKS: dict[str, Callable[[], str]] = {

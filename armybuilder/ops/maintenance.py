@@ -68,6 +68,9 @@ def run_maintenance(now: datetime | None = None) -> str:
     from armybuilder.ops.heartbeat import prune
 
     done.append(f"{prune(now)} old worker heartbeats")
+    from armybuilder.ops import probe
+
+    done.append(f"{probe.prune(now)} old worker test jobs")
     return "; ".join(done)
 
 

@@ -1,9 +1,18 @@
 """ETag / Last-Modified and a rendered-HTML cache for pages that change only with a version.
 
 ``versioned_page(version_of)`` wraps a view (share page, rule-set page, army-list page).
-``version_of(**url_kwargs)`` answers with one cheap query: the version parts of what the
-page shows (an army's ``version``, a list's ``updated``) and when it last changed, or None
-(the view then runs as it is, e.g. for its 404).
+``version_of(**url_kwargs)``, which lives with its view, answers with a cheap query: the
+version parts of everything the page shows (an army's ``version``, the lists it names and
+who may read them) and when it last changed, or None (the view then runs as it is, e.g. for
+its 404). This module knows none of them: the version decides the ETag and the cache key,
+so a page's version must change whenever what the page shows does. Only the ETag decides
+a 304: ``Last-Modified`` is sent for information, as a list made private leaves no later
+date behind.
+
+The cached HTML lives in the default cache: in Redis when ``REDIS_URL`` is set, shared by
+every web process on every host, so a change seen by one node is seen by all at once (the
+version is read on every request; the cache only saves the rendering). The key holds the
+deployed code's digest (its files' contents, the same on every host running one release).
 
 The cache key is a digest of those parts plus everything else that shapes the HTML for this
 visitor: the code and templates deployed, the path and host, the signed-in user and session,
@@ -43,16 +52,15 @@ _CODE_DIRS = ("templates", "armybuilder", "rules", "static")
 
 @functools.cache
 def code_version() -> str:
-    """A digest of the deployed templates, code and static files (read once per process)."""
+    """A digest of the deployed templates, code and static files, by content (read once per
+    process: a few milliseconds), so hosts running the same release share cached pages."""
     digest = hashlib.sha256()
     root = Path(settings.BASE_DIR)
     for name in _CODE_DIRS:
         for path in sorted((root / name).rglob("*")):
             if path.is_file() and "__pycache__" not in path.parts:
-                stat = path.stat()
-                digest.update(
-                    f"{path.relative_to(root)}:{stat.st_size}:{stat.st_mtime_ns}".encode()
-                )
+                digest.update(f"{path.relative_to(root)}\0".encode())
+                digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()[:16]
 
 
@@ -128,7 +136,8 @@ def versioned_page(
             key = _visitor_key(request, view_name, parts)
             etag = _etag(key, request)
             last_modified = int(modified.timestamp()) if modified else None
-            conditional = get_conditional_response(request, etag=etag, last_modified=last_modified)
+            # the ETag alone: a date cannot tell that a list was made private
+            conditional = get_conditional_response(request, etag=etag)
             if conditional is not None:
                 return _headers(conditional, etag, last_modified)
             response = _from_cache(key)
@@ -212,37 +221,3 @@ def _headers(response: HttpResponse, etag: str, last_modified: int | None) -> Ht
         patch_cache_control(response, private=True, no_cache=True)
         patch_vary_headers(response, ("Cookie", "HX-Request"))
     return response
-
-
-# -- what each page's version is ----------------------------------------------------------
-
-
-def shared_army_version(token: str, **_: Any) -> Version | None:
-    from armybuilder.armies.selectors import shared_army_version_row
-
-    # a deleted army has no version: the view answers its 404, never a 304
-    row = shared_army_version_row(token)
-    if row is None:
-        return None
-    pk, version, updated = row
-    return (("army", pk, version, updated.isoformat()), updated)
-
-
-def ruleset_version(slug: str, **_: Any) -> Version | None:
-    from django.db.models import Count, Max
-
-    from armybuilder.catalog.models import ArmyList
-
-    found = ArmyList.objects.filter(ruleset=slug).aggregate(n=Count("pk"), last=Max("updated"))
-    last = found["last"]
-    return (("ruleset", slug, found["n"], last.isoformat() if last else ""), last)
-
-
-def army_list_version(slug: str, list_slug: str, **_: Any) -> Version | None:
-    from armybuilder.catalog.models import ArmyList
-
-    row = ArmyList.objects.filter(ruleset=slug, slug=list_slug).values_list("pk", "updated").first()
-    if row is None:
-        return None
-    pk, updated = row
-    return (("list", slug, pk, updated.isoformat()), updated)

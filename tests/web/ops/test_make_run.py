@@ -55,11 +55,8 @@ def wait_for(check, seconds):
     return None
 
 
-@contextmanager
-def make_run(tmp_path, **extra_env):
-    """`make run` on a free port with its own SQLite database, up once /healthz says 200
-    (which needs a worker's heartbeat); stopped with SIGTERM as Ctrl-C would."""
-    port = free_port()
+def run_env(tmp_path, port, **extra_env):
+    """`make run`'s environment: on ``port``, with its own SQLite database and run directory."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "MUSTER_"))}
     env.update(
         MUSTER_BIND=f"127.0.0.1:{port}",
@@ -68,6 +65,15 @@ def make_run(tmp_path, **extra_env):
         MUSTER_RUN_DIR=str(tmp_path),
     )
     env.update(extra_env)
+    return env
+
+
+@contextmanager
+def make_run(tmp_path, **extra_env):
+    """`make run` on a free port with its own SQLite database, up once /healthz says 200
+    (which needs a worker's heartbeat); stopped with SIGTERM as Ctrl-C would."""
+    port = free_port()
+    env = run_env(tmp_path, port, **extra_env)
     log = (tmp_path / "run.log").open("a")
     process = subprocess.Popen(
         ["make", "run"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -348,3 +354,50 @@ def test_the_site_and_the_worker_ride_out_a_postgresql_restart(tmp_path):
         with suppress(subprocess.SubprocessError):
             pg_ctl("-m", "immediate", "stop")
         shutil.rmtree(data, ignore_errors=True)
+
+
+def process_of(parent, word):
+    """The child of ``parent`` whose command line holds ``word``."""
+    for pid in children_of(parent):
+        with suppress(OSError):
+            if word in Path(f"/proc/{pid}/cmdline").read_bytes():
+                return pid
+    return None
+
+
+def answers(port):
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=2).close()
+    except OSError:
+        return False
+    return True
+
+
+def test_a_killed_granian_takes_its_web_processes_along_and_a_served_port_is_refused(tmp_path):
+    with make_run(tmp_path) as base:
+        port = int(base.rsplit(":", 1)[1])
+        supervisord = int((tmp_path / "supervisord.pid").read_text())
+        granian = process_of(supervisord, b"granian")
+        web = children_of(granian)
+        assert granian and len(web) == 2  # WEB_CONCURRENCY's two web processes
+
+        # a second `make run` on the same port refuses at once, and says why
+        second_dir = tmp_path / "second"
+        second_dir.mkdir()
+        second = subprocess.run(
+            ["make", "run"], cwd=ROOT, env=run_env(second_dir, port), capture_output=True,
+            text=True, timeout=120, start_new_session=True,
+        )  # fmt: skip
+        assert second.returncode != 0
+        assert f"127.0.0.1:{port} is already in use" in second.stdout + second.stderr
+        assert not (second_dir / "supervisord.pid").exists()  # nothing of it started
+
+        os.kill(granian, signal.SIGKILL)
+        # its web processes end with it rather than serve on beside the next granian
+        assert wait_for(lambda: not any(running(pid) for pid in web), 15), "orphans serve on"
+        # supervisord starts granian again, alone on the port
+        assert wait_for(lambda: fetch(base + "/healthz", timeout=5)[0] == 200, 60)
+        again = process_of(supervisord, b"granian")
+        assert again not in (None, granian) and len(children_of(again)) == 2
+    # `make run` stopped: nothing answers on the port any more
+    assert wait_for(lambda: not answers(port), 15), "something still listens after make run"

@@ -1,5 +1,6 @@
 """The worker's heartbeat, render leases and outage backoff (ops/heartbeat.py,
-printing/jobs.py, the muster_worker command), without starting processes."""
+printing/jobs.py, the muster_worker command), without starting processes; the leases on
+both queues, the database and Redis (RQ)."""
 
 import json
 import os
@@ -19,6 +20,9 @@ from armybuilder.ops.models import WorkerBeat
 from armybuilder.printing import jobs
 from armybuilder.printing.models import Render
 from tests.support import example
+from tests.web.printing.test_print_queue import queue  # noqa: F401 (both queues, with a worker)
+
+QUEUE_REDIS_URL = "redis://127.0.0.1:6379/5"  # this file's Redis database (the queue fixture)
 
 
 @pytest.fixture
@@ -74,7 +78,7 @@ def test_a_render_held_by_a_live_worker_is_left_alone(client, database_queue):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_render_whose_worker_stopped_beating_is_queued_again_and_finishes(client, database_queue):
+def test_a_render_whose_worker_stopped_beating_is_queued_again_and_finishes(client, queue):  # noqa: F811
     # a worker elsewhere that has not beaten for longer than the lease (15 s)
     render = claimed_by(queued_render(client), worker_pid=os.getpid(), seen_seconds_ago=20)
     WorkerBeat.objects.filter(render=str(render.pk)).update(host="another-machine")
@@ -84,7 +88,7 @@ def test_a_render_whose_worker_stopped_beating_is_queued_again_and_finishes(clie
     assert render.status == Render.QUEUED and render.task_id != first_task
     assert jobs.requeue_lost() == 0  # queued once, not once per pass
 
-    call_command("db_worker", "--batch", "--no-startup-delay", "--queue-name", "default")
+    queue()  # the worker runs both tasks: the first finds the render no longer its own
     render.refresh_from_db()
     assert render.status == Render.READY and bytes(render.pdf).startswith(b"%PDF")
 
@@ -113,15 +117,29 @@ def test_a_render_just_claimed_is_not_taken_for_lost(client, database_queue):
     assert not jobs.is_lost(render)
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_queued_render_whose_task_the_queue_lost_is_queued_again(client, database_queue):
-    from django_tasks_db.models import DBTaskResult
+def lose_every_task(backend):
+    """What a queue that lost its data looks like (Redis restarted empty)."""
+    if backend == "rq":
+        import django_rq
 
+        django_rq.get_connection("default").flushdb()
+    else:
+        from django_tasks_db.models import DBTaskResult
+
+        DBTaskResult.objects.all().delete()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_queued_render_whose_task_the_queue_lost_is_queued_again(client, queue, settings):  # noqa: F811
     render = queued_render(client)
-    DBTaskResult.objects.all().delete()  # as when Redis loses its data
+    lose_every_task(settings.MUSTER_TASK_BACKEND)
     Render.objects.filter(pk=render.pk).update(queued=timezone.now() - timedelta(seconds=20))
     assert jobs.requeue_lost() == 1
-    assert DBTaskResult.objects.filter(id=Render.objects.get().task_id).exists()
+    render.refresh_from_db()
+    assert render.task_id != "" and not jobs.is_lost(render)
+    queue()
+    render.refresh_from_db()
+    assert render.status == Render.READY
 
 
 @pytest.mark.django_db(transaction=True)

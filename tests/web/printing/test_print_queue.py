@@ -2,7 +2,8 @@
 
 Each test queues renders through the real views, then runs the real worker in this process
 until the queue is empty (db_worker --batch, or an RQ SimpleWorker in burst mode, which
-runs jobs without forking so it sees the test database).
+runs jobs without forking so it sees the test database, with the job class and queues of
+``manage.py muster_worker``; tests/web/ops/test_rq_worker_process.py runs that command).
 """
 
 import json
@@ -20,37 +21,45 @@ from django.core.management import call_command
 from armybuilder.printing import pdf as pdf_module
 from armybuilder.printing.models import Render
 from tests.support import ROOT, army, example
+from tests.web.ops.redis_server import no_redis
 
+# this file's Redis database; another file using the fixture names its own (QUEUE_REDIS_URL),
+# as files run side by side (make test) and each empties its queue
 REDIS_URL = "redis://127.0.0.1:6379/8"
 
 
-def _redis_or_skip():
+def _redis_or_skip(url):
     import redis
 
     try:
-        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping()
+        redis.Redis.from_url(url, socket_connect_timeout=1).ping()
     except redis.exceptions.RedisError as exc:
-        pytest.skip(f"Redis does not answer on {REDIS_URL}: {exc}")
+        no_redis(f"Redis does not answer on {url}: {exc}")
 
 
 @pytest.fixture(params=["database", "rq"])
 def queue(request, settings, monkeypatch):
     """The task backend under test, and a function that runs its worker until idle."""
     if request.param == "rq":
-        _redis_or_skip()
+        url = getattr(request.module, "QUEUE_REDIS_URL", REDIS_URL)
+        _redis_or_skip(url)
         import django_rq.queues
         import django_rq.settings
-        from django_tasks_rq import Job
+        from django.utils.module_loading import import_string
         from rq import SimpleWorker
 
-        monkeypatch.setitem(django_rq.settings.QUEUES, "default", {"URL": REDIS_URL})
-        monkeypatch.setattr(django_rq.queues, "get_redis_connection", _fresh_connection())
+        from armybuilder.ops.management.commands.muster_worker import RQ_JOB_CLASS, RQ_QUEUES
+
+        job_class = import_string(RQ_JOB_CLASS)
+
+        monkeypatch.setitem(django_rq.settings.QUEUES, "default", {"URL": url})
+        monkeypatch.setattr(django_rq.queues, "get_redis_connection", _fresh_connection(url))
         django_rq.get_queue("default").empty()
 
         def work():
             connection = django_rq.get_connection("default")
-            queue_obj = django_rq.get_queue("default", job_class=Job)
-            worker = SimpleWorker([queue_obj], connection=connection, job_class=Job)
+            queues = [django_rq.get_queue(name, job_class=job_class) for name in RQ_QUEUES]
+            worker = SimpleWorker(queues, connection=connection, job_class=job_class)
             worker.work(burst=True)
 
     else:
@@ -64,13 +73,13 @@ def queue(request, settings, monkeypatch):
     return work
 
 
-def _fresh_connection():
+def _fresh_connection(url):
     import django_rq.queues
 
     original = django_rq.queues.get_redis_connection
 
     def get(config, use_strict_redis=False):
-        return original({**config, "URL": REDIS_URL}, use_strict_redis)
+        return original({**config, "URL": url}, use_strict_redis)
 
     return get
 
@@ -248,3 +257,33 @@ def test_lowering_the_workers_priority_raises_its_niceness():
     )
     before, returned, after = map(int, done.stdout.split())
     assert after == returned == min(before + 5, 19)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_failed_render_tried_again_is_queued_once_more_and_rendered(client, queue, monkeypatch):
+    from armybuilder.printing import tasks
+
+    real, attempts = tasks.make_pdf, []
+
+    def crashes_the_first_time(spec):
+        attempts.append(spec)
+        if len(attempts) == 1:
+            raise RuntimeError("the renderer fell over")
+        return real(spec)
+
+    monkeypatch.setattr(tasks, "make_pdf", crashes_the_first_time)
+    accepted = post_roster(client, army("into-the-dark", [{"name": "Unlucky"}]))
+    queue()
+    render = Render.objects.get()
+    assert render.status == Render.FAILED
+    page = client.get(f"/prints/{render.pk}/")
+    assert page.status_code == 400 and "Try again" in page.content.decode()
+
+    again = client.get(f"/prints/{render.pk}/?retry=1")  # the page's "Try again"
+    assert again.status_code == 302
+    render.refresh_from_db()
+    assert render.status == Render.QUEUED
+    queue()
+    done = client.get(accepted.json()["status_url"])
+    assert done.status_code == 200 and done.content.startswith(b"%PDF")
+    assert len(attempts) == 2

@@ -3,11 +3,15 @@
 Queues the scheduled housekeeping if it is not queued yet, then runs the worker of
 ``MUSTER_TASK_BACKEND``: django-tasks-db's ``db_worker`` (database) or django-rq's
 ``rqworker --with-scheduler`` with RQ's non-forking worker (rq), so a render runs in this
-process, under its heartbeat. One worker renders one PDF at a time, so the number of
-workers caps concurrent renders; the web server never waits on them.
+process, under its heartbeat. On RQ the worker uses django-tasks-rq's job class, which
+runs a Django task (RQ's own calls the job's function, and a ``Task`` is not callable:
+every job would fail), and takes the workers' test jobs (``ops.probe``) first. One worker
+renders one PDF at a time, so the number of workers caps concurrent renders; the web
+server never waits on them.
 
 The worker runs at a lower CPU priority (``MUSTER_WORKER_NICE``, 10) so pages come first,
-beats a heartbeat (``ops.heartbeat``) that also re-queues renders whose worker died, and
+beats a heartbeat (``ops.heartbeat``) that also re-queues renders whose worker died and
+sends the test job that tells ``/healthz`` the workers can run jobs (``ops.probe``), and
 rides out a database or Redis outage: it waits (1, 2, 4 ... 30 s) and starts again instead
 of exiting.
 """
@@ -24,7 +28,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import DatabaseError, InterfaceError, OperationalError, connections
 
-from armybuilder.ops import heartbeat
+from armybuilder.ops import heartbeat, probe
 from armybuilder.ops.maintenance import ensure_scheduled
 from armybuilder.printing import jobs
 from armybuilder.printing.lifetime import lower_priority
@@ -32,6 +36,9 @@ from armybuilder.printing.lifetime import lower_priority
 logger = logging.getLogger("armybuilder.worker")
 MAX_BACKOFF = 30.0
 BATCH_ATTEMPTS = 5  # e.g. SQLite busy for a moment while the web processes write
+RQ_WORKER_CLASS = "rq.worker.SimpleWorker"  # no fork per job: renders run under the heartbeat
+RQ_JOB_CLASS = "django_tasks_rq.Job"  # runs Django tasks (RQ's own Job cannot)
+RQ_QUEUES = (probe.QUEUE, "default")  # in the order the worker takes from them
 
 
 def outages() -> tuple[type[BaseException], ...]:
@@ -58,7 +65,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, batch: bool = False, **options: Any) -> None:
         nice = lower_priority(int(getattr(settings, "MUSTER_WORKER_NICE", 10)))
         logger.info("worker starting at CPU niceness %d", nice)
-        beat = heartbeat.Heartbeat(on_beat=[jobs.requeue_lost]).start()
+        beat = heartbeat.Heartbeat(on_beat=[jobs.requeue_lost, probe.send_if_due]).start()
         try:
             self.work(batch)
         finally:
@@ -96,10 +103,12 @@ class Command(BaseCommand):
             try:
                 call_command(
                     "rqworker",
-                    "default",
+                    *RQ_QUEUES,
                     "--with-scheduler",
                     "--worker-class",
-                    "rq.worker.SimpleWorker",
+                    RQ_WORKER_CLASS,
+                    "--job-class",
+                    RQ_JOB_CLASS,
                     *extra,
                 )
             except SystemExit as exc:  # django-rq exits 1 when Redis does not answer
