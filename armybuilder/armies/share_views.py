@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from armybuilder.armies import drafts, lifecycle, presenters, selectors
 from armybuilder.armies.documents import Checked, DraftLimitReached, check_army, ruleset_of
@@ -41,7 +41,7 @@ def _description(checked: Checked, title: str) -> str:
     return " · ".join(parts)
 
 
-@require_GET
+@require_safe
 @versioned_page(shared_army_version)  # ETag, 304, cached HTML
 def shared(request: HttpRequest, token: str) -> HttpResponse:
     army = selectors.shared_army_or_404(token)
@@ -66,12 +66,12 @@ def shared(request: HttpRequest, token: str) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def shared_json(request: HttpRequest, token: str) -> HttpResponse:
     return document_download(selectors.shared_army_or_404(token))
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def copy_shared(request: HttpRequest, token: str) -> HttpResponse:
     """Make my own copy: into the account, or a visitor's draft (GET asks first)."""
     army = selectors.shared_army_or_404(token)
