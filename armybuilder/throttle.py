@@ -3,8 +3,8 @@
 Per client address (``client_address``): PDF renders (pages, the print panel and the API),
 imports, army and list creation (new, duplicate, copy), sign-ups each have a limit,
 ``MUSTER_RATE_LIMITS[name] = (count, seconds)``, counted in fixed windows; every other
-POST (an edit, a share, a delete...) counts against ``write``, so no route that changes
-anything is unlimited, whatever its URL name. The log-in lock-out
+POST (an edit, a share, a delete...) counts against ``write`` (per account when signed in),
+so no route that changes anything is unlimited, whatever its URL name. The log-in lock-out
 (``armybuilder.accounts.lockout``) counts in the same store and answers with the same 429.
 
 The counters live in the cache ``MUSTER_RATE_LIMIT_CACHE`` names: the app's own database
@@ -148,8 +148,11 @@ def hit(name: str, ident: str, now: float | None = None) -> Limited | None:
     counter = key(name, ident, str(window))
     cache = counters()
     try:
-        cache.add(counter, 0, timeout=seconds + 1)
-        used = cache.incr(counter)
+        if hasattr(cache, "count"):  # the database counters: one statement
+            used = cache.count(counter, timeout=seconds + 1)
+        else:
+            cache.add(counter, 0, timeout=seconds + 1)
+            used = cache.incr(counter)
     except Exception:  # the counters do not answer: refuse, never let it through unchecked
         log.error("rate limit %s not checked: the counters did not answer", name, exc_info=True)
         return unavailable(name)
@@ -203,6 +206,15 @@ def too_many(request: HttpRequest, limited: Limited) -> HttpResponse:
     return response
 
 
+def who(request: HttpRequest, rule: str) -> str:
+    """Whom a request counts for: its address, but a signed-in player's changes count for
+    the account, so players of one club behind one address do not share one allowance."""
+    user = getattr(request, "user", None)
+    if rule == "write" and user is not None and user.is_authenticated:
+        return f"account:{user.pk}"
+    return client_address(request)
+
+
 def rule_for(view_name: str, method: str) -> str | None:
     """The limit a request to ``view_name`` with ``method`` counts against, if any."""
     rule = RULES.get(view_name)
@@ -228,5 +240,5 @@ class ThrottleMiddleware:
         rule = rule_for(name, request.method or "")
         if rule is None:
             return None
-        limited = hit(rule, client_address(request))
+        limited = hit(rule, who(request, rule))
         return too_many(request, limited) if limited else None

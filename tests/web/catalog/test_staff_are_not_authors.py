@@ -1,6 +1,7 @@
 """Staff are not owners: a player's private (or link-shared) list is 404 to a staff account
 by every route that names a list, pages and API alike, and absent from the admin; only the
-support permission opens it, and every use of that permission is logged."""
+support permission opens it, and every use of that permission is logged. An army is 404 to
+staff on every page; only the admin shows it, and only with the permission."""
 
 import pytest
 from django.contrib.auth.models import Permission, User
@@ -11,7 +12,16 @@ from armybuilder.armies.models import Army
 from armybuilder.catalog import services
 from armybuilder.catalog.models import LINK, PRIVATE, ArmyList
 from tests.support import army
-from tests.web.routes import all_routes, url_for
+from tests.web.routes import (
+    OWNER,
+    UNDELETE,
+    all_routes,
+    make_samples,
+    routes_of,
+    sample_kwargs,
+    signed_in,
+    url_for,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -133,3 +143,18 @@ def test_the_support_permission_opens_an_army_in_the_admin_and_is_logged(user):
     assert page.status_code == 200 and "Hidden" in page.content.decode()
     logged = SupportAccess.objects.get(action="admin view")
     assert logged.owner == user.username and "Hidden" in logged.what
+
+
+def test_an_army_is_404_to_a_staff_account_on_every_owner_route():
+    owner = signed_in("owner")
+    samples = make_samples(owner)
+    staff = staff_client("moderator", support=True)  # even the support permission: pages
+    before = Army.objects.values().get(pk=samples.army_pk)
+    for route in routes_of(OWNER):
+        if route.route == UNDELETE:
+            continue  # its army would have to be deleted first; the same view as the others
+        url = url_for(route, sample_kwargs(route, samples))
+        answers = {staff.get(url).status_code, staff.post(url, FORM).status_code}
+        assert answers <= {404, 405}, (route.key, answers)
+        assert 404 in answers, route.key
+    assert Army.objects.values().get(pk=samples.army_pk) == before

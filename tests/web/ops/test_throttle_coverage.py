@@ -117,3 +117,18 @@ def test_creating_and_copying_lists_on_the_pages_count_as_list_creation():
     assert throttle.rule_for("printing:army_print", "GET") == "pdf"
     assert throttle.rule_for("armies:edit_item", "POST") == "write"
     assert throttle.rule_for("armies:builder", "GET") is None
+
+
+def test_a_signed_in_players_changes_count_for_the_account_not_the_address(settings):
+    settings.MUSTER_RATE_LIMITS = {**settings.MUSTER_RATE_LIMITS, "write": (2, 600)}
+
+    def check(client: Client) -> int:  # a POST of no other limit: an empty document, 400
+        return client.post("/api/v1/check", "{}", content_type="application/json").status_code
+
+    first, second = signed_in("first"), signed_in("second")  # one club, one address
+    for player in (first, second):
+        assert [check(player) for _ in range(2)] == [400, 400]
+    assert check(first) == 429
+    visitor, other_visitor = Client(), Client()  # no account: the address counts
+    assert [check(visitor) for _ in range(2)] == [400, 400]
+    assert check(other_visitor) == 429
