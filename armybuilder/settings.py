@@ -142,17 +142,12 @@ MIDDLEWARE.insert(
 )
 MIDDLEWARE.append("armybuilder.throttle.ThrottleMiddleware")
 MIDDLEWARE.append("armybuilder.accounts.lockout.LockOutMiddleware")
-# Counters live in their own cache, shared by every web process and counted atomically:
-# Redis when REDIS_URL is set, else a table in the app's database (accounts.counters).
-CACHES["ratelimit"] = (
-    {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": REDIS_URL,
-        "KEY_PREFIX": "ratelimit",
-    }
-    if REDIS_URL
-    else {"BACKEND": "armybuilder.accounts.counters.CounterCache"}
-)
+# Counters live in their own cache, shared by every web process and node and counted
+# atomically: a table in the app's database (accounts.counters), with or without Redis. A
+# limited request writes to the database anyway (a render, an army, an account), so one
+# more statement costs little, and a Redis that is down or restarts empty then neither
+# lets requests through unchecked nor forgets a lock-out.
+CACHES["ratelimit"] = {"BACKEND": "armybuilder.accounts.counters.CounterCache"}
 MUSTER_RATE_LIMIT_CACHE = "ratelimit"
 # Per client address: (requests, seconds). A limited request gets 429 and Retry-After.
 MUSTER_RATE_LIMITS = {
@@ -162,6 +157,7 @@ MUSTER_RATE_LIMITS = {
     "signup": (5, 3600),  # accounts made
     "list-create": (60, 3600),  # army lists made or copied
     "list-import": (30, 3600),  # army-list files imported
+    "write": (1200, 600),  # any other POST: builder edits, sharing, deleting...
 }
 # Wrong passwords (Muster's log-in and /admin/): lock out with backoff, doubling per failure.
 MUSTER_LOGIN_LOCKOUT = {

@@ -1,18 +1,21 @@
-"""Rate limits on a counter cache shared by every web process.
+"""Rate limits on counters shared by every web process and every node.
 
-Per client address (``client_address``): PDF renders (pages and API), imports, army
-creation and sign-ups each have a limit, ``MUSTER_RATE_LIMITS[name] = (count, seconds)``,
-counted in fixed windows. The log-in lock-out (``armybuilder.accounts.lockout``) counts on
-the same cache and answers with the same 429.
+Per client address (``client_address``): PDF renders (pages, the print panel and the API),
+imports, army and list creation (new, duplicate, copy), sign-ups each have a limit,
+``MUSTER_RATE_LIMITS[name] = (count, seconds)``, counted in fixed windows; every other
+POST (an edit, a share, a delete...) counts against ``write`` (per account when signed in),
+so no route that changes anything is unlimited, whatever its URL name. The log-in lock-out
+(``armybuilder.accounts.lockout``) counts in the same store and answers with the same 429.
 
-The counters live in the cache ``MUSTER_RATE_LIMIT_CACHE`` names: Redis when REDIS_URL is
-set, otherwise the app's database (``armybuilder.accounts.counters``); both count
-atomically, so ``make run``'s processes together let exactly the limit through.
+The counters live in the cache ``MUSTER_RATE_LIMIT_CACHE`` names: the app's own database
+(``armybuilder.accounts.counters``, one atomic statement per count), with or without
+Redis, so a Redis that is down or restarts empty forgets no count and no lock-out, and
+``make run``'s processes (and several nodes on one database) let exactly the limit through.
 
 A limited request gets 429 with ``Retry-After`` and a page (JSON under /api/) saying when
 to try again. The limits hang on URL names (``RULES``) in ``ThrottleMiddleware``, so the
-views stay as they are. If the cache is down the request goes through (and is logged):
-a broken Redis must not take the site with it.
+views stay as they are. If the counters cannot be read the request is refused (503 with
+``Retry-After``), never let through unchecked: limits fail closed.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ DEFAULT_LIMITS: dict[str, tuple[int, int]] = {
     "signup": (5, 3600),  # accounts made per hour
     "list-create": (60, 3600),  # army lists made or copied per hour
     "list-import": (30, 3600),  # army-list files imported per hour
+    "write": (1200, 600),  # any other POST (builder edits, sharing, deleting) per 10 minutes
 }
 WHAT = {
     "pdf": "printable sheets",
@@ -50,7 +54,11 @@ WHAT = {
     "login": "log-in attempts",
     "list-create": "new army lists",
     "list-import": "army-list imports",
+    "write": "changes",
 }
+# Methods that change something: a request with one of these that no rule names counts
+# against "write".
+WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 # URL name -> (limit, methods it counts)
 RULES: dict[str, tuple[str, frozenset[str]]] = {
@@ -62,6 +70,7 @@ RULES: dict[str, tuple[str, frozenset[str]]] = {
             "shared_roster_pdf",
             "shared_qrs_pdf",
             "ruleset_qrs_pdf",
+            "army_print",  # the builder's print panel
         )
     },
     "api:roster_pdf": ("pdf", frozenset({"POST"})),
@@ -73,6 +82,9 @@ RULES: dict[str, tuple[str, frozenset[str]]] = {
     "signup": ("signup", frozenset({"POST"})),
     "api:list_import": ("list-import", frozenset({"POST"})),
     "api:list_copy": ("list-create", frozenset({"POST"})),
+    "catalog:list_new": ("list-create", frozenset({"POST"})),
+    "catalog:list_copy": ("list-create", frozenset({"POST"})),
+    "catalog:shared_list_copy": ("list-create", frozenset({"POST"})),
 }
 
 
@@ -113,10 +125,19 @@ def key(*parts: str) -> str:
 
 @dataclass(frozen=True)
 class Limited:
-    """A refusal: which limit, and in how many seconds the client may try again."""
+    """A refusal: which limit, and in how many seconds the client may try again
+    (``unavailable``: the counters could not be read, so nothing is let through)."""
 
     what: str
     retry_after: int
+    unavailable: bool = False
+
+
+UNAVAILABLE_SECONDS = 30
+
+
+def unavailable(what: str) -> Limited:
+    return Limited(what, UNAVAILABLE_SECONDS, unavailable=True)
 
 
 def hit(name: str, ident: str, now: float | None = None) -> Limited | None:
@@ -127,11 +148,14 @@ def hit(name: str, ident: str, now: float | None = None) -> Limited | None:
     counter = key(name, ident, str(window))
     cache = counters()
     try:
-        cache.add(counter, 0, timeout=seconds + 1)
-        used = cache.incr(counter)
-    except Exception:  # the cache is down: let the request through, and say so
-        log.warning("rate limit %s not checked: the cache did not answer", name, exc_info=True)
-        return None
+        if hasattr(cache, "count"):  # the database counters: one statement
+            used = cache.count(counter, timeout=seconds + 1)
+        else:
+            cache.add(counter, 0, timeout=seconds + 1)
+            used = cache.incr(counter)
+    except Exception:  # the counters do not answer: refuse, never let it through unchecked
+        log.error("rate limit %s not checked: the counters did not answer", name, exc_info=True)
+        return unavailable(name)
     if used > count:
         return Limited(name, max(1, math.ceil((window + 1) * seconds - now)))
     return None
@@ -155,29 +179,52 @@ def too_many(request: HttpRequest, limited: Limited) -> HttpResponse:
     """429 with Retry-After and a message that says when to try again."""
     what = WHAT.get(limited.what, "requests")
     message = f"Too many {what} from your address for now. {_when(limited.retry_after)}"
-    if limited.what == "login":
+    status = 429
+    if limited.unavailable:
+        status = 503
+        message = (
+            "Muster cannot check its limits at the moment, so it cannot take this request. "
+            f"{_when(limited.retry_after)}"
+        )
+    elif limited.what == "login":
         message = (
             "Too many wrong passwords for this account or from your address. "
             f"{_when(limited.retry_after)}"
         )
     if request.path.startswith("/api/"):
         response: HttpResponse = JsonResponse(
-            {"error": message, "path": "", "retry_after": limited.retry_after}, status=429
+            {"error": message, "path": "", "retry_after": limited.retry_after}, status=status
         )
     else:
+        title = "Try again shortly" if limited.unavailable else "Too many requests"
         body = render_to_string(
-            "error.html",
-            {"status": 429, "title": "Too many requests", "message": message},
-            request,
+            "error.html", {"status": status, "title": title, "message": message}, request
         )
-        response = HttpResponse(body, status=429)
+        response = HttpResponse(body, status=status)
     response["Retry-After"] = str(limited.retry_after)
     response["Cache-Control"] = "no-store"
     return response
 
 
+def who(request: HttpRequest, rule: str) -> str:
+    """Whom a request counts for: its address, but a signed-in player's changes count for
+    the account, so players of one club behind one address do not share one allowance."""
+    user = getattr(request, "user", None)
+    if rule == "write" and user is not None and user.is_authenticated:
+        return f"account:{user.pk}"
+    return client_address(request)
+
+
+def rule_for(view_name: str, method: str) -> str | None:
+    """The limit a request to ``view_name`` with ``method`` counts against, if any."""
+    rule = RULES.get(view_name)
+    if rule is not None and method in rule[1]:
+        return rule[0]
+    return "write" if method in WRITES else None
+
+
 class ThrottleMiddleware:
-    """Applies ``RULES`` before the view runs."""
+    """Applies ``RULES`` (and ``write`` to every other changing request) before the view."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -190,8 +237,8 @@ class ThrottleMiddleware:
     ) -> HttpResponse | None:
         match = request.resolver_match
         name = match.view_name if match is not None else ""
-        rule = RULES.get(name)
-        if rule is None or request.method not in rule[1]:
+        rule = rule_for(name, request.method or "")
+        if rule is None:
             return None
-        limited = hit(rule[0], client_address(request))
+        limited = hit(rule, who(request, rule))
         return too_many(request, limited) if limited else None

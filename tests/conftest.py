@@ -50,7 +50,7 @@ def generous_rate_limits(settings):
 
     settings.MUSTER_RATE_LIMITS = {
         name: (1_000_000, 3600)
-        for name in ("pdf", "import", "create", "signup", "list-create", "list-import")
+        for name in ("pdf", "import", "create", "signup", "list-create", "list-import", "write")
     }
     settings.MUSTER_LOGIN_LOCKOUT = {"account_failures": 1000, "address_failures": 1000}
     if isinstance(caches["default"], LocMemCache):

@@ -9,7 +9,10 @@ statement the database runs atomically on SQLite (3.35+) and PostgreSQL:
 - ``incr``: ``UPDATE … SET value = value + n … RETURNING value``, so each caller sees its
   own count, exactly once;
 - ``add``: ``INSERT … ON CONFLICT DO UPDATE … WHERE expired``, so of two processes adding
-  one key only one wins.
+  one key only one wins;
+- ``count`` (what a rate limit calls, ``add`` and ``incr`` in one): ``INSERT … ON CONFLICT
+  DO UPDATE SET value = value + 1 (or 1 once expired) … RETURNING value``, one statement
+  per limited request.
 
 Only numbers are stored (a count, or when a lock-out ends). Expired rows are ignored at
 once and deleted every ``CULL_EVERY`` writes.
@@ -112,6 +115,23 @@ class CounterCache(BaseCache):
         if not rows:
             raise ValueError(f"Key '{key}' not found")
         return _out(rows[0][0])
+
+    def count(self, key: str, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None) -> int:
+        """One more for ``key`` (made, or made afresh once expired, with ``timeout``): the
+        count including this one, in one statement."""
+        key = self.make_and_validate_key(key, version=version)
+        now = time.time()
+        _, rows = self._sql(
+            "INSERT INTO {table} ({key}, {value}, {expires}) VALUES (%s, 1, %s) "
+            "ON CONFLICT ({key}) DO UPDATE SET "
+            "{value} = CASE WHEN {table}.{expires} <= %s THEN 1 ELSE {table}.{value} + 1 END, "
+            "{expires} = CASE WHEN {table}.{expires} <= %s THEN excluded.{expires} "
+            "ELSE {table}.{expires} END "
+            "RETURNING {value}",
+            [key, self._expires(timeout), now, now],
+        )
+        self._after_write()
+        return int(rows[0][0])
 
     def decr(self, key: str, delta: int = 1, version: int | None = None) -> int | float:
         return self.incr(key, -delta, version=version)

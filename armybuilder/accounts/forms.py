@@ -16,7 +16,8 @@ from armybuilder.textrule import validate_line
 class LookAlikeRefused(UserCreationForm):
     """Django refuses a name differing only in ASCII case; a name that differs only in
     width, font or Unicode case (``ｃarol``, ``𝐜arol``, ``ÉRIC`` beside ``éric``) would share
-    that account's lock-out and look the same to other players, so it is refused too."""
+    that account's lock-out and look the same to other players, and one in another script
+    (``cаrol`` with a Cyrillic ``а``) would look the same, so they are refused too."""
 
     def clean_username(self) -> str | None:
         # before Django's own check, whose case-insensitive match differs between databases
@@ -28,7 +29,9 @@ class LookAlikeRefused(UserCreationForm):
         if existing is not None:
             raise forms.ValidationError(
                 f"That username looks the same as an existing account's (“{existing}”): "
-                "letters that differ only in case, width or style count as the same. "
+                "letters that differ only in case, width, style or script (a Cyrillic “а” "
+                "for a Latin “a”), or that are mistaken for each other (“rn” and “m”), "
+                "count as the same. "
                 "Please choose another.",
                 code="username_look_alike",
             )

@@ -8,7 +8,9 @@ password after the lock-out resets the account's count.
 An account is counted under ``account_key`` of the posted name, the name Django
 authenticates (NFKC) case-folded, so every spelling of one account (``ｐ1``, ``𝐜arol``,
 ``CAROL``) shares its counter and its lock. The counts live in the rate limits' counter
-cache (``throttle.counters``), shared by every web process.
+store (``throttle.counters``: the app's database), shared by every web process and node,
+so a Redis outage or restart forgets no failure and no lock. If that store cannot be read,
+the log-in is refused (503) rather than let through unchecked.
 """
 
 from __future__ import annotations
@@ -23,7 +25,14 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
 from armybuilder.accounts.names import account_key
-from armybuilder.throttle import Limited, client_address, counters, key, too_many
+from armybuilder.throttle import (
+    Limited,
+    client_address,
+    counters,
+    key,
+    too_many,
+    unavailable,
+)
 
 log = logging.getLogger(__name__)
 
@@ -50,16 +59,14 @@ def _login_idents(request: HttpRequest, username: str | None) -> list[tuple[str,
 
 
 def locked_for(request: HttpRequest, username: str | None, now: float | None = None) -> int:
-    """Seconds until this account and this address may try again (0: not locked)."""
+    """Seconds until this account and this address may try again (0: not locked).
+
+    Raises whatever the counter store raises when it cannot be read: the caller refuses."""
     now = time.time() if now is None else now
-    try:
-        until = [
-            counters().get(key("lock", kind, ident)) or 0
-            for kind, ident in _login_idents(request, username)
-        ]
-    except Exception:
-        log.warning("log-in lock-out not checked: the cache did not answer", exc_info=True)
-        until = [now]  # not locked
+    until = [
+        counters().get(key("lock", kind, ident)) or 0
+        for kind, ident in _login_idents(request, username)
+    ]
     return max(0, math.ceil(max(until) - now))
 
 
@@ -80,7 +87,7 @@ def record_failure(request: HttpRequest, username: str | None, now: float | None
                 )
                 cache.set(key("lock", kind, ident), now + seconds, timeout=int(seconds) + 1)
     except Exception:
-        log.warning("log-in failure not recorded: the cache did not answer", exc_info=True)
+        log.error("log-in failure not recorded: the counters did not answer", exc_info=True)
 
 
 def record_success(request: HttpRequest, username: str | None) -> None:
@@ -124,5 +131,9 @@ class LockOutMiddleware:
         match = request.resolver_match
         if match is None or match.view_name not in LOGIN_VIEWS or request.method != "POST":
             return None
-        seconds = locked_for(request, request.POST.get("username"))
+        try:
+            seconds = locked_for(request, request.POST.get("username"))
+        except Exception:  # the lock-out cannot be read: no password is tried unchecked
+            log.error("log-in lock-out not checked: the counters did not answer", exc_info=True)
+            return too_many(request, unavailable("login"))
         return too_many(request, Limited("login", seconds)) if seconds else None

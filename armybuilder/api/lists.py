@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import path, reverse
 from django.utils.cache import get_conditional_response, patch_cache_control
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 import rules
 from armybuilder.api.body import BadBody, read_json_body
@@ -33,7 +33,7 @@ def _readable(request: HttpRequest, ruleset: str, slug: str) -> tuple[ArmyList |
     return army_list, token
 
 
-@require_GET
+@require_safe
 def list_document(request: HttpRequest, ruleset: str, slug: str) -> HttpResponse:
     """The list (``?revision=N``: that revision) as a ``muster.list/1`` document."""
     army_list, _ = _readable(request, ruleset, slug)

@@ -145,6 +145,21 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
     return {"description": description, "content": {JSON: {"schema": schema}}}
 
 
+TOO_MANY = {
+    **_json(ref("TooManyRequests"), "Too many requests from this address for now."),
+    "headers": {"Retry-After": {"schema": {"type": "string"}}},
+}
+UNAVAILABLE = {
+    **_json(
+        ref("Error"),
+        "Try again shortly: the rate limits cannot be checked (the request is refused rather "
+        "than let through unchecked; Retry-After says when), or the print queue is not "
+        "answering.",
+    ),
+    "headers": {"Retry-After": {"schema": {"type": "string"}}},
+}
+
+
 def _responses(*codes: int, ok: dict[str, Any] | None = None) -> dict[str, Any]:
     limit = settings.MUSTER_MAX_DOCUMENT_BYTES
     seconds = getattr(settings, "MUSTER_BODY_READ_SECONDS", 10)
@@ -161,10 +176,8 @@ def _responses(*codes: int, ok: dict[str, Any] | None = None) -> dict[str, Any]:
         404: _json(ref("Error"), "Nothing at this address."),
         408: _json(ref("Error"), f"The body did not arrive within {seconds} seconds."),
         413: _json(ref("Error"), f"The body is larger than {limit} bytes."),
-        429: {
-            **_json(ref("TooManyRequests"), "Too many requests from this address for now."),
-            "headers": {"Retry-After": {"schema": {"type": "string"}}},
-        },
+        429: TOO_MANY,
+        503: UNAVAILABLE,
     }
     answers: dict[str, Any] = {"200": ok} if ok else {}
     answers.update({str(code): known[code] for code in codes})
@@ -198,7 +211,8 @@ def _paths(army: dict[str, Any]) -> dict[str, Any]:
         "description": "A muster.army/1 document (army-format.md), UTF-8 JSON.",
         "content": {JSON: {"schema": army}},
     }
-    posted = (400, 408, 413)
+    # every POST: a malformed or slow or large body, and the rate limit it counts against
+    posted = (400, 408, 413, 429, 503)
     pdf_params = [
         {
             "name": "paper",
@@ -224,7 +238,7 @@ def _paths(army: dict[str, Any]) -> dict[str, Any]:
                 "parameters": pdf_params,
                 "requestBody": document,
                 "responses": _responses(
-                    202, *posted, 429, ok=_pdf("The PDF, when it is already rendered.")
+                    202, *posted, ok=_pdf("The PDF, when it is already rendered.")
                 ),
             }
         }
@@ -304,6 +318,7 @@ def _paths(army: dict[str, Any]) -> dict[str, Any]:
                     "200": _json({"type": "object"}, "The OpenAPI 3.1 document."),
                     "304": {"description": "Unchanged since the ETag sent in If-None-Match."},
                     "400": _json(ref("Error"), "Malformed request headers."),
+                    "412": {"description": "If-Match names another version than this one."},
                 },
             }
         },

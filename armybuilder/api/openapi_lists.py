@@ -79,6 +79,20 @@ def list_paths() -> dict[str, Any]:
         "content": {JSON: {"schema": ref("SavedList")}},
     }
     refused = _json(error, "Not signed in, or the session's CSRF token is missing.")
+    limited = {
+        "429": {
+            **_json(ref("TooManyRequests"), "Too many new lists from this address for now."),
+            "headers": {"Retry-After": {"schema": {"type": "string"}}},
+        },
+        "503": {
+            **_json(error, "The rate limits cannot be checked: try again shortly."),
+            "headers": {"Retry-After": {"schema": {"type": "string"}}},
+        },
+    }
+    body = {
+        "408": _json(error, "The body did not arrive in time."),
+        "413": _json(error, "The body is too large."),
+    }
     return {
         "/api/v1/lists/": {
             "post": {
@@ -92,8 +106,8 @@ def list_paths() -> dict[str, Any]:
                     "201": saved,
                     "400": _json(error, "A document the list parser or validator refuses."),
                     "403": refused,
-                    "408": _json(error, "The body did not arrive in time."),
-                    "413": _json(error, "The body is too large."),
+                    **body,
+                    **limited,
                 },
             }
         },
@@ -118,6 +132,7 @@ def list_paths() -> dict[str, Any]:
                     "304": {"description": "Unchanged since the ETag sent in If-None-Match."},
                     "400": _json(error, "A revision that is not a whole number."),
                     "404": _json(error, "No such list or revision, or not one you may read."),
+                    "412": {"description": "If-Match names another version than this one."},
                 },
             }
         },
@@ -131,6 +146,8 @@ def list_paths() -> dict[str, Any]:
                     "400": _json(error, "A stored list its rule set no longer accepts."),
                     "403": refused,
                     "404": _json(error, "No such list, or not one you may read."),
+                    **body,
+                    **limited,
                 },
             }
         },

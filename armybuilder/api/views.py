@@ -4,7 +4,7 @@ import hashlib
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import condition, require_GET, require_POST
+from django.views.decorators.http import condition, require_POST, require_safe
 
 import rules
 from armybuilder.api import openapi
@@ -26,13 +26,13 @@ def check(request: HttpRequest) -> JsonResponse:
 
 
 @csrf_exempt  # as above: so another method is 405, not a CSRF refusal
-@require_GET
+@require_safe
 def rulesets(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"rulesets": [r.summary_json() for r in rules.all_rulesets()]})
 
 
 @csrf_exempt
-@require_GET
+@require_safe
 def ruleset(request: HttpRequest, slug: str) -> JsonResponse:
     data = ruleset_or_404(slug).vocabulary()
     data["army_lists"] = [selectors.list_json(al) for al in selectors.lists_for(slug)]
@@ -44,7 +44,7 @@ def _openapi_etag(request: HttpRequest) -> str:
 
 
 @csrf_exempt
-@require_GET
+@require_safe
 @condition(etag_func=_openapi_etag)
 def openapi_json(request: HttpRequest) -> HttpResponse:
     """The OpenAPI 3.1 description of this API (armybuilder/api/openapi.py builds it)."""

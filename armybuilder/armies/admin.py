@@ -1,5 +1,8 @@
 """Saved armies in the admin: for a club organiser to look after accounts' armies.
 
+An army is its owner's: the admin lists none to staff without the support permission
+(``accounts.support``), and logs every page that shows one to staff with it.
+
 The document is validated by the engine's parser (``Army.clean``) and every admin save
 bumps the version, so an open builder tab cannot silently overwrite an admin's change.
 """
@@ -11,13 +14,14 @@ from django.db import models
 from django.db.models import F
 from django.http import HttpRequest
 
+from armybuilder.accounts.support import PrivateContentAdmin
 from armybuilder.armies.models import Army, Revision
 from armybuilder.catalog.services import pins_for
 from armybuilder.textrule import TextRuleJSONField
 
 
 @admin.register(Army)
-class ArmyAdmin(admin.ModelAdmin):
+class ArmyAdmin(PrivateContentAdmin):
     # the text rule: refused characters shown escaped, never breaking the page
     formfield_overrides = {models.JSONField: {"form_class": TextRuleJSONField}}
     list_display = ("name", "ruleset", "owner", "is_draft", "version", "updated")
@@ -26,6 +30,9 @@ class ArmyAdmin(admin.ModelAdmin):
     search_fields = ("document__name", "owner__username")
     readonly_fields = ("version", "created", "updated", "session_key")
     raw_id_fields = ("owner",)
+
+    def owner_of(self, obj: Army) -> Any:
+        return obj.owner or "a visitor's draft"
 
     @admin.display(boolean=True, description="Draft")
     def is_draft(self, army: Army) -> bool:
@@ -50,7 +57,7 @@ class ArmyAdmin(admin.ModelAdmin):
 
 
 @admin.register(Revision)
-class RevisionAdmin(admin.ModelAdmin):
+class RevisionAdmin(PrivateContentAdmin):
     """Every change to every army, to look into (changes are made in the builder)."""
 
     list_display = ("army", "version", "created", "summary", "kind", "op", "undone")
@@ -59,6 +66,9 @@ class RevisionAdmin(admin.ModelAdmin):
     search_fields = ("summary", "army__document__name")
     raw_id_fields = ("army", "undo_of")
     readonly_fields = [f.name for f in Revision._meta.get_fields() if f.concrete]
+
+    def owner_of(self, obj: Revision) -> Any:
+        return obj.army.owner or "a visitor's draft"
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -14,7 +14,7 @@ from django.db.models import OuterRef, Subquery
 from django.db.models.fields.json import KT
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from armybuilder.armies import drafts, lifecycle, presenters, selectors
 from armybuilder.armies.documents import Checked, DraftLimitReached, check_army, ruleset_of
@@ -71,7 +71,7 @@ def shared_army_version(token: str, **_: Any) -> Version | None:
     return (parts, modified)
 
 
-@require_GET
+@require_safe
 @versioned_page(shared_army_version)  # ETag, 304, cached HTML
 def shared(request: HttpRequest, token: str) -> HttpResponse:
     army = selectors.shared_army_or_404(token)
@@ -96,12 +96,12 @@ def shared(request: HttpRequest, token: str) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def shared_json(request: HttpRequest, token: str) -> HttpResponse:
     return document_download(selectors.shared_army_or_404(token))
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def copy_shared(request: HttpRequest, token: str) -> HttpResponse:
     """Make my own copy: into the account, or a visitor's draft (GET asks first)."""
     army = selectors.shared_army_or_404(token)

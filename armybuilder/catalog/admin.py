@@ -2,10 +2,19 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.db import models
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 
-from armybuilder.catalog.models import LINK, PUBLISHED, ArmyList, ArmyListRevision, new_share_token
+from armybuilder.accounts.support import PrivateContentAdmin
+from armybuilder.catalog.models import (
+    LINK,
+    PUBLISHED,
+    SUBMITTED,
+    ArmyList,
+    ArmyListRevision,
+    new_share_token,
+    public_lists,
+)
 from armybuilder.catalog.services import save_list
 from armybuilder.textrule import TextRuleJSONField
 
@@ -27,8 +36,23 @@ class RevisionInline(admin.TabularInline):
         return False
 
 
+def _staff_see(lists: QuerySet[ArmyList], prefix: str = "") -> QuerySet[ArmyList]:
+    """Without the support permission: the public catalogue and the lists submitted to it
+    (to publish them); a player's private or link-shared list is theirs alone."""
+    visible = public_lists() | Q(status=SUBMITTED)
+    if prefix:
+        visible = Q(**{f"{prefix}__in": ArmyList.objects.filter(visible)})
+    return lists.filter(visible)
+
+
+def _private_author(army_list: ArmyList) -> Any:
+    if army_list.is_public or army_list.status == SUBMITTED:
+        return None
+    return army_list.author
+
+
 @admin.register(ArmyList)
-class ArmyListAdmin(admin.ModelAdmin):
+class ArmyListAdmin(PrivateContentAdmin):
     # the text rule: refused characters shown escaped, never breaking the page
     formfield_overrides = {models.JSONField: {"form_class": TextRuleJSONField}}
     list_display = ("name", "ruleset", "slug", "author", "status", "latest_revision", "updated")
@@ -57,10 +81,22 @@ class ArmyListAdmin(admin.ModelAdmin):
     def get_queryset(self, request: HttpRequest) -> QuerySet[ArmyList]:
         return super().get_queryset(request).select_related("author")
 
+    def without_support(self, queryset: QuerySet[ArmyList]) -> QuerySet[ArmyList]:
+        return _staff_see(queryset)
+
+    def owner_of(self, obj: ArmyList) -> Any:
+        return _private_author(obj)
+
 
 @admin.register(ArmyListRevision)
-class ArmyListRevisionAdmin(admin.ModelAdmin):
+class ArmyListRevisionAdmin(PrivateContentAdmin):
     """Revisions are read here, never written: armies are checked against them."""
+
+    def without_support(self, queryset: QuerySet[ArmyListRevision]) -> QuerySet[Any]:
+        return _staff_see(queryset, "army_list")
+
+    def owner_of(self, obj: ArmyListRevision) -> Any:
+        return _private_author(obj.army_list)
 
     list_display = ("army_list", "number", "name", "created", "author")
     list_filter = ("army_list__ruleset",)

@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils.text import slugify
 
 import rules
+from armybuilder.accounts import support
 from armybuilder.catalog.models import (
     LINK,
     PRIVATE,
@@ -83,16 +84,33 @@ def can(user: Any, action: str, army_list: ArmyList, token: str = "") -> bool:
     """May ``user`` (a visitor: AnonymousUser or None) do ``action`` to ``army_list``?
 
     ``token`` is a share token the request carries: it lets anyone read a list shared by
-    link, while sharing is on. Only the author edits and deletes (staff too); only staff
-    publish; copying needs an account and the right to read.
+    link, while sharing is on. Only the author edits and deletes; copying needs an account
+    and the right to read. Staff are not authors: they see (and moderate, and publish)
+    public lists and the lists submitted to them, never a private or link-shared one,
+    unless they hold the support permission, each use of which is logged
+    (``accounts.support``).
     """
     if action not in ACTIONS:
         raise ValueError(f"unknown action {action!r}")
-    staff, author = _is_staff(user), _is_author(user, army_list)
+    if _allowed(user, action, army_list, token):
+        return True
+    if action == "copy" and not getattr(user, "is_authenticated", False):
+        return False
+    if army_list.author_id is None or army_list.is_public or not support.may_support(user):
+        return False
+    support.record(user, f"{action} list", army_list, army_list.author)
+    return True
+
+
+def _allowed(user: Any, action: str, army_list: ArmyList, token: str) -> bool:
+    """``can`` without the support permission."""
+    author = _is_author(user, army_list)
+    # what staff look after: the public catalogue and the lists submitted to it
+    moderated = _is_staff(user) and (army_list.is_public or army_list.status == SUBMITTED)
     readable = (
         army_list.is_public
-        or staff
         or author
+        or moderated
         or bool(
             token
             and army_list.status == LINK
@@ -105,8 +123,8 @@ def can(user: Any, action: str, army_list: ArmyList, token: str = "") -> bool:
     if action == "copy":
         return readable and bool(getattr(user, "is_authenticated", False))
     if action in ("edit", "delete"):
-        return staff or author
-    return staff  # publish
+        return author or moderated
+    return moderated  # publish
 
 
 class ListRefused(Exception):

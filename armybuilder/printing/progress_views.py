@@ -6,7 +6,9 @@ Browsers watch ``/prints/<id>/``: with htmx the progress partial polls itself ev
 the download; without JavaScript the page refreshes itself and shows a download link. API
 clients get ``202 Accepted`` with a status URL, then the PDF from that URL.
 
-A render's id is a random UUID known only to whoever asked for it (like a share token).
+A render's id is a random UUID known only to whoever asked for it, and it answers only while
+what led to it holds (``printing.access``): the owner's own army, a live share link, or a
+sheet anyone may ask for; anyone else gets 404.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Callable
 from uuid import UUID
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
@@ -23,7 +25,7 @@ from django.views.decorators.http import require_safe
 import rules
 from armybuilder.armies.files import exported
 from armybuilder.armies.selectors import owned_army_or_404
-from armybuilder.printing import jobs, services
+from armybuilder.printing import access, jobs, services
 from armybuilder.printing.models import Render
 
 
@@ -81,10 +83,6 @@ def api_response(render_obj: Render) -> HttpResponse:
     return response
 
 
-def _render_or_404(render_id: UUID) -> Render:
-    return get_object_or_404(Render.objects.defer("pdf"), pk=render_id)
-
-
 def _progress(request: HttpRequest, render_obj: Render, status: int = 200) -> HttpResponse:
     context = {
         "render": render_obj,
@@ -102,7 +100,7 @@ def _progress(request: HttpRequest, render_obj: Render, status: int = 200) -> Ht
 
 @require_safe
 def print_status(request: HttpRequest, render_id: UUID) -> HttpResponse:
-    render_obj = _render_or_404(render_id)
+    render_obj = access.render_or_404(request, render_id)
     if request.GET.get("retry"):
         # queue a failed render once more, then watch the plain URL (a refresh never re-queues)
         guarded(request, lambda: jobs.retry(render_obj) and HttpResponse())
@@ -112,7 +110,7 @@ def print_status(request: HttpRequest, render_id: UUID) -> HttpResponse:
 
 @require_safe
 def print_download(request: HttpRequest, render_id: UUID) -> HttpResponse:
-    render_obj = get_object_or_404(Render, pk=render_id)
+    render_obj = access.render_or_404(request, render_id, with_pdf=True)
     if render_obj.status != Render.READY:
         return redirect(status_url(render_obj), permanent=False)
     return render_pdf_response(render_obj)
@@ -122,8 +120,8 @@ def print_download(request: HttpRequest, render_id: UUID) -> HttpResponse:
 @require_safe
 def api_print_status(request: HttpRequest, render_id: UUID) -> HttpResponse:
     try:
-        render_obj = Render.objects.get(pk=render_id)
-    except Render.DoesNotExist:
+        render_obj = access.render_or_404(request, render_id, with_pdf=True)
+    except Http404:
         return JsonResponse({"error": "No such print job.", "path": ""}, status=404)
     return api_response(render_obj)
 
@@ -138,12 +136,15 @@ def army_print(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         lambda: browser_response(
             request,
-            jobs.army_render(
-                exported(army),  # with the list revisions it is checked against
-                sheet,
-                request.GET.get("paper", "a4"),
-                share_url=share_url,
-                saved=services.SavedArmy(army.owner_id),
+            access.for_owner(
+                jobs.army_render(
+                    exported(army),  # with the list revisions it is checked against
+                    sheet,
+                    request.GET.get("paper", "a4"),
+                    share_url=share_url,
+                    saved=services.SavedArmy(army.owner_id),
+                ),
+                army,
             ),
         ),
     )

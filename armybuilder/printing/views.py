@@ -24,7 +24,7 @@ from armybuilder.armies.files import exported
 from armybuilder.armies.models import Army
 from armybuilder.armies.selectors import owned_army_or_404, shared_army_or_404
 from armybuilder.catalog.views import ruleset_or_404
-from armybuilder.printing import jobs, services
+from armybuilder.printing import access, jobs, services
 from armybuilder.printing.progress_views import api_response, browser_response
 from rules.qrs import qrs_sheet
 
@@ -117,14 +117,23 @@ class _Where:
     """How a view finds its army from the URL's key, and the URLs around it."""
 
     find: Callable[[HttpRequest, Any], Army]
+    # who may fetch the render again by its id (printing.access): the owner, or the link
+    grant: Callable[[Any, Army, Any], Any]
     url_name: str  # printing:<url_name>_<sheet> and printing:<url_name>_<sheet>_pdf
     back: str  # the army's page; {} is the key
     back_label: str
 
 
-_OWNED = _Where(owned_army_or_404, "army", "/armies/{}/", "Back to the army")
+_OWNED = _Where(
+    owned_army_or_404,
+    lambda render, army, pk: access.for_owner(render, army),
+    "army",
+    "/armies/{}/",
+    "Back to the army",
+)
 _SHARED = _Where(
     lambda request, token: shared_army_or_404(token),
+    access.for_link,
     "shared",
     "/s/{}/",
     "Back to the shared army",
@@ -137,13 +146,17 @@ def _army_pdf(request: HttpRequest, where: _Where, key: Any, sheet: str) -> Http
         request,
         lambda: browser_response(
             request,
-            jobs.army_render(
-                exported(army),  # with the list revisions it is checked against
-                sheet,
-                request.GET.get("paper", "a4"),
-                share_url=_share_url(request, army),
-                extras=_extras(request),
-                saved=services.SavedArmy(army.owner_id),
+            where.grant(
+                jobs.army_render(
+                    exported(army),  # with the list revisions it is checked against
+                    sheet,
+                    request.GET.get("paper", "a4"),
+                    share_url=_share_url(request, army),
+                    extras=_extras(request),
+                    saved=services.SavedArmy(army.owner_id),
+                ),
+                army,
+                key,
             ),
         ),
     )
@@ -209,8 +222,10 @@ def ruleset_qrs_pdf(request: HttpRequest, slug: str) -> HttpResponse:
         options = services.options_from_query(ruleset, request.GET.dict())
         return browser_response(
             request,
-            jobs.ruleset_render(
-                slug, request.GET.get("paper", "a4"), options=options, extras=_extras(request)
+            access.for_anyone(
+                jobs.ruleset_render(
+                    slug, request.GET.get("paper", "a4"), options=options, extras=_extras(request)
+                )
             ),
         )
 
@@ -258,7 +273,11 @@ def _api_pdf(request: HttpRequest, sheet: str) -> HttpResponse:
         except BadBody as exc:
             return exc.response()
         return api_response(
-            jobs.army_render(raw, sheet, request.GET.get("paper", "a4"), extras=_extras(request))
+            access.for_anyone(
+                jobs.army_render(
+                    raw, sheet, request.GET.get("paper", "a4"), extras=_extras(request)
+                )
+            )
         )
 
     return _guarded(request, make, api=True)

@@ -43,7 +43,7 @@ from django.utils.regex_helper import normalize
 from armybuilder.armies.models import Army
 from armybuilder.catalog import services
 from armybuilder.catalog.models import ArmyList
-from armybuilder.printing.models import Render
+from armybuilder.printing.models import Render, RenderGrant
 from tests.support import army
 
 PUBLIC, OWNER, TOKEN, SIGNED_IN, STAFF = "public", "owner", "token", "signed-in", "staff"
@@ -303,12 +303,15 @@ def import_army(client: Client) -> Army:
 
 
 def make_samples(owner: Client) -> Samples:
-    """An army of ``owner``'s (shared, with a named snapshot), a render in the queue and an army list."""
+    """An army of ``owner``'s (shared, with a named snapshot), a render in the queue reached
+    through its share link, and an army list."""
     saved = import_army(owner)
     assert saved.share_token
     render = Render.objects.create(
         key="route-test", spec={}, filename="test.pdf", queued=timezone.now()
     )
+    # reached through the army's share link: its id answers while that link works
+    RenderGrant.objects.create(render=render, army=saved, share_token=saved.share_token)
     army_list = ArmyList.objects.filter(ruleset="into-the-dark").first()
     assert army_list is not None
     own = services.copy_list(saved.owner, army_list).army_list

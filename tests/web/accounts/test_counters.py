@@ -40,6 +40,18 @@ def test_add_makes_a_key_once_and_incr_counts_it(cache):
     assert cache.get("hits") == 12
 
 
+def test_count_makes_a_key_counts_it_and_starts_afresh_once_it_expired(cache, clock):
+    assert [cache.count("window", timeout=60) for _ in range(3)] == [1, 2, 3]
+    assert cache.get("window") == 3
+    clock[0] += 30
+    assert cache.count("window", timeout=60) == 4  # the window keeps its first end
+    clock[0] += 31
+    assert cache.get("window") is None
+    assert cache.count("window", timeout=60) == 1
+    clock[0] += 59
+    assert cache.count("window", timeout=60) == 2
+
+
 def test_incr_of_a_missing_key_raises_as_django_caches_do(cache):
     with pytest.raises(ValueError):
         cache.incr("nothing")

@@ -11,7 +11,7 @@ from django.test import Client
 from hypothesis import given
 from hypothesis import strategies as st
 
-from armybuilder.accounts.names import account_key
+from armybuilder.accounts.names import account_key, look_alike_keys, skeleton
 
 pytestmark = pytest.mark.django_db
 
@@ -109,6 +109,13 @@ LOOK_ALIKE = "looks the same as an existing account"
         ("straße", "STRASSE", LOOK_ALIKE),  # case folding, not lower-casing: ß folds to ss
         ("οδος", "ΟΔΟΣ", LOOK_ALIKE),  # Greek capital sigma folds to σ
         ("ﬁnn", "FINN", SAME_NAME),  # the fi ligature: NFKC makes it finn
+        ("carol", "cаrol", LOOK_ALIKE),  # a Cyrillic а among Latin letters
+        ("coco", "сосо", LOOK_ALIKE),  # every letter Cyrillic
+        ("cаrol", "carol", LOOK_ALIKE),  # the other way round: the look-alike came first
+        ("paul", "Ρaul", LOOK_ALIKE),  # a Greek capital rho
+        ("arnold", "amold", LOOK_ALIKE),  # rn and m
+        ("bill", "biII", LOOK_ALIKE),  # capital I and small l
+        ("bob", "b0b", LOOK_ALIKE),  # digit zero and letter o
     ],
 )
 def test_sign_up_refuses_a_look_alike_of_an_existing_username(
@@ -127,14 +134,23 @@ def test_the_look_alike_refusal_names_the_existing_account_and_says_why(client):
     User.objects.create_user("straße", password=PASSWORD)
     page = html.unescape(sign_up(client, "STRASSE").content.decode())
     assert "That username looks the same as an existing account's (“straße”)" in page
-    assert "differ only in case, width or style" in page
+    assert "differ only in case, width, style or script" in page
 
 
 def test_sign_up_takes_a_name_that_only_resembles_another(client):
     User.objects.create_user("carol", password=PASSWORD)
     assert sign_up(client, "carol2").status_code == 302
     assert sign_up(Client(), "karol").status_code == 302
-    assert User.objects.count() == 3
+    assert sign_up(Client(), "сarl").status_code == 302  # Cyrillic с, but no "carl" yet
+    assert User.objects.count() == 4
+
+
+def test_the_cyrillic_look_alike_is_refused_by_its_script_not_by_normalisation(client):
+    assert unicodedata.normalize("NFKC", "cаrol") != "carol"  # NFKC alone lets it through
+    User.objects.create_user("carol", password=PASSWORD)
+    page = html.unescape(sign_up(client, "cаrol").content.decode())
+    assert "That username looks the same as an existing account's (“carol”)" in page
+    assert "script" in page
 
 
 # -- the key itself ------------------------------------------------------------------------
@@ -154,6 +170,17 @@ def test_the_key_is_stable_and_ignores_compatibility_forms(name):
 def test_full_width_and_capital_spellings_of_an_ascii_name_share_its_key(name):
     full_width = "".join(FULL_WIDTH.get(c, c) for c in name)
     assert account_key(full_width) == account_key(name.upper()) == name.lower()
+
+
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=40))
+def test_a_skeleton_is_its_own_skeleton(name):
+    assert skeleton(skeleton(name)) == skeleton(name)
+
+
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=20))
+def test_a_latin_name_written_with_cyrillic_look_alikes_looks_like_it(name):
+    cyrillic = name.translate(str.maketrans("aceopxy", "асеорху"))
+    assert look_alike_keys(cyrillic) & look_alike_keys(name)
 
 
 def test_the_admins_add_user_form_refuses_a_look_alike_too(admin_client):

@@ -77,19 +77,27 @@ def test_every_api_route_of_the_resolver_is_described(described):
 @pytest.mark.parametrize(
     ("path", "method", "codes"),
     [
-        ("/api/v1/check", "post", {"200", "400", "408", "413"}),
-        ("/api/v1/roster.pdf", "post", {"200", "202", "400", "408", "413", "429"}),
-        ("/api/v1/qrs.pdf", "post", {"200", "202", "400", "408", "413", "429"}),
+        ("/api/v1/check", "post", {"200", "400", "408", "413", "429", "503"}),
+        ("/api/v1/roster.pdf", "post", {"200", "202", "400", "408", "413", "429", "503"}),
+        ("/api/v1/qrs.pdf", "post", {"200", "202", "400", "408", "413", "429", "503"}),
         ("/api/v1/rulesets", "get", {"200", "400"}),
         ("/api/v1/rulesets/{slug}", "get", {"200", "400", "404"}),
         ("/api/v1/prints/{render_id}", "get", {"200", "202", "400", "404"}),
+        ("/api/v1/lists/", "post", {"201", "400", "403", "408", "413", "429", "503"}),
+        ("/api/v1/lists/{ruleset}/{slug}/copy", "post", {"201", "400", "403", "404", "408",
+                                                        "413", "429", "503"}),
     ],
-)
+)  # fmt: skip
 def test_every_answer_is_documented_with_its_body(described, path, method, codes):
     responses = described["paths"][path][method]["responses"]
     assert set(responses) == codes
     for code, answer in responses.items():
         assert answer["content"], f"{method} {path} {code} has no body schema"
+
+
+@pytest.mark.parametrize("path", ["/api/v1/openapi.json", "/api/v1/lists/{ruleset}/{slug}"])
+def test_the_conditional_answers_are_documented(described, path):
+    assert {"200", "304", "400", "412"} <= set(described["paths"][path]["get"]["responses"])
 
 
 def test_each_rule_set_s_fields_choices_and_defaults_come_from_its_vocabulary(described):

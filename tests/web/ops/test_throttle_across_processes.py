@@ -1,6 +1,7 @@
 """The README's limits hold exactly across web processes, as under ``make run`` (two
-processes): two real servers share one database (SQLite file or PostgreSQL), or one Redis
-when REDIS_URL is set, and requests alternate between them, several at once.
+processes): two real servers share one database (SQLite file or PostgreSQL), where the
+counters live also when REDIS_URL puts the cache on Redis, and requests alternate between
+them, several at once.
 
 Each scenario comes from its own client address (``MUSTER_CLIENT_IP_HEADER``), so the
 shipped limits are tested as shipped: PDF renders 30 per 10 minutes, sign-ups 5 per hour,
