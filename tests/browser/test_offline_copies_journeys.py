@@ -202,9 +202,16 @@ def test_after_log_out_none_of_the_players_pages_or_documents_open_offline(
         assert page.evaluate(FETCH, url) == "no answer", url
 
 
-@pytest.mark.parametrize("revoke", ["regenerated", "turned off"])
+@pytest.mark.parametrize(
+    ("revoke", "online_again"),
+    [
+        ("regenerated", "the connection returns"),
+        ("turned off", "the connection returns"),
+        ("regenerated", "the link is opened again"),
+    ],
+)
 def test_a_revoked_share_page_is_not_served_offline_once_the_device_has_been_online_since(
-    live_server, page: Page, revoke: str
+    live_server, page: Page, revoke: str, online_again: str
 ):
     owner = User.objects.create_user("owner", password="a-long-Pass-123")
     saved = named_army(owner, "Lent Host")
@@ -212,15 +219,19 @@ def test_a_revoked_share_page_is_not_served_offline_once_the_device_has_been_onl
     page.goto(shared)
     expect(page.get_by_text("Lent Host").first).to_be_visible()
     assert kept(page, shared) and kept(page, f"{shared}roster.pdf")
-    page.context.set_offline(True)
-    assert opens_offline(page, shared, "Lent Host")  # kept while the link is good
+    if online_again == "the connection returns":
+        page.context.set_offline(True)
+        assert opens_offline(page, shared, "Lent Host")  # kept while the link is good
 
     if revoke == "regenerated":
         lifecycle.regenerate_share_token(saved)
     else:
         lifecycle.stop_sharing(saved)
-    page.context.set_offline(False)  # online again: the kept link is asked again
-    page.evaluate("window.dispatchEvent(new Event('online'))")
+    if online_again == "the connection returns":  # the worker asks the kept link again
+        page.context.set_offline(False)
+        page.evaluate("window.dispatchEvent(new Event('online'))")
+    else:  # the link itself answers 404 now
+        assert page.goto(shared).status == 404
     assert gone(page, shared) and gone(page, f"{shared}roster.pdf")
 
     page.context.set_offline(True)
@@ -228,3 +239,41 @@ def test_a_revoked_share_page_is_not_served_offline_once_the_device_has_been_onl
     assert response is not None and response.status == 503
     expect(page.get_by_text(NOT_KEPT)).to_be_visible()
     assert "Lent Host" not in page.content()
+
+
+def test_pages_opened_before_the_worker_was_ready_are_all_kept(live_server, page: Page):
+    user = sign_in(page.context, live_server)
+    first, second = named_army(user, "First Host"), named_army(user, "Second Host")
+    urls = [f"{live_server.url}/armies/{army.pk}/" for army in (first, second)]
+    for url in urls:  # the player goes on before a first worker has installed
+        page.goto(url, wait_until="domcontentloaded")
+    assert kept(page, urls[0]) and kept(page, urls[1])
+    page.context.set_offline(True)
+    assert opens_offline(page, urls[0], "First Host")
+
+
+def test_an_army_deleted_elsewhere_is_not_served_offline_once_the_device_has_been_online_since(
+    live_server, page: Page
+):
+    user = sign_in(page.context, live_server)
+    kept_army, deleted = named_army(user, "Kept Host"), named_army(user, "Gone Host")
+    base = live_server.url
+    page.goto(f"{base}/armies/{deleted.pk}/")
+    assert kept(page, f"{base}/armies/{deleted.pk}/")
+    page.goto(f"{base}/armies/{kept_army.pk}/")
+    page.goto(f"{base}/armies/")
+    page.context.set_offline(True)
+    assert opens_offline(page, f"{base}/armies/{deleted.pk}/", "Gone Host")
+
+    services.delete_army(deleted)  # on another device
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    assert gone(page, f"{base}/armies/{deleted.pk}/")
+
+    page.context.set_offline(True)
+    response = page.goto(f"{base}/armies/{deleted.pk}/")
+    assert response is not None and response.status == 503
+    assert opens_offline(page, f"{base}/armies/{kept_army.pk}/", "Kept Host")
+    page.goto(f"{base}/armies/")
+    expect(page.locator("table.armies")).to_contain_text("Kept Host")
+    expect(page.locator("table.armies")).not_to_contain_text("Gone Host")
