@@ -7,7 +7,7 @@ pages the service worker's offline copies are.
   builder, history, ``export.json`` — and the account pages under ``/accounts/``) answer
   ``Cache-Control: private, no-store``: no HTTP cache, shared or the browser's own, keeps
   them. The service worker's Cache API copies are the app's own decision (``static/js/sw.js``).
-- Every page answers ``X-Muster-Offline-Owner``: an opaque key of whoever the page was made
+- Every page (not the JSON API) answers ``X-Muster-Offline-Owner``: an opaque key of whoever the page was made
   for (an account, or a visitor's session). The service worker keeps one cache per key and
   empties the others as soon as a page made for someone else arrives, so the offline copies
   on a device are only ever the signed-in player's own.
@@ -56,7 +56,8 @@ class OfflineCopiesMiddleware:
             if "max-age" in response.get("Cache-Control", ""):
                 del response["Cache-Control"]
             patch_cache_control(response, private=True, no_store=True)
-        if not response.has_header(OWNER_HEADER):
+        # the API's answers are never kept offline and some are public: no owner, no Vary
+        if not request.path_info.startswith("/api/") and not response.has_header(OWNER_HEADER):
             response[OWNER_HEADER] = offline_owner(request)
             patch_vary_headers(response, ("Cookie",))
         return response

@@ -82,6 +82,13 @@ def test_every_page_names_the_owner_it_was_made_for_without_naming_the_player(cl
     assert other.get("/")[OWNER_HEADER] not in {mine, visitor}
 
 
+def test_the_public_json_api_names_no_owner_and_keeps_its_public_caching(client, db):
+    response = client.get("/api/v1/openapi.json")
+    assert response.status_code == 200
+    assert not response.has_header(OWNER_HEADER)
+    assert "public" in response["Cache-Control"]
+
+
 def test_two_visitors_sessions_are_two_owners(db):
     first, second = Client(), Client()
     for visitor in (first, second):
