@@ -34,6 +34,7 @@ var REVOKED = [401, 403, 404, 410];
 var GATEWAY_DOWN = [502, 503, 504];
 var ROSTER_REFRESH_MS = 120000; // a roster re-fetched at most this often per army
 var ROSTER_AFTER_MS = 4000; // a page's roster fetched this long after the page
+var SETTLE_MS = 5000; // an army's kept page fetched again this long after its last change
 var CHECK_EVERY_MS = 60000; // share pages re-checked at most this often while browsing
 var OFFLINE_PAGE =
   "<!doctype html><html lang=en><meta charset=utf-8><title>Offline · Muster</title>" +
@@ -260,7 +261,7 @@ var settling = {};
 async function refreshAfterChange(base) {
   var mine = (settling[base] || 0) + 1;
   settling[base] = mine;
-  await sleep(3000);
+  await sleep(SETTLE_MS);
   if (settling[base] !== mine) { return; } // a later change will do it
   var owner = await currentOwner();
   if (!owner) { return; }

@@ -46,6 +46,15 @@ KEPT = """async ([url, wanted]) => {
   }
   return kept();
 }"""
+# whether the kept copy of `url` comes to hold `text`, waiting up to 15 s
+KEPT_TEXT = """async ([url, text]) => {
+  for (let i = 0; i < 150; i++) {
+    const hit = await caches.match(url);
+    if (hit && (await hit.text()).includes(text)) { return true; }
+    await new Promise(done => setTimeout(done, 100));
+  }
+  return false;
+}"""
 FETCH = """url => fetch(url).then(
   r => [r.status, r.headers.get('content-type').split(';')[0]], e => 'no answer')"""
 WORKER_READY = "navigator.serviceWorker.ready.then(r => !!r.active)"
@@ -277,3 +286,22 @@ def test_an_army_deleted_elsewhere_is_not_served_offline_once_the_device_has_bee
     page.goto(f"{base}/armies/")
     expect(page.locator("table.armies")).to_contain_text("Kept Host")
     expect(page.locator("table.armies")).not_to_contain_text("Gone Host")
+
+
+def test_an_army_changed_online_reads_offline_as_last_saved(live_server, page: Page):
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "into-the-dark", 2)
+    url = f"{live_server.url}/armies/{saved.pk}/"
+    page.goto(url)
+    assert kept(page, url)
+    open_card(page, 0)
+    page.locator("#u0-name").fill("Renamed online")
+    page.locator("#u0-name").press("Tab")
+    expect(page.locator("#u0-name-wrap .field-state")).to_have_text("Saved")
+    # once the changes have settled the worker fetches the army's page again
+    assert page.evaluate(KEPT_TEXT, [url, "Renamed online"])
+
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("#unit-0-summary .item-name")).to_have_text("Renamed online")
+    expect(page.locator("#offline-copy")).to_be_visible()
