@@ -51,6 +51,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # the site a change came through: the share link of a roster rendered ahead of Print
     "armybuilder.printing.prerender.OriginMiddleware",
+    # private pages never kept by HTTP caches; whose pages the offline copies are (sw.js)
+    "armybuilder.ops.offline.OfflineCopiesMiddleware",
     # production: Django's own Content-Security-Policy header (SECURE_CSP below)
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
 ]

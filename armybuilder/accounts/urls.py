@@ -12,7 +12,8 @@ urlpatterns = [
         auth_views.LoginView.as_view(redirect_authenticated_user=True),
         name="login",
     ),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # Django's log-out whose answer also clears what the browser kept of the player's pages
+    path("logout/", account_views.LogOutView.as_view(), name="logout"),
     path("password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path(
         "password/done/",

@@ -1,9 +1,11 @@
-"""Sign-up (the other account pages are Django's own auth views with Muster templates)."""
+"""Sign-up and log-out (the other account pages are Django's own auth views with Muster
+templates)."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth import login
+from django.contrib.auth.views import LogoutView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render, resolve_url
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -37,3 +39,16 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(
         request, "registration/signup.html", {"form": form, "next": next_url}, status=status
     )
+
+
+class LogOutView(LogoutView):
+    """Django's log-out, whose answer also tells the browser to drop what this site kept:
+    its HTTP cache and its storage (the service worker's offline copies of the player's
+    pages, the pages' local storage, the worker itself). The service worker
+    (static/js/sw.js) empties the player's cache on its own as well, as soon as a page made
+    for someone else arrives, for browsers that ignore the header."""
+
+    def post(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        response = super().post(request, *args, **kwargs)
+        response["Clear-Site-Data"] = '"cache", "storage"'
+        return response

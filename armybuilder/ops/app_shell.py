@@ -43,20 +43,37 @@ def manifest(request: HttpRequest) -> JsonResponse:
     return JsonResponse(data, content_type="application/manifest+json")
 
 
+def _prefix(url_name: str, *args: object) -> str:
+    """The path a family of URLs starts with, e.g. "/s/" for every share link."""
+    path = reverse(url_name, args=args)
+    return path[: path.index(str(args[0]))] if args else path
+
+
 @require_safe
 @cache_control(no_cache=True)
 def service_worker(request: HttpRequest) -> HttpResponse:
     """The service worker script; no-cache so a new release's worker is picked up at once.
-    The app shell it pre-caches is named here (static URLs carry their hashes in production)."""
+    The app shell it pre-caches is named here (static URLs carry their hashes in production),
+    and the paths it treats apart: the start page, share links, renders, and what is never
+    kept (account pages, the admin, the API, render progress)."""
     shell = [
         reverse("catalog:home"),
-        reverse("armies:list"),
         static("css/muster.css"),
+        static("js/app.js"),
         static("js/builder.js"),
         static("js/pending.js"),
         static("js/htmx-csp.js"),
         static("js/print.js"),
         static("icons/icon-192.png"),
     ]
-    header = "const SHELL = " + json.dumps(shell) + ";\n"
+    prints = _prefix("printing:status", "00000000-0000-0000-0000-000000000000")
+    paths = {
+        "start": reverse("armies:list"),
+        "shared": _prefix("armies:shared", "token"),
+        "prints": prints,
+        "static": settings.STATIC_URL,
+        "worker": reverse("service_worker"),
+        "never": ["/accounts/", "/admin/", "/api/", reverse("healthz"), prints],
+    }
+    header = f"const SHELL = {json.dumps(shell)};\nconst PATHS = {json.dumps(paths)};\n"
     return HttpResponse(header + WORKER.read_text(), content_type="text/javascript")

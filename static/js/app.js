@@ -1,19 +1,80 @@
-/* The installable app: registers the service worker (pages read offline once seen) and
- * says plainly when the browser is offline. Nothing here is needed for a page to work. */
+/* The installable app: registers the service worker (pages read offline once seen), asks it
+ * to keep the page when the page was opened before the worker controlled it (the first
+ * page on a device, an army reached by its URL), tells it when the connection returns (it
+ * then checks its kept copies again), and says plainly when the browser is offline or the
+ * page shown is the copy kept on this device. Nothing here is needed for a page to work. */
 (function () {
   "use strict";
   var script = document.currentScript;
   var worker = script ? script.dataset.worker : null;
-  if (worker && "serviceWorker" in navigator) {
+  var workers = "serviceWorker" in navigator ? navigator.serviceWorker : null;
+  // read now: once the new worker claims this page, it has a controller but did not fetch it
+  var fetchedByWorker = !!(workers && workers.controller);
+  var keptAt = document.documentElement.getAttribute("data-offline-copy");
+
+  function tellWorker(message) {
+    if (!workers) { return; }
+    workers.ready.then(function (registration) {
+      if (registration.active) { registration.active.postMessage(message); }
+    }).catch(function () {});
+  }
+
+  // pages opened before the worker controlled them, until a ready worker has them: the
+  // player may go on to the next page long before a first worker has installed
+  var TO_KEEP = "muster-offline-keep";
+  function toKeep(url) {
+    var urls = [];
+    try {
+      urls = JSON.parse(window.localStorage.getItem(TO_KEEP) || "[]");
+      if (url && urls.indexOf(url) === -1) { urls = urls.concat([url]).slice(-20); }
+      window.localStorage.setItem(TO_KEEP, JSON.stringify(urls));
+    } catch (e) { /* no storage (private mode, full): only this page is asked for */
+      return url ? [url] : [];
+    }
+    return urls;
+  }
+  if (worker && workers) {
+    if (!fetchedByWorker && !keptAt) { toKeep(window.location.href.split("#")[0]); }
     window.addEventListener("load", function () {
-      navigator.serviceWorker.register(worker, { scope: "/" }).catch(function () {});
+      workers.register(worker, { scope: "/" }).then(function () {
+        return workers.ready;
+      }).then(function (registration) {
+        var urls = toKeep(null);
+        if (urls.length && registration.active) {
+          registration.active.postMessage({ type: "keep", urls: urls });
+          try { window.localStorage.removeItem(TO_KEEP); } catch (e) { /* kept for next time */ }
+        }
+      }).catch(function () {});
     });
   }
+
   function showConnection() {
     var notice = document.getElementById("offline-notice");
-    if (notice) { notice.hidden = navigator.onLine !== false; }
+    if (notice) { notice.hidden = navigator.onLine !== false && !keptAt; }
   }
-  window.addEventListener("online", showConnection);
+
+  function showKeptCopy() {
+    var note = document.getElementById("offline-copy");
+    if (!keptAt || !note) { return; }
+    var time = note.querySelector("time");
+    var when = new Date(keptAt);
+    if (time && !isNaN(when.getTime())) {
+      time.setAttribute("datetime", keptAt);
+      time.textContent = when.toLocaleString(undefined, {
+        day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
+      });
+    }
+    note.hidden = false;
+    document.documentElement.classList.add("offline-copy");
+  }
+
+  window.addEventListener("online", function () {
+    showConnection();
+    tellWorker({ type: "online" });
+  });
   window.addEventListener("offline", showConnection);
-  document.addEventListener("DOMContentLoaded", showConnection);
+  document.addEventListener("DOMContentLoaded", function () {
+    showKeptCopy();
+    showConnection();
+  });
 })();
