@@ -9,7 +9,7 @@ and saves each change; the rule set's own ``validate_army_list`` stays the judge
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -54,10 +54,18 @@ class Section:
     within: str = ""
 
 
+# (the list data after a change, the keys of the items the player changed) -> what else
+# could change with it so the list is whole again: (what, in words; the data with it)
+Rebalance = Callable[[dict[str, Any], frozenset[str]], list[tuple[str, dict[str, Any]]]]
+
+
 @dataclass(frozen=True)
 class ListShape:
     sections: tuple[Section, ...]
     empty: dict[str, Any] = field(default_factory=dict)  # a new list's data
+    # a list whose parts must add up (a Dark Ages list's six units): the editor offers
+    # a change that breaks the total together with what else would keep it whole
+    rebalance: Rebalance | None = None
 
     def section(self, key: str) -> Section | None:
         return next((s for s in self.sections if s.key == key), None)

@@ -67,9 +67,13 @@ def test_a_refused_change_names_the_field_and_saves_nothing(author):
     made = new_list(client)
     response = edit(client, made, op="set", section="entries", index="0", field="min", value="5")
     assert response.status_code == 400  # min 5 > max 1: the rule set's validator
-    assert "entries[0]" in response.content.decode()
+    page = response.content.decode()
+    assert "Entry 1, At least: Entry 1, At most: at most 1 is fewer than at least 5." in page
+    assert "entries[0]" not in page and 'value="5"' in page  # what was typed stays
+    assert "Allowed here: 0 to 1." in page and "Use 1" in page  # the nearest valid value
     response = edit(client, made, op="set", section="entries", index="0", field="name", value="")
-    assert response.status_code == 400 and "Entry 1, Name: required" in response.content.decode()
+    assert response.status_code == 400
+    assert "Entry 1, Name: required; it cannot be left empty." in response.content.decode()
     made.refresh_from_db()
     assert made.latest_revision == 1
 
@@ -80,7 +84,7 @@ def test_entries_are_added_and_removed_and_the_tiles_follow(author):
     page = edit(client, made, op="add", section="entries").content.decode()
     made.refresh_from_db()
     assert [e["key"] for e in made.data["entries"]] == ["entry-1", "entry-2"]
-    assert page.count("<li>New entry</li>") == 2
+    assert page.count("<li>1 × New entry</li>") == 2  # Try it: one unit of each
     edit(client, made, op="remove", section="entries", index="0")
     made.refresh_from_db()
     assert [e["key"] for e in made.data["entries"]] == ["entry-2"]
