@@ -10,13 +10,16 @@ its place; whether the rule set accepts the result is ``list_refusals``' busines
 from __future__ import annotations
 
 import copy
+import itertools
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from rules.list_shape import ListShape, Section
 
 META = {"name": "Name", "period": "Period", "source_note": "Source note"}
+MOST_TRIES = 400  # combinations of a new item's choices tried for a legal one
 
 
 @dataclass(frozen=True)
@@ -62,8 +65,17 @@ def meta_change(post: Any) -> tuple[dict[str, Any], Place]:
     return {name: value}, place
 
 
-def apply(data: dict[str, Any], shape: ListShape, post: Any) -> tuple[dict[str, Any], Place]:
-    """The list data after the posted change (``op``: set, values, add, remove), and where."""
+def apply(
+    data: dict[str, Any],
+    shape: ListShape,
+    post: Any,
+    accept: Callable[[dict[str, Any]], bool] | None = None,
+) -> tuple[dict[str, Any], Place]:
+    """The list data after the posted change (``op``: set, values, add, remove), and where.
+
+    ``accept`` (whether the rule set takes a list) lets a new item start legal: when the
+    section's fresh item is refused, its choices are tried in turn for one that is not.
+    """
     op = post.get("op", "")
     data = copy.deepcopy(data)
     section = shape.section(post.get("section", ""))
@@ -104,6 +116,9 @@ def apply(data: dict[str, Any], shape: ListShape, post: Any) -> tuple[dict[str, 
     if op == "add":
         new = _new_item(section, data)
         items.append(new)
+        if accept is not None and not accept(data):
+            _legal_choices(section, data, items, accept)
+            new = items[-1]
         n = len(items) - 1
         where = f"New {section.item_label.lower()}"
         added = f"{holder_key}{new.get('key', '')}"
@@ -127,6 +142,22 @@ def apply(data: dict[str, Any], shape: ListShape, post: Any) -> tuple[dict[str, 
     else:
         raise Refusal("Unknown change: reload the page.", place)
     return data, place
+
+
+def _legal_choices(
+    section: Section, data: dict[str, Any], items: list[Any], accept: Callable[..., bool]
+) -> None:
+    """Give the new (last) item the first combination of its choice fields the list
+    accepts (a Feudal replacement not listed yet); left as it is when none is."""
+    choices = [f for f in section.fields if f.kind == "choice"]
+    fresh = items[-1]
+    for n, combination in enumerate(itertools.product(*(f.choices for f in choices))):
+        if n >= MOST_TRIES:
+            break
+        items[-1] = {**fresh, **{f.name: v for f, (v, _) in zip(choices, combination, strict=True)}}
+        if accept(data):
+            return
+    items[-1] = fresh
 
 
 def _placed(base: Place, section: Section, index: str | None, item: str, where: str) -> Place:
@@ -190,9 +221,13 @@ def parse_value(spec: Any, raw: str, place: Place) -> Any:
     if spec.kind == "boolean":
         return raw == "true"
     if not raw:
-        if not spec.optional:
+        if spec.keep_empty and spec.kind != "integer":
+            return [] if spec.kind == "lines" else ""
+        if not spec.optional and not spec.keep_empty:
             raise Refusal(f"{where}: required; it cannot be left empty.", place)
         return None
+    if spec.kind == "lines":
+        return [line.strip() for line in raw.splitlines() if line.strip()]
     if spec.kind == "choice":
         allowed = [value for value, _ in spec.choices]
         try:
@@ -219,7 +254,7 @@ def _set_field(section: Section, item: dict, place: Place, raw: str) -> None:
     if spec is None:
         raise Refusal("That field is not part of the list: reload the page.", place)
     value = parse_value(spec, raw, place)
-    if value is None:
+    if value is None and not spec.keep_empty:
         item.pop(place.field, None)
     else:
         item[place.field] = value

@@ -131,7 +131,7 @@ def _save(
             content, place = meta_change(post)
         else:
             data = locked.data if isinstance(locked.data, dict) else {}
-            changed, place = apply(data, shape, post)
+            changed, place = apply(data, shape, post, lambda d: not ruleset.validate_army_list(d))
             if post.get("then"):
                 chosen = rebalanced(shape, changed, place, post["then"], post.get("then_text", ""))
                 if chosen is None:

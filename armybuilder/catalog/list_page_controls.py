@@ -88,6 +88,8 @@ def _field(spec: Any, value: Any, cid: str, error: Refusal | None) -> dict[str, 
         control["value"] = value
     elif spec.kind == "boolean":
         control["value"] = bool(value)
+    elif spec.kind == "lines" and isinstance(value, list):
+        control["value"] = "\n".join(str(line) for line in value)
     else:
         control["value"] = "" if value is None else value
     return control

@@ -13,7 +13,7 @@ from functools import partial
 from typing import Any
 
 from rules.fields import Field
-from rules.list_shape import ListShape, Section, ShapeField, values_fields
+from rules.list_shape import KEY_FIELD, ListShape, Section, ShapeField, notes_section, values_fields
 from rules.rulesets.dark_ages.lists import LIST_SIZE, MATCH_KEYS
 
 
@@ -32,6 +32,7 @@ def _units_section(
             number,
             *(fixed if allow_fixed else ()),
             ShapeField("note", "Note", "text", optional=True),
+            KEY_FIELD,
         ),
         values_key="match",
         values=matchable,
@@ -144,6 +145,7 @@ def list_shape(
             ShapeField("name", "Name", "text"),
             ShapeField("pick", "Units to pick", "integer"),
             ShapeField("note", "Note", "text", optional=True),
+            KEY_FIELD,
         ),
         new_item={"key": "entry-1", "name": "Support", "pick": 1, "options": [dict(option)]},
     )
@@ -168,7 +170,7 @@ def list_shape(
                                   "match": {"type": ["skirmishers"]}, "max": 2}]}],
     }  # fmt: skip
     return ListShape(
-        sections=(required, choices, options),
+        sections=(required, choices, options, notes_section()),
         empty=empty,
         rebalance=partial(rebalance, validator=validator),
     )

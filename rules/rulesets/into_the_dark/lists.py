@@ -108,6 +108,7 @@ def list_problems(data: Mapping[str, Any], unit_fields: Iterable[Field]) -> list
         return [*problems, "entries must be a non-empty list of troop entries"]
     fields = {f.name: f for f in unit_fields}
     matchable = {n: f for n, f in fields.items() if f.kind in ("choice", "boolean")}
+    keys: set[Any] = set()
     for e, entry in enumerate(entries):
         where = f"entries[{e}]"
         if not isinstance(entry, dict):
@@ -118,6 +119,12 @@ def list_problems(data: Mapping[str, Any], unit_fields: Iterable[Field]) -> list
             problems.append(f"{where}: unknown keys {', '.join(sorted(extra))}")
         if not isinstance(entry.get("name"), str) or not entry["name"].strip():
             problems.append(f"{where}.name: a name is required")
+        key = entry.get("key")
+        if key is not None and (not isinstance(key, str) or not key.strip()):
+            problems.append(f"{where}.key: a short id is required")
+        elif key is not None and key in keys:
+            problems.append(f"{where}.key: {key!r} is used by another entry")
+        keys.add(key)
         low, high = entry.get("min", 0), entry.get("max")
         if not _whole(low):
             problems.append(f"{where}.min: at least must be a whole number, 0 or more")
@@ -203,4 +210,5 @@ def list_shape(unit_fields: tuple[Field, ...]) -> ListShape:
         new_item={"label": "New limit", "max_share": "1", "match": {}},
         minimum=0,
     )
-    return ListShape(sections=(*entries.sections, limits), empty=entries.empty)
+    entries_part, notes = entries.sections
+    return ListShape(sections=(entries_part, limits, notes), empty=entries.empty)
