@@ -160,7 +160,15 @@ def editor_context(
         meta.append({"name": name, "label": label, "value": value, "error": error,
                      "id": f"meta-{name}"})  # fmt: skip
     steps = list_history.steps_of(army_list)
-    shown = ("set", "values", "add", "remove", "meta")
+    placed = any(m["error"] for m in meta) or any(
+        control["error"]
+        for part in sections
+        for control in (
+            *part["adds"],
+            *(row for row in part["items"]),
+            *(c for row in part["items"] for c in (*row["fields"], *row["values"])),
+        )
+    )
     return {
         "ruleset": ruleset,
         "army_list": army_list,
@@ -168,7 +176,8 @@ def editor_context(
         "sections": sections,
         "trial": try_list(ruleset, army_list),
         "refusal": refusal,
-        "refusal_elsewhere": refusal if refusal is not None and place.op not in shown else None,
+        # a refusal with no control of its own (undo, an entry gone) is said at the top
+        "refusal_elsewhere": refusal if refusal is not None and not placed else None,
         "done": done,
         "steps": steps,
         "edit_url": editor_url(army_list),
