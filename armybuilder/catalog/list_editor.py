@@ -96,13 +96,21 @@ def edit_list(request: HttpRequest, slug: str, list_slug: str) -> HttpResponse:
         except Refusal as exc:
             refusal, status = exc, 400
         army_list.refresh_from_db()
-        if status == 200 and not request.headers.get("HX-Request"):
+        partial = request.headers.get("HX-Request") or request.headers.get("X-List-Editor")
+        if status == 200 and not partial:
             return redirect(editor_url(army_list))
     context = editor_context(ruleset, shape, army_list, refusal, done)
     if refusal is not None:
         context["resend"] = [
             (k, v) for k in request.POST for v in request.POST.getlist(k) if k not in RESENT
         ]
+    if request.headers.get("X-List-Editor"):
+        # the editor's own script: a refusal is drawn like any answer (a 400 would be a
+        # console error on every refusal), and said in a header
+        response = render(request, f"{TEMPLATE}#editor", context)
+        if refusal is not None:
+            response["X-List-Refused"] = "true"
+        return response
     if request.headers.get("HX-Request"):
         return render(request, f"{TEMPLATE}#editor", context, status=status)
     return render(request, TEMPLATE, context, status=status)

@@ -34,14 +34,23 @@ SEARCH_ABOVE = 12  # how far above the larger of typed and current values the se
 
 def place_words(problem: str, shape: ListShape, data: Any) -> str:
     """A validator's problem with its path said as the editor's labels."""
+    where, label, body = located(problem, shape, data)
+    if not where:
+        return _sentence(body)
+    return _sentence(f"{where}, {label}: {body}" if label else f"{where}: {body}")
+
+
+def located(problem: str, shape: ListShape, data: Any) -> tuple[str, str, str]:
+    """(the item in words, the field's label, what is wrong) of a validator's problem;
+    ("", "", the problem) when it names no place the editor shows."""
     found = _PROBLEM.match(problem)
     if not found:
-        return _sentence(problem)
+        return "", "", problem
     section = shape.section(found["sub"] or found["sec"])
     if section is None:
         single = next((s for s in shape.sections if s.single and s.key == found["sec"]), None)
         if single is None:
-            return _sentence(problem)
+            return "", "", problem
         section, rest = single, found["rest"]
         where = single.label
     else:
@@ -65,7 +74,7 @@ def place_words(problem: str, shape: ListShape, data: Any) -> str:
     if not found["sub"] and not found["i"] and found["sec"] in labels:  # "columns.t1"
         parts = [found["sec"], *parts]
     label = labels.get(parts[0], "") if parts else ""
-    return _sentence(f"{where}, {label}: {found['body']}" if label else f"{where}: {found['body']}")
+    return where, label, found["body"]
 
 
 def _sentence(text: str) -> str:
@@ -115,8 +124,12 @@ def explain(
     with: at the field changed, with allowed values, the nearest valid value, or what else
     would change with it to keep the list whole."""
     what = f"{place.where}, {place.label}" if place.label else place.where
-    said = [place_words(p, shape, changed) for p in problems[:3]]
-    words = " ".join(w.removeprefix(f"{what}: ") for w in said)
+    said = []
+    for problem in problems[:3]:
+        where, _, body = located(problem, shape, changed)
+        # a problem of the item changed is said without its place: the field says it
+        said.append(_sentence(body) if where == place.where else place_words(problem, shape, changed))
+    words = " ".join(said)
     if len(problems) > 3:
         words += f" (and {len(problems) - 3} more)"
 

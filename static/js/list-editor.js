@@ -71,6 +71,9 @@
     var queued = queue.some(function (entry) { return entry.key === key; });
     // sent when it differs from what the server last drew (or to update its queued value)
     if (!queued && !controlsOf(form).some(dirty)) { return; }
+    // leaving a field fires both change and focusout: the one on its way is enough
+    var body = new URLSearchParams(new FormData(form)).toString();
+    if (!queued && inflight && inflight.key === key && inflight.body === body) { return; }
     enqueue(key, form);
   }
 
@@ -91,7 +94,7 @@
       credentials: "same-origin",
       headers: {
         "Content-Type": "application/x-www-form-urlencoded",
-        "HX-Request": "true",
+        "X-List-Editor": "true",
         "X-CSRFToken": csrf(sent.body)
       }
     }).then(function (response) {

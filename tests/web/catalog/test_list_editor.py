@@ -68,7 +68,7 @@ def test_a_refused_change_names_the_field_and_saves_nothing(author):
     response = edit(client, made, op="set", section="entries", index="0", field="min", value="5")
     assert response.status_code == 400  # min 5 > max 1: the rule set's validator
     page = response.content.decode()
-    assert "Entry 1, At least: Entry 1, At most: at most 1 is fewer than at least 5." in page
+    assert "Entry 1, At least: at most 1 is fewer than at least 5." in page
     assert "entries[0]" not in page and 'value="5"' in page  # what was typed stays
     assert "Allowed here: 0 to 1." in page and "Use 1" in page  # the nearest valid value
     response = edit(client, made, op="set", section="entries", index="0", field="name", value="")
@@ -214,3 +214,15 @@ def test_a_new_feudal_replacement_starts_as_one_the_list_has_not_got(author):
     made.refresh_from_db()
     pairs = [(r["from"], r["to"]) for r in made.data["replacements"]]
     assert len(set(pairs)) == 2 and pairs[0] == ("freemen", "brigans")
+
+
+def test_the_editors_script_gets_a_refusal_drawn_and_named_in_a_header(author):
+    _, client = author
+    made = new_list(client)
+    url = f"/rulesets/into-the-dark/lists/{made.slug}/edit/"
+    change = {"op": "set", "section": "entries", "index": "0", "field": "min", "value": "7"}
+    refused = client.post(url, change, headers={"X-List-Editor": "true"})
+    assert refused.status_code == 200 and refused["X-List-Refused"] == "true"
+    assert 'value="7"' in refused.content.decode() and "<html" not in refused.content.decode()
+    saved = client.post(url, {**change, "value": "1"}, headers={"X-List-Editor": "true"})
+    assert saved.status_code == 200 and not saved.has_header("X-List-Refused")
