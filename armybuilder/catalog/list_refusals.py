@@ -128,7 +128,9 @@ def explain(
     for problem in problems[:3]:
         where, _, body = located(problem, shape, changed)
         # a problem of the item changed is said without its place: the field says it
-        said.append(_sentence(body) if where == place.where else place_words(problem, shape, changed))
+        said.append(
+            _sentence(body) if where == place.where else place_words(problem, shape, changed)
+        )
     words = " ".join(said)
     if len(problems) > 3:
         words += f" (and {len(problems) - 3} more)"
