@@ -9,7 +9,7 @@ and saves each change; the rule set's own ``validate_army_list`` stays the judge
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -20,9 +20,12 @@ from rules.fields import Field
 class ShapeField:
     name: str
     label: str
-    kind: Literal["text", "integer", "choice", "boolean"]
+    # text: one line; longtext: several lines kept as one text; lines: several lines kept
+    # as a list of texts, one a line (Feudal's notes)
+    kind: Literal["text", "longtext", "lines", "integer", "choice", "boolean"]
     optional: bool = False  # an empty control removes the key (e.g. no maximum)
     choices: tuple[tuple[Any, str], ...] = ()  # a choice's (stored value, what a player reads)
+    keep_empty: bool = False  # an empty control keeps the key, as "" (or [] for lines)
 
 
 @dataclass(frozen=True)
@@ -54,13 +57,37 @@ class Section:
     within: str = ""
 
 
+# (the list data after a change, the keys of the items the player changed) -> what else
+# could change with it so the list is whole again: (what, in words; the data with it)
+Rebalance = Callable[[dict[str, Any], frozenset[str]], list[tuple[str, dict[str, Any]]]]
+
+
 @dataclass(frozen=True)
 class ListShape:
     sections: tuple[Section, ...]
     empty: dict[str, Any] = field(default_factory=dict)  # a new list's data
+    # a list whose parts must add up (a Dark Ages list's six units): the editor offers
+    # a change that breaks the total together with what else would keep it whole
+    rebalance: Rebalance | None = None
 
     def section(self, key: str) -> Section | None:
         return next((s for s in self.sections if s.key == key), None)
+
+
+# an item's stable id: what armies' history and the list's file name it by; shown last,
+# so a new item's generated id can be replaced by the author's own
+KEY_FIELD = ShapeField("key", "Id (in the list's file; stays when the name changes)", "text")
+
+
+def notes_section() -> Section:
+    """The list's notes (free text shown on its page), kept at the top of its data."""
+    return Section(
+        key="",
+        label="Notes",
+        item_label="Notes",
+        fields=(ShapeField("notes", "Notes shown on the list's page", "longtext", optional=True),),
+        single=True,
+    )
 
 
 def values_fields(unit_fields: Iterable[Field]) -> tuple[ValuesField, ...]:
@@ -87,11 +114,12 @@ def entries_shape(fields: tuple[ShapeField, ...], values: tuple[ValuesField, ...
                 key="entries",
                 label="Entries",
                 item_label="Entry",
-                fields=(ShapeField("name", "Name", "text"), *fields),
+                fields=(ShapeField("name", "Name", "text"), *fields, KEY_FIELD),
                 values_key="match",
                 values=values,
                 new_item=dict(entry),
             ),
+            notes_section(),
         ),
         empty={"entries": [dict(entry)]},
     )

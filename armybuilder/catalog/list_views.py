@@ -31,6 +31,10 @@ def authored_list_or_404(request: HttpRequest, slug: str, list_slug: str) -> Arm
     return army_list
 
 
+def editor_url(army_list: ArmyList) -> str:
+    return reverse("catalog:list_edit", args=[army_list.ruleset, army_list.slug])
+
+
 def list_page_url(army_list: ArmyList) -> str:
     return reverse("catalog:army_list", args=[army_list.ruleset, army_list.slug])
 

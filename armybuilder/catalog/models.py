@@ -134,6 +134,14 @@ class RevisionIsImmutable(Exception):
     pass
 
 
+REVISION_KINDS = [
+    ("edit", "Changed"),
+    ("undo", "Undo"),
+    ("redo", "Redo"),
+    ("restore", "Restored"),
+]
+
+
 class ArmyListRevision(models.Model):
     """One saved state of an army list. Armies are checked against the revision they are
     pinned to, so a revision is written once and never changed (``save`` and the queryset's
@@ -153,6 +161,13 @@ class ArmyListRevision(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
         help_text="Who saved it (empty: Muster's loader or a migration).",
+    )
+
+    # what wrote it: a change, or the content of another revision saved again (undo, redo,
+    # restore), so undo and redo can walk the list's history (``catalog.list_history``)
+    kind = models.CharField(max_length=10, choices=REVISION_KINDS, default="edit")
+    restores = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The revision whose content it saved again."
     )
 
     objects = FrozenQuerySet.as_manager()

@@ -146,10 +146,19 @@ def _content_of(source: Any) -> dict[str, Any]:
 
 
 @transaction.atomic
-def save_list(army_list: ArmyList, *, by: Any = None, **content: Any) -> Saved:
+def save_list(
+    army_list: ArmyList,
+    *,
+    by: Any = None,
+    kind: str = "edit",
+    restores: int | None = None,
+    **content: Any,
+) -> Saved:
     """Save ``army_list`` with ``content`` (any of name, period, source_note, data) set,
     validated by its rule set (``ValidationError``: nothing saved), and write revision
-    N+1 when the content differs from revision N. Revisions already written never change.
+    N+1 when the content differs from revision N (an undo, redo or restore, ``kind``, of
+    revision ``restores`` is always written: it moves the list's undo history on).
+    Revisions already written never change.
     """
     unknown = set(content) - set(CONTENT)
     if unknown:
@@ -168,7 +177,7 @@ def save_list(army_list: ArmyList, *, by: Any = None, **content: Any) -> Saved:
         if army_list.pk is not None and army_list.latest_revision
         else None
     )
-    if latest is not None and _content_of(latest) == _content_of(army_list):
+    if kind == "edit" and latest is not None and _content_of(latest) == _content_of(army_list):
         return Saved(army_list, latest, False)  # nothing written: pages keep their ETags
     army_list.latest_revision += 1
     army_list.save()
@@ -176,6 +185,8 @@ def save_list(army_list: ArmyList, *, by: Any = None, **content: Any) -> Saved:
         army_list=army_list,
         number=army_list.latest_revision,
         author=by if getattr(by, "is_authenticated", False) else None,
+        kind=kind,
+        restores=restores,
         **_content_of(army_list),
     )
     return Saved(army_list, revision, True)
@@ -231,10 +242,17 @@ def copy_list(user: Any, army_list: ArmyList, token: str = "") -> Saved:
     return create_list(user, parse_list_document(export_document(army_list)))
 
 
-def edit_list(user: Any, army_list: ArmyList, **content: Any) -> Saved:
+def edit_list(
+    user: Any,
+    army_list: ArmyList,
+    *,
+    kind: str = "edit",
+    restores: int | None = None,
+    **content: Any,
+) -> Saved:
     if not can(user, "edit", army_list):
         raise ListRefused("only the list's author can change it")
-    return save_list(army_list, by=user, **content)
+    return save_list(army_list, by=user, kind=kind, restores=restores, **content)
 
 
 def pinned_by(army_list: ArmyList) -> int:

@@ -74,6 +74,9 @@ ROUTES: dict[str, Rule] = {
     "catalog:list_revoke": Rule(AUTHOR),
     "catalog:list_delete": Rule(AUTHOR),
     "catalog:list_edit": Rule(AUTHOR),
+    "catalog:list_history": Rule(AUTHOR),
+    "catalog:list_compare": Rule(AUTHOR),
+    "catalog:list_restore": Rule(AUTHOR),
     "catalog:list_new": Rule(SIGNED_IN),
     # JSON API
     "api:check": Rule(PUBLIC, csrf_exempt=STATELESS_API),
@@ -238,6 +241,7 @@ def sample_kwargs(route: Route, samples: Samples) -> dict[str, Any]:
         "list_slug": (samples.own_list_slug if rule_access(route) == AUTHOR else samples.list_slug),
         "render_id": samples.render_id,
         "snapshot": samples.snapshot_pk,
+        "number": 1,  # a list's first revision
     }
     if "ruleset" in route.params:  # the API names a list by its rule set and its own slug
         values.update(ruleset=samples.ruleset, slug=samples.list_slug)

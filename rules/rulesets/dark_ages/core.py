@@ -335,7 +335,9 @@ class DarkAgesRuleSet(RuleSet):
 
     def list_shape(self) -> ListShape:
         """Required units and choice groups with their options, for the list editor."""
-        return shape.list_shape(self.unit_fields, allow_fixed=self.allow_fixed)
+        return shape.list_shape(
+            self.unit_fields, allow_fixed=self.allow_fixed, validator=self.validate_army_list
+        )
 
     def validate_army_list(self, data: Any) -> list[str]:
         return validate(

@@ -199,8 +199,8 @@ def validate(
                 problems.append(f"{owhere}.max: {high} is more than the group's pick of {pick}")
     if not problems and total != LIST_SIZE:
         problems.append(
-            f"required counts plus picks make {total} units; a list has {LIST_SIZE} "
-            "(a double army doubles the list)"
+            f"the required units plus the units to pick make {total} units; a list has "
+            f"{LIST_SIZE} (a double army doubles the list)"
         )
     return problems
 

@@ -5,6 +5,11 @@ notes are kept as they are; ``matrix.list_problems`` stays the judge of every ch
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
 from rules.list_shape import ListShape, Section, ShapeField
 from rules.rulesets.feudal_2017.troops import MATRIX_TYPES
 
@@ -18,7 +23,31 @@ COLUMN_LABELS = {
 STANDARD_COLUMNS = {"core": "knights", "t1": "bowmen", "t2": "brigans", "t3": "freemen"}
 
 
-def list_shape() -> ListShape:
+def rebalance(
+    data: dict[str, Any], kept: frozenset[str], validator: Callable[[Any], list[str]]
+) -> list[tuple[str, dict[str, Any]]]:
+    """A column set to the type of another: that other column takes a type no column
+    has (each one the list then accepts), so columns can be swapped or rotated one by one."""
+    columns = data.get("columns") if isinstance(data, dict) else None
+    if not isinstance(columns, dict):
+        return []
+    proposals = []
+    for column, kind in columns.items():
+        twin = [c for c, k in columns.items() if k == kind and c != column]
+        if column in kept or not twin or column not in COLUMN_LABELS:
+            continue
+        for free in MATRIX_TYPES:
+            if free in columns.values():
+                continue
+            candidate = copy.deepcopy(data)
+            candidate["columns"][column] = free
+            if not validator(candidate):
+                words = f"Then {COLUMN_LABELS[column]} becomes {free.capitalize()}."
+                proposals.append((words, candidate))
+    return proposals
+
+
+def list_shape(validator: Callable[[Any], list[str]]) -> ListShape:
     types = tuple((kind, kind.capitalize()) for kind in MATRIX_TYPES)
     columns = Section(
         key="columns",
@@ -37,9 +66,9 @@ def list_shape() -> ListShape:
         fields=(
             ShapeField("from", "Replaces units of the column type", "choice", choices=types),
             ShapeField("to", "Fielded as", "choice", choices=types),
-            ShapeField("max", "At most (empty: any number)", "integer", optional=True),
+            ShapeField("max", "At most (empty: any number)", "integer", keep_empty=True),
         ),
-        new_item={"from": "freemen", "to": "brigans"},
+        new_item={"from": "freemen", "to": "brigans", "max": None},
         minimum=0,
     )
     settings = Section(
@@ -48,9 +77,22 @@ def list_shape() -> ListShape:
         item_label="Settings",
         fields=(
             ShapeField("schiltrons", "Spearmen may form schiltrons", "boolean"),
-            ShapeField("extra_terrain", "Extra terrain", "text", optional=True),
+            ShapeField("extra_terrain", "Extra terrain", "text", keep_empty=True),
+            ShapeField(
+                "notes", "Notes shown on the list's page (one a line)", "lines", keep_empty=True
+            ),
         ),
         single=True,
     )
-    empty = {"columns": dict(STANDARD_COLUMNS), "replacements": [], "schiltrons": False}
-    return ListShape(sections=(columns, replacements, settings), empty=empty)
+    empty = {
+        "columns": dict(STANDARD_COLUMNS),
+        "replacements": [],
+        "schiltrons": False,
+        "extra_terrain": "",
+        "notes": [],
+    }
+    return ListShape(
+        sections=(columns, replacements, settings),
+        empty=empty,
+        rebalance=partial(rebalance, validator=validator),
+    )

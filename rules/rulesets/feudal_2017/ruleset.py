@@ -477,7 +477,7 @@ class Feudal2017(RuleSet):
 
     def list_shape(self) -> ListShape:
         """The matrix's columns, the replacements and the list's settings, for the editor."""
-        return lists.list_shape()
+        return lists.list_shape(self.validate_army_list)
 
     def quick_reference(
         self, options: Mapping[str, Any], army: Army | None, *, extras: tuple[str, ...] = ()

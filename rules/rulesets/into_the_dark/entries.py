@@ -9,6 +9,9 @@ within its minimum and maximum.
 
 from __future__ import annotations
 
+import functools
+import itertools
+import json
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -22,6 +25,8 @@ from rules.base import (
     Unit,
     entry_preset,
 )
+from rules.document import FORMAT, parse_document
+from rules.errors import MalformedDocument
 from rules.list_entries import (
     Entry,
     FieldRule,
@@ -33,6 +38,8 @@ from rules.list_entries import (
     restrict_by_entries,
 )
 from rules.matching import max_assignment
+
+MOST_TRIES = 300  # other values tried for a preset's open fields before keeping it as it is
 
 # rules of the rule set that restrict one field of a unit, by the checks that refuse a value
 FIELD_RULES = (
@@ -81,7 +88,49 @@ def preset(ruleset: RuleSet, entry: Mapping[str, Any], n: int) -> Unit:
         if values.get(field) == value:
             values.update({k: v for k, v in then.items() if k not in match or v in match[k]})
     names = {f.name for f in ruleset.unit_fields}
-    return {k: v for k, v in values.items() if k in names}
+    values = {k: v for k, v in values.items() if k in names}
+    key = (ruleset.slug, json.dumps(values, sort_keys=True), json.dumps(match, sort_keys=True))
+    return dict(json.loads(_legal(key, ruleset)))
+
+
+@functools.lru_cache(maxsize=512)
+def _legal(key: tuple[str, str, str], ruleset: RuleSet) -> str:
+    """The preset's values made legal where the entry leaves a field open: an entry that
+    allows a javelin but leaves training open starts its units missile-trained, not melee
+    with a javelin (an error). The first value of each field the entry fixes stays."""
+    values, match = json.loads(key[1]), json.loads(key[2])
+    if not _errors(ruleset, values):
+        return key[1]
+    open_fields = [
+        f for f in ruleset.unit_fields
+        if f.name not in match and f.name != "name" and f.kind in ("choice", "boolean")
+    ]  # fmt: skip
+
+    def alternatives(f: Any) -> list[Any]:
+        found = [True, False] if f.kind == "boolean" else list(f.values)
+        return [*found, None] if f.nullable else found
+
+    tries = 0
+    for width in (1, 2):
+        for chosen in itertools.combinations(open_fields, width):
+            for combination in itertools.product(*(alternatives(f) for f in chosen)):
+                tries += 1
+                if tries > MOST_TRIES:
+                    return key[1]
+                trial = {**values, **{f.name: v for f, v in zip(chosen, combination, strict=True)}}
+                if not _errors(ruleset, trial):
+                    return json.dumps(trial, sort_keys=True)
+    return key[1]
+
+
+def _errors(ruleset: RuleSet, values: Unit) -> bool:
+    """Whether a unit with these values (the rest at their defaults) has an error of its own."""
+    raw = {"format": FORMAT, "name": "Preset", "ruleset": ruleset.slug, "units": [values]}
+    try:
+        army = parse_document(raw)
+    except MalformedDocument:
+        return True
+    return any(i.severity == "error" for i in ruleset.check_unit(army.units[0], 0, army))
 
 
 def assignment(

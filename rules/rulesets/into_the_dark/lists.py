@@ -108,6 +108,7 @@ def list_problems(data: Mapping[str, Any], unit_fields: Iterable[Field]) -> list
         return [*problems, "entries must be a non-empty list of troop entries"]
     fields = {f.name: f for f in unit_fields}
     matchable = {n: f for n, f in fields.items() if f.kind in ("choice", "boolean")}
+    keys: set[Any] = set()
     for e, entry in enumerate(entries):
         where = f"entries[{e}]"
         if not isinstance(entry, dict):
@@ -118,13 +119,19 @@ def list_problems(data: Mapping[str, Any], unit_fields: Iterable[Field]) -> list
             problems.append(f"{where}: unknown keys {', '.join(sorted(extra))}")
         if not isinstance(entry.get("name"), str) or not entry["name"].strip():
             problems.append(f"{where}.name: a name is required")
+        key = entry.get("key")
+        if key is not None and (not isinstance(key, str) or not key.strip()):
+            problems.append(f"{where}.key: a short id is required")
+        elif key is not None and key in keys:
+            problems.append(f"{where}.key: {key!r} is used by another entry")
+        keys.add(key)
         low, high = entry.get("min", 0), entry.get("max")
-        if (
-            not isinstance(low, int)
-            or low < 0
-            or (high is not None and (not isinstance(high, int) or high < low))
-        ):
-            problems.append(f"{where}: min and max must be whole numbers with min <= max")
+        if not _whole(low):
+            problems.append(f"{where}.min: at least must be a whole number, 0 or more")
+        elif high is not None and not _whole(high):
+            problems.append(f"{where}.max: at most must be a whole number, 0 or more, or none")
+        elif high is not None and high < low:
+            problems.append(f"{where}.max: at most {high} is fewer than at least {low}")
         problems.extend(_validate_match(entry.get("match"), matchable, where))
     limits = data.get("limits", [])
     if not isinstance(limits, list):
@@ -143,6 +150,10 @@ def list_problems(data: Mapping[str, Any], unit_fields: Iterable[Field]) -> list
                 problems.append(f'{where}.max_share: a fraction from 0 to 1, e.g. "1/4"')
             problems.extend(_validate_match(limit.get("match"), matchable, where))
     return problems
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def _validate_match(match: Any, matchable: Mapping[str, Field], where: str) -> list[str]:
@@ -195,7 +206,9 @@ def list_shape(unit_fields: tuple[Field, ...]) -> ListShape:
         ),
         values_key="match",
         values=values,
-        new_item={"label": "Restricted troops", "max_share": "1/4", "match": {}},
+        # a new limit limits nothing yet (all troops, all the points): the author narrows it
+        new_item={"label": "New limit", "max_share": "1", "match": {}},
         minimum=0,
     )
-    return ListShape(sections=(*entries.sections, limits), empty=entries.empty)
+    entries_part, notes = entries.sections
+    return ListShape(sections=(entries_part, limits, notes), empty=entries.empty)

@@ -373,7 +373,7 @@ def good_list() -> dict[str, Any]:
         (lambda d: d["required"][0].update(count=0),
          "required[0].count: a whole number of at least 1"),
         (lambda d: d["required"][0].update(count=4),
-         "required counts plus picks make 7 units; a list has 6"),
+         "the required units plus the units to pick make 7 units; a list has 6"),
         (lambda d: d["choices"][0]["options"][0].update(max=3),
          "choices[0].options[0].max: 3 is more than the group's pick of 2"),
         (lambda d: d["choices"][0]["options"][0].update(key="infantry"),

@@ -78,7 +78,8 @@ def test_limit_on_share_of_points_is_army_list_limit():
         ({"entries": []}, "non-empty list"),
         ({"entries": [{"name": "x", "match": {"armour": ["plate"]}}]}, "'plate' is not one of"),
         ({"entries": [{"name": "x", "match": {"colour": ["red"]}}]}, "not a unit field"),
-        ({"entries": [{"name": "x", "match": {}, "min": 3, "max": 1}]}, "min <= max"),
+        ({"entries": [{"name": "x", "match": {}, "min": 3, "max": 1}]},
+         "at most 1 is fewer than at least 3"),
         ({"entries": [{"match": {}}]}, "a name is required"),
         ({"entries": [{"name": "x", "match": {}}], "limits": [{"match": {}, "max_share": "3/2"}]},
          "fraction from 0 to 1"),
@@ -131,3 +132,13 @@ def test_entries_that_fit_alone_but_not_together_are_reported_once():
             "The units cannot fill every entry's minimum at once: some serve two entries.",
         )
     ]
+
+
+def test_an_entry_leaving_training_open_adds_javelin_units_the_rules_allow():
+    data = {"entries": [{"key": "j", "name": "Javelinmen", "match": {"missile_weapon": ["javelin"]},
+                         "min": 0, "max": 2}]}  # fmt: skip
+    (entry,) = ITD.list_entries(data, None)
+    assert entry.values["missile_weapon"] == "javelin" and entry.values["training"] == "missile"
+    melee = {"entries": [{"key": "m", "name": "Axemen", "match": {"training": ["melee"]}}]}
+    (entry,) = ITD.list_entries(melee, None)
+    assert entry.values == {"training": "melee", "name": "Axemen"}  # legal already: untouched

@@ -67,9 +67,13 @@ def test_a_refused_change_names_the_field_and_saves_nothing(author):
     made = new_list(client)
     response = edit(client, made, op="set", section="entries", index="0", field="min", value="5")
     assert response.status_code == 400  # min 5 > max 1: the rule set's validator
-    assert "entries[0]" in response.content.decode()
+    page = response.content.decode()
+    assert "Entry 1, At least: at most 1 is fewer than at least 5." in page
+    assert "entries[0]" not in page and 'value="5"' in page  # what was typed stays
+    assert "Allowed here: 0 to 1." in page and "Use 1" in page  # the nearest valid value
     response = edit(client, made, op="set", section="entries", index="0", field="name", value="")
-    assert response.status_code == 400 and "Entry 1, Name: required" in response.content.decode()
+    assert response.status_code == 400
+    assert "Entry 1, Name: required; it cannot be left empty." in response.content.decode()
     made.refresh_from_db()
     assert made.latest_revision == 1
 
@@ -80,7 +84,7 @@ def test_entries_are_added_and_removed_and_the_tiles_follow(author):
     page = edit(client, made, op="add", section="entries").content.decode()
     made.refresh_from_db()
     assert [e["key"] for e in made.data["entries"]] == ["entry-1", "entry-2"]
-    assert page.count("<li>New entry</li>") == 2
+    assert page.count("<li>1 × New entry</li>") == 2  # Try it: one unit of each
     edit(client, made, op="remove", section="entries", index="0")
     made.refresh_from_db()
     assert [e["key"] for e in made.data["entries"]] == ["entry-2"]
@@ -130,3 +134,95 @@ def test_a_dewitt_list_from_the_editor_restricts_the_armies_built_on_it(author):
     )
     page = client.get(f"/armies/{built.pk}/").content.decode()
     assert page.count('data-code="not-in-army-list"') == 1
+
+
+def test_without_javascript_a_refusal_is_a_whole_page_keeping_what_was_typed(author):
+    _, client = author
+    made = new_list(client)
+    url = f"/rulesets/into-the-dark/lists/{made.slug}/edit/"
+    response = client.post(url, {"op": "set", "section": "entries", "index": "0",
+                                 "item": "entry-1", "field": "min", "value": "7"})  # fmt: skip
+    page = response.content.decode()
+    assert response.status_code == 400 and "<html" in page
+    assert 'id="f-entries-entry-1-min" name="value" value="7"' in page
+    assert 'aria-describedby="f-entries-entry-1-min-error"' in page
+    saved = client.post(url, {"op": "set", "section": "entries", "index": "0",
+                              "item": "entry-1", "field": "min", "value": "1"})  # fmt: skip
+    assert saved.status_code == 302
+
+
+def test_an_edit_reaches_its_entry_by_its_id_after_an_earlier_entry_is_removed(author):
+    _, client = author
+    made = new_list(client)
+    edit(client, made, op="add", section="entries")
+    edit(client, made, op="remove", section="entries", index="0", item="entry-1")
+    # a page drawn before the removal still posts index 1; the id finds the entry at 0
+    edit(client, made, op="set", section="entries", index="1", item="entry-2", field="name",
+         value="Fyrd")  # fmt: skip
+    made.refresh_from_db()
+    assert [e["name"] for e in made.data["entries"]] == ["Fyrd"]
+    gone = edit(client, made, op="set", section="entries", index="0", item="entry-1",
+                field="name", value="Lost")  # fmt: skip
+    assert gone.status_code == 400 and "That entry is no longer there" in gone.content.decode()
+
+
+def test_a_dark_ages_count_and_its_then_step_are_saved_as_one_revision(author):
+    _, client = author
+    client.post("/rulesets/dark-ages-d5/new-list/", {"name": "My Picts"})
+    made = ArmyList.objects.get(name="My Picts")
+    url = f"/rulesets/dark-ages-d5/lists/{made.slug}/edit/"
+    change = {"op": "set", "section": "required", "index": "0", "item": "infantry",
+              "field": "count", "value": "3"}  # fmt: skip
+    refused = client.post(url, change, headers=HX)
+    page = refused.content.decode()
+    assert refused.status_code == 400 and "a list has 6" in page
+    step = "Then raise Support’s Units to pick from 2 to 3."
+    assert step in page and "required[0]" not in page
+    done = client.post(url, {**change, "then": "0", "then_text": step}, headers=HX)
+    assert done.status_code == 200 and "Saved, and raise Support’s" in done.content.decode()
+    made.refresh_from_db()
+    assert made.latest_revision == 2
+    assert (made.data["required"][0]["count"], made.data["choices"][0]["pick"]) == (3, 3)
+    stale = client.post(url, {**change, "value": "2", "then": "0", "then_text": step},
+                        headers=HX)  # fmt: skip
+    assert stale.status_code == 400 and "choose again" in stale.content.decode()
+
+
+def test_try_it_checks_a_sample_army_and_shows_its_points_and_problems(author):
+    _, client = author
+    made = new_list(client)
+    edit(client, made, op="set", section="entries", index="0", field="min", value="1")
+    edit(client, made, op="values", section="entries", index="0", field="missile_weapon",
+         value=[json.dumps("javelin")])  # fmt: skip
+    page = edit(client, made, op="set", section="entries", index="0", field="name",
+                value="Javelinmen").content.decode()  # fmt: skip
+    assert "1 × Javelinmen" in page and "The sample army is legal." in page
+    assert 'class="trial-points">' in page
+    edit(client, made, op="add", section="limits")
+    page = edit(client, made, op="set", section="limits", index="0", field="max_share",
+                value="0").content.decode()  # fmt: skip
+    assert "New limit: " in page and "the list allows at most 0 of the points" in page
+
+
+def test_a_new_feudal_replacement_starts_as_one_the_list_has_not_got(author):
+    _, client = author
+    client.post("/rulesets/feudal-2017/new-list/", {"name": "My Welsh"})
+    made = ArmyList.objects.get(name="My Welsh")
+    url = f"/rulesets/feudal-2017/lists/{made.slug}/edit/"
+    assert client.post(url, {"op": "add", "section": "replacements"}, headers=HX).status_code == 200
+    assert client.post(url, {"op": "add", "section": "replacements"}, headers=HX).status_code == 200
+    made.refresh_from_db()
+    pairs = [(r["from"], r["to"]) for r in made.data["replacements"]]
+    assert len(set(pairs)) == 2 and pairs[0] == ("freemen", "brigans")
+
+
+def test_the_editors_script_gets_a_refusal_drawn_and_named_in_a_header(author):
+    _, client = author
+    made = new_list(client)
+    url = f"/rulesets/into-the-dark/lists/{made.slug}/edit/"
+    change = {"op": "set", "section": "entries", "index": "0", "field": "min", "value": "7"}
+    refused = client.post(url, change, headers={"X-List-Editor": "true"})
+    assert refused.status_code == 200 and refused["X-List-Refused"] == "true"
+    assert 'value="7"' in refused.content.decode() and "<html" not in refused.content.decode()
+    saved = client.post(url, {**change, "value": "1"}, headers={"X-List-Editor": "true"})
+    assert saved.status_code == 200 and not saved.has_header("X-List-Refused")

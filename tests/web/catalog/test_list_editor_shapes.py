@@ -40,7 +40,8 @@ def test_into_the_darks_share_of_points_limits_are_written_in_the_editor(client_
     page = client_of_ann.get(f"/rulesets/into-the-dark/lists/{made.slug}/edit/").content.decode()
     assert "Share-of-points limits" in page and "Add limit" in page
     assert edit(client_of_ann, made, op="add", section="limits").status_code == 200
-    assert made.data["limits"] == [{"label": "Restricted troops", "max_share": "1/4", "match": {}}]
+    # a new limit starts legal: all troops, at most all of the points
+    assert made.data["limits"] == [{"label": "New limit", "max_share": "1", "match": {}}]
     edit(client_of_ann, made, op="set", section="limits", index="0", field="label", value="Bows")
     edit(client_of_ann, made, op="set", section="limits", index="0", field="max_share",
          value="1/3")  # fmt: skip
@@ -54,7 +55,8 @@ def test_into_the_darks_share_of_points_limits_are_written_in_the_editor(client_
     refused = edit(client_of_ann, made, op="set", section="limits", index="0",
                    field="max_share", value="3/2")  # fmt: skip
     assert refused.status_code == 400
-    assert "limits[0].max_share" in refused.content.decode() and made.latest_revision == 5
+    said = "Limit 1, At most this share of the points (e.g. 1/4): a fraction from 0 to 1"
+    assert said in refused.content.decode() and made.latest_revision == 5
     # a list may have no limit at all
     assert edit(client_of_ann, made, op="remove", section="limits", index="0").status_code == 200
     assert made.data["limits"] == [] and made.latest_revision == 6
@@ -69,6 +71,8 @@ def test_a_limit_written_in_the_editor_limits_the_army(client_of_ann):
     edit(client_of_ann, made, op="add", section="limits")
     edit(client_of_ann, made, op="values", section="limits", index="0",
          field="missile_weapon", value=[json.dumps("foot_bow")])  # fmt: skip
+    edit(client_of_ann, made, op="set", section="limits", index="0", field="max_share",
+         value="1/4")  # fmt: skip
     bows = {"name": "Bows", "figures": 12, "missile_weapon": "foot_bow", "training": "missile"}
     saved = create_army(army("into-the-dark", [bows, bows], army_list=made.slug),
                         owner=made.author)  # fmt: skip

@@ -1,0 +1,185 @@
+"""The list editor's page: one control per field of the rule set's list shape, each named
+by its item's key (so a control keeps its id, and its edit its item, when other items
+come and go), a refusal shown at the control it concerns, undo and redo, and "Try it"."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from typing import Any
+
+import rules
+from armybuilder.catalog import list_history
+from armybuilder.catalog.list_changes import META, Refusal
+from armybuilder.catalog.list_trial import try_list
+from armybuilder.catalog.list_views import editor_url
+from armybuilder.catalog.models import ArmyList
+from rules.list_shape import ListShape, Section
+
+
+def _items(section: Section, data: dict[str, Any]) -> list[dict[str, Any]]:
+    """A section's items: index (as posted), key path, legend and the item: one item with
+    no index for a single object; "parent.own" indexes for items inside another's."""
+    if section.single:
+        item = data if not section.key else data.get(section.key)
+        return [
+            {"index": None, "key": "", "legend": section.item_label,
+             "item": item if isinstance(item, dict) else {}}
+        ]  # fmt: skip
+    if section.within:
+        found = []
+        for p, holder in _objects(data.get(section.within)):
+            for n, item in _objects(holder.get(section.key)):
+                key = f"{holder.get('key', '')}/{item.get('key', '')}" if item.get("key") else ""
+                legend = f"{section.item_label} {n + 1} of {holder.get('name') or p + 1}"
+                found.append({"index": f"{p}.{n}", "key": key, "legend": legend, "item": item})
+        return found
+    return [
+        {"index": str(n), "key": str(i.get("key") or ""),
+         "legend": f"{section.item_label} {n + 1}", "item": i}
+        for n, i in _objects(data.get(section.key))
+    ]  # fmt: skip
+
+
+def _objects(items: Any) -> list[tuple[int, dict[str, Any]]]:
+    return [
+        (n, i)
+        for n, i in enumerate(items if isinstance(items, list) else [])
+        if isinstance(i, dict)
+    ]
+
+
+def _adds(section: Section, data: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(index, holder key, button text) of the section's Add buttons: one for a list of
+    items, one per holder for nested items, none for a single object."""
+    item = section.item_label.lower()
+    if section.single:
+        return []
+    if section.within:
+        return [
+            (str(p), str(holder.get("key") or ""), f"Add {item} to {holder.get('name') or p + 1}")
+            for p, holder in _objects(data.get(section.within))
+        ]
+    return [("", "", f"Add {item}")]
+
+
+def control_id(section: Section, key: str, index: str | None, name: str) -> str:
+    """A control's id from its item's key (its position when it has none)."""
+    ident = key or (index if index is not None else "one")
+    return re.sub(r"[^A-Za-z0-9_-]", "_", f"f-{section.key or 'list'}-{ident}-{name}")
+
+
+def _at(refusal: Refusal | None, section: Section, index: str | None, name: str) -> Any:
+    if refusal is None or refusal.place.op not in ("set", "values"):
+        return None
+    return refusal if refusal.place.matches(section.key, index, name) else None
+
+
+def _field(spec: Any, value: Any, cid: str, error: Refusal | None) -> dict[str, Any]:
+    if error is not None and spec.kind != "boolean":
+        value = error.place.typed  # what the player typed stays in the control
+        if spec.kind == "choice":
+            with contextlib.suppress(ValueError):
+                value = json.loads(value)
+    control = {"spec": spec, "id": cid, "error": error, "options": []}
+    if spec.kind == "choice":
+        control["options"] = [(json.dumps(v), label, v == value) for v, label in spec.choices]
+        control["value"] = value
+    elif spec.kind == "boolean":
+        control["value"] = bool(value)
+    elif spec.kind == "lines" and isinstance(value, list):
+        control["value"] = "\n".join(str(line) for line in value)
+    else:
+        control["value"] = "" if value is None else value
+    return control
+
+
+def _values(section: Section, row: dict, cid: str, refusal: Refusal | None) -> list[dict]:
+    match = row["item"].get(section.values_key, {}) if section.values_key else {}
+    found = []
+    for v in section.values:
+        error = _at(refusal, section, row["index"], v.name)
+        ticked = error.place.typed.split("\n") if error is not None else None
+        choices = []
+        for value, label in v.choices:
+            posted = json.dumps(value)
+            on = posted in ticked if ticked is not None else value in match.get(v.name, ())
+            choices.append((posted, label, on))
+        found.append({"spec": v, "id": f"{cid}-{v.name}", "choices": choices, "error": error})
+    return found
+
+
+def editor_context(
+    ruleset: rules.RuleSet,
+    shape: ListShape,
+    army_list: ArmyList,
+    refusal: Refusal | None = None,
+    done: str = "",
+) -> dict[str, Any]:
+    data = army_list.data if isinstance(army_list.data, dict) else {}
+    place = refusal.place if refusal is not None else None
+    sections = []
+    for section in shape.sections:
+        items = []
+        for row in _items(section, data):
+            base = control_id(section, row["key"], row["index"], "")
+            fields = [
+                _field(
+                    f,
+                    row["item"].get(f.name),
+                    control_id(section, row["key"], row["index"], f.name),
+                    _at(refusal, section, row["index"], f.name),
+                )
+                for f in section.fields
+            ]
+            removing = (
+                place is not None and place.op == "remove" and place.section == section.key
+                and place.index == row["index"]
+            )  # fmt: skip
+            items.append(
+                {**row, "id": base.rstrip("-"), "fields": fields,
+                 "values": _values(section, row, base.rstrip("-"), refusal),
+                 "error": refusal if removing else None}
+            )  # fmt: skip
+        adds = []
+        for index, key, text in _adds(section, data):
+            here = (
+                place is not None and place.op == "add" and place.section == section.key
+                and (not section.within or (place.index or "").split(".")[0] == index)
+            )  # fmt: skip
+            adds.append({"index": index, "key": key, "text": text,
+                         "error": refusal if here else None})  # fmt: skip
+        sections.append({"section": section, "items": items, "adds": adds})
+    meta = []
+    for name, label in META.items():
+        error = (
+            refusal if place is not None and place.op == "meta" and place.field == name else None
+        )
+        value = error.place.typed if error is not None else getattr(army_list, name)
+        meta.append({"name": name, "label": label, "value": value, "error": error,
+                     "id": f"meta-{name}"})  # fmt: skip
+    steps = list_history.steps_of(army_list)
+    placed = any(m["error"] for m in meta) or any(
+        control["error"]
+        for part in sections
+        for control in (
+            *part["adds"],
+            *(row for row in part["items"]),
+            *(c for row in part["items"] for c in (*row["fields"], *row["values"])),
+        )
+    )
+    return {
+        "ruleset": ruleset,
+        "army_list": army_list,
+        "meta": meta,
+        "sections": sections,
+        "trial": try_list(ruleset, army_list),
+        "refusal": refusal,
+        # a refusal with no control of its own (undo, an entry gone) is said at the top
+        "refusal_elsewhere": refusal if refusal is not None and not placed else None,
+        "done": done,
+        "steps": steps,
+        "edit_url": editor_url(army_list),
+        "history_url": list_history.history_url(army_list),
+    }

@@ -1,0 +1,85 @@
+""" "Try it": a real sample army built from a list as a player would build it from the
+builder's tiles, checked like any army, so an author sees its points and every problem.
+
+Each entry gives the units its minimum asks for; then entries are taken one unit at a
+time, in the list's order, while a unit more makes the army no worse (no more errors) and
+the entry allows it. The army is the one ``rules.check_document`` checks everywhere else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import rules
+from armybuilder.catalog import services
+from armybuilder.catalog.models import ArmyList
+from rules.list_document import ListDocument
+
+ROUNDS = 3  # passes over the entries adding one unit each
+MOST_UNITS = 30
+
+
+@dataclass(frozen=True)
+class Trial:
+    units: tuple[tuple[str, int], ...]  # (entry, how many units of it)
+    points: int | None
+    errors: tuple[str, ...]
+    warnings: tuple[str, ...]
+    broken: str = ""  # the list cannot make an army at all (why)
+
+
+def _check(
+    ruleset: rules.RuleSet, listed: ListDocument, units: list[dict[str, Any]]
+) -> rules.Report:
+    raw = {
+        "format": rules.FORMAT,
+        "name": f"Try-out army of {listed.name}",
+        "ruleset": ruleset.slug,
+        "army_list": listed.slug,
+        "units": units,
+    }
+    return services.check_with_list_document(raw, listed)[1]
+
+
+def try_list(ruleset: rules.RuleSet, army_list: ArmyList) -> Trial:
+    data = army_list.data if isinstance(army_list.data, dict) else {}
+    listed = ListDocument(ruleset.slug, army_list.slug, army_list.name, army_list.period, "", data)
+    try:
+        entries = ruleset.list_entries(data, None)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:  # a list mid-edit
+        return Trial((), None, (), (), f"the list cannot make an army yet ({exc})")
+    counts = [entry.minimum for entry in entries]
+
+    def units() -> list[dict[str, Any]]:
+        return [dict(e.values) for e, n in zip(entries, counts, strict=True) for _ in range(n)]
+
+    try:
+        report = _check(ruleset, listed, units())
+        for round_ in range(ROUNDS):
+            if round_ and not report.errors:
+                break
+            grew = False
+            for n, entry in enumerate(entries):
+                if sum(counts) >= MOST_UNITS:
+                    break
+                if entry.maximum is not None and counts[n] >= entry.maximum:
+                    continue
+                counts[n] += 1
+                tried = _check(ruleset, listed, units())
+                fewer = len(tried.errors) < len(report.errors)
+                optional = round_ == 0 and entry.minimum == 0
+                if fewer or (optional and len(tried.errors) <= len(report.errors)):
+                    report, grew = tried, True
+                else:
+                    counts[n] -= 1
+            if not grew:
+                break
+    except rules.MalformedDocument as exc:
+        return Trial((), None, (), (), exc.message)
+    return Trial(
+        units=tuple((e.label, c) for e, c in zip(entries, counts, strict=True) if c),
+        points=report.total_points,
+        errors=tuple(i.message for i in report.errors),
+        warnings=tuple(i.message for i in report.warnings),
+    )
