@@ -207,6 +207,10 @@ class Feudal2017(RuleSet):
         Ruling("R9", "Strategos, named among the initiative options (\"a one-time bonus of "
                      "+3 to seize Initiative\"), is a personality: he counts against the "
                      "one-per-three-units limit and rides with any unit."),
+        Ruling("R10", "Opposite modifications on one unit net out on their axis: determined "
+                      "with unenthusiastic takes 15 hits, mêlée +1 with -1 and shoot +1 with -1 "
+                      "roll the unit's own dice, extra missiles with only 3 shots keep the "
+                      "army's supply; a warning says they are spent for nothing."),
     )  # fmt: skip
     not_offered = (
         "Savings rolls, initiative, force morale and alternative rallying: played at the "
@@ -242,6 +246,9 @@ class Feudal2017(RuleSet):
         CheckDoc("modification-not-applicable", "error", "unit",
                  "A shooting or missile modification on a unit that does not shoot, or one "
                  "that changes nothing under the army's missile supply (R8)."),
+        CheckDoc("modifications-cancel", "warning", "unit",
+                 "An advantage and its opposite disadvantage on one unit: they net out and "
+                 "use up the army's advantage and disadvantage for nothing (R10)."),
         CheckDoc("modifier-cap", "error", "unit",
                  "A mêlée or shooting modifier above +2 or below -2 (knights with mêlée +1)."),
         CheckDoc("trained-disabled", "error", "unit",

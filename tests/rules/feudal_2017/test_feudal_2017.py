@@ -494,7 +494,7 @@ def test_every_documented_check_code_is_one_the_tests_trigger():
         "matrix-mismatch", "army-size", "crossbow-balance", "too-many-personalities",
         "banner-unit", "horse-marshal-unit", "bow-marshal-unit", "advantage-limit",
         "advantage-unbalanced", "one-modification-per-unit", "modifier-cap", "trained-disabled",
-        "dismounted-not-serjeants", "modification-not-applicable",
+        "dismounted-not-serjeants", "modification-not-applicable", "modifications-cancel",
     }  # fmt: skip
 
 
