@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from rules import memo
-from rules.base import Army, RuleSet, list_names
+from rules.base import Army, RuleSet, list_families, list_names
 from rules.errors import MalformedDocument
 from rules.fields import Field, describe, parse_object, parse_value
 from rules.registry import get_ruleset, slugs
@@ -194,6 +194,7 @@ def parse_document(raw: Any, lists: ListLookup = no_lists) -> Army:
         list_data=list_data,
         ruleset_lists=available,
         list_names=list_names(available),
+        list_families=list_families(available),
     )
     return ruleset.normalise_army(army)
 

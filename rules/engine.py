@@ -14,7 +14,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules import memo
-from rules.base import Army, Cost, Issue, ItemReport, Report, RuleSet, error, list_names
+from rules.base import (
+    Army,
+    Cost,
+    Issue,
+    ItemReport,
+    Report,
+    RuleSet,
+    error,
+    list_families,
+    list_names,
+)
 from rules.document import ListLookup, no_lists, parse_document, reparse_unit
 from rules.errors import MalformedDocument
 from rules.registry import get_ruleset
@@ -102,7 +112,10 @@ def recheck_document(
     if changed is not None:
         available = lists(slug)
         known = previous.army.ruleset_lists
-        same_names = list_names(available) == previous.army.list_names
+        same_names = (
+            list_names(available) == previous.army.list_names
+            and list_families(available) == previous.army.list_families
+        )
         if (available is known or available == known) and same_names:
             if changed == NOTHING_CHANGED:
                 return previous

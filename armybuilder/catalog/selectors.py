@@ -37,19 +37,21 @@ _LOCK = threading.Lock()
 
 
 def _decoded(key: tuple[Any, ...], rows: Rows) -> NamedLists:
-    """``{slug: data}`` for rows of (slug, name, data text[, pinned data text]), with each
-    list's name (so messages name lists as players know them): the very same mapping as
-    last time when the rows are the same, so the engine sees at once (``is``) that an
-    army's last check was made with the lists as they are (``rules.recheck_document``).
-    Shared: read only."""
+    """``{slug: data}`` for rows of (slug, name, family, data text[, pinned data text,
+    pinned name]), with each list's name (so messages name lists as players know them; an
+    army's pinned list by its name at that revision) and family (a copy answers the list it
+    copies): the very same mapping as last time when the rows are the same, so the engine
+    sees at once (``is``) that an army's last check was made with the lists as they are
+    (``rules.recheck_document``). Shared: read only."""
     with _LOCK:
         known = _DECODED.get(key)
         if known is not None and known[0] == rows:
             _DECODED.move_to_end(key)
             return known[1]
     decoded = NamedLists(
-        {row[0]: json.loads(row[3] if len(row) > 3 and row[3] else row[2]) for row in rows},
-        {row[0]: row[1] for row in rows},
+        {row[0]: json.loads(row[4] if len(row) > 4 and row[4] else row[3]) for row in rows},
+        {row[0]: (row[5] if len(row) > 5 and row[5] else row[1]) for row in rows},
+        {row[0]: row[2] for row in rows if row[2]},
     )
     with _LOCK:
         _DECODED[key] = (rows, decoded)
@@ -62,7 +64,7 @@ def _decoded(key: tuple[Any, ...], rows: Rows) -> NamedLists:
 def _data_rows(visible: Q, ruleset: str) -> Rows:
     return tuple(
         ArmyList.objects.filter(visible, ruleset=ruleset).values_list(
-            "slug", "name", Cast("data", output_field=TextField())
+            "slug", "name", "family", Cast("data", output_field=TextField())
         )
     )
 
@@ -105,21 +107,37 @@ def army_lookup(army: Any) -> Lookup:
             visible |= Q(author_id=owner_id) | SharedList.readable_by(owner_id)
         rows = ArmyList.objects.filter(visible, ruleset=ruleset)
         if pins:
-            pinned = ArmyListRevision.objects.filter(
+            revision = ArmyListRevision.objects.filter(
                 army_list=OuterRef("pk"), number=OuterRef("pin")
-            ).values_list(Cast("data", output_field=TextField()))[:1]
-            rows = rows.annotate(
-                pin=Case(
-                    *(When(slug=slug, then=Value(number)) for slug, number in pins.items()),
-                    default=None,
-                    output_field=IntegerField(),
+            )
+            rows = (
+                rows.annotate(
+                    pin=Case(
+                        *(When(slug=slug, then=Value(number)) for slug, number in pins.items()),
+                        default=None,
+                        output_field=IntegerField(),
+                    )
                 )
-            ).annotate(pinned=Subquery(pinned, output_field=TextField()))
+                .annotate(
+                    pinned=Subquery(
+                        revision.values_list(Cast("data", output_field=TextField()))[:1],
+                        output_field=TextField(),
+                    )
+                )
+                .annotate(pinned_name=Subquery(revision.values_list("name")[:1]))
+            )
             values = rows.values_list(
-                "slug", "name", Cast("data", output_field=TextField()), "pinned"
+                "slug",
+                "name",
+                "family",
+                Cast("data", output_field=TextField()),
+                "pinned",
+                "pinned_name",
             )
         else:
-            values = rows.values_list("slug", "name", Cast("data", output_field=TextField()))
+            values = rows.values_list(
+                "slug", "name", "family", Cast("data", output_field=TextField())
+            )
         key = ("army", owner_id, tuple(sorted(pins.items())), ruleset)
         return _decoded(key, tuple(values))
 
