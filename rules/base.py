@@ -313,6 +313,9 @@ class RuleSet:
     # (its value checked against the old field, then dropped), so no saved army is lost.
     retired_options: ClassVar[tuple[Field, ...]] = ()
     unit_fields: ClassVar[tuple[Field, ...]] = ()
+    # unit fields whose value is the slug of another army list of this rule set (a d5
+    # unit's ``ally``): pages and sheets print that list's name, never the slug
+    list_fields: ClassVar[tuple[str, ...]] = ()
     general_fields: ClassVar[tuple[Field, ...]] = ()
     rulings: ClassVar[tuple[Ruling, ...]] = ()
     checks: ClassVar[tuple[CheckDoc, ...]] = ()
@@ -373,9 +376,15 @@ class RuleSet:
         return None
 
     def roll_force(
-        self, list_slug: str | None, list_data: Mapping[str, Any] | None, seed: int
+        self,
+        list_slug: str | None,
+        list_data: Mapping[str, Any] | None,
+        seed: int,
+        *,
+        list_name: str | None = None,
     ) -> dict[str, Any]:
-        """A legal army document rolled on the force matrix (only when ``can_roll``).
+        """A legal army document rolled on the force matrix (only when ``can_roll``),
+        named after ``list_name`` (the list as players know it).
 
         Seeded, so the same seed gives the same army.
         """

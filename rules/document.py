@@ -134,10 +134,11 @@ def parse_document(raw: Any, lists: ListLookup = no_lists) -> Army:
     available = lists(slug)
     if army_list is not None:
         if not isinstance(army_list, str) or army_list not in available:
-            names = ", ".join(sorted(available)) or "none yet"
+            named = list_names(available)
+            names = ", ".join(sorted(named.get(s) or s for s in available)) or "none yet"
             raise MalformedDocument(
                 "army_list",
-                f"army_list: {describe(army_list)} is not an army list of {slug}; "
+                f"army_list: {describe(army_list)} is not an army list of {ruleset.title}; "
                 f"known lists: {names}",
             )
         list_data = available[army_list]

@@ -93,18 +93,37 @@ def army_lookup(army: Any) -> Lookup:
     """The ListLookup an army is checked with: every list its owner may build on (public,
     their own, shared with them by a working link) at its latest revision, except the
     lists the army is pinned to (``Army.list_pins``), which answer their pinned revision's
-    data. One query, as ``list_lookup``."""
-    pins: dict[str, int] = {
+    data and name. One query, as ``list_lookup``."""
+    pins = _pins(getattr(army, "list_pins", None))
+    owner_id = getattr(army, "owner_id", None)
+    visible = public_lists() | Q(slug__in=list(pins))
+    if owner_id is not None:
+        visible |= Q(author_id=owner_id) | SharedList.readable_by(owner_id)
+    return _pinned_lookup(visible, pins, ("army", owner_id))
+
+
+def document_lookup(raw: Any) -> Lookup:
+    """The ListLookup of a posted or read document (the API, the CLI): the public lists,
+    those the document names in ``list_revisions`` at that revision (a revision Muster
+    does not have: the latest), so a file exported from an army checks as the army does.
+    A malformed ``list_revisions`` is left to the parser to refuse."""
+    named = raw.get("list_revisions") if isinstance(raw, Mapping) else None
+    pins = _pins(named if isinstance(named, Mapping) else None)
+    if not pins:
+        return list_lookup
+    return _pinned_lookup(public_lists(), pins, ("document",))
+
+
+def _pins(value: Mapping[str, Any] | None) -> dict[str, int]:
+    return {
         str(slug): number
-        for slug, number in (getattr(army, "list_pins", None) or {}).items()
+        for slug, number in (value or {}).items()
         if isinstance(number, int) and not isinstance(number, bool)
     }
-    owner_id = getattr(army, "owner_id", None)
 
+
+def _pinned_lookup(visible: Q, pins: dict[str, int], key: tuple[Any, ...]) -> Lookup:
     def lookup(ruleset: str) -> dict[str, Mapping[str, Any]]:
-        visible = public_lists() | Q(slug__in=list(pins))
-        if owner_id is not None:
-            visible |= Q(author_id=owner_id) | SharedList.readable_by(owner_id)
         rows = ArmyList.objects.filter(visible, ruleset=ruleset)
         if pins:
             revision = ArmyListRevision.objects.filter(
@@ -138,8 +157,7 @@ def army_lookup(army: Any) -> Lookup:
             values = rows.values_list(
                 "slug", "name", "family", Cast("data", output_field=TextField())
             )
-        key = ("army", owner_id, tuple(sorted(pins.items())), ruleset)
-        return _decoded(key, tuple(values))
+        return _decoded((*key, tuple(sorted(pins.items())), ruleset), tuple(values))
 
     return lookup
 

@@ -32,7 +32,8 @@ from armybuilder.catalog.models import (
     public_lists,
 )
 from armybuilder.catalog.pins import accept_upgrade, pins_for, restore_pin, upgrade_diff
-from armybuilder.catalog.selectors import Lookup, list_lookup, lookup_for
+from armybuilder.catalog.selectors import Lookup, document_lookup, lookup_for
+from rules.base import list_families, list_names
 from rules.list_document import ListDocument, list_document, load_list_text, parse_list_document
 
 __all__ = ["accept_upgrade", "pins_for", "restore_pin", "upgrade_diff"]
@@ -41,13 +42,14 @@ FIXTURES_DIR = Path(settings.BASE_DIR) / "fixtures"
 CONTENT = ("name", "period", "source_note", "data")
 
 
-def check_document(raw: Any, lookup: Lookup = list_lookup) -> tuple[rules.Army, rules.Report]:
+def check_document(raw: Any, lookup: Lookup | None = None) -> tuple[rules.Army, rules.Report]:
     """Parse and check a raw document against the lists in the database (by default the
-    public ones at their latest revision; ``selectors.army_lookup`` for an army's pins).
+    public ones, at the revisions the document's ``list_revisions`` names, else their
+    latest; ``selectors.army_lookup`` for a saved army's pins).
 
     Raises ``rules.MalformedDocument`` (with ``path``) for input that is not well formed.
     """
-    return rules.check_document(raw, lookup)
+    return rules.check_document(raw, lookup or document_lookup(raw))
 
 
 def check_with_list_document(raw: Any, listed: ListDocument) -> tuple[rules.Army, rules.Report]:
@@ -55,8 +57,8 @@ def check_with_list_document(raw: Any, listed: ListDocument) -> tuple[rules.Army
     list answers for its slug, the database's public lists for the rest."""
 
     def lookup(ruleset: str) -> rules.NamedLists:
-        public = list_lookup(ruleset)
-        found = rules.NamedLists(public, public.names, public.families)
+        public = document_lookup(raw)(ruleset)
+        found = rules.NamedLists(public, list_names(public), list_families(public))
         if ruleset == listed.ruleset:
             found[listed.slug] = listed.data
             found.names[listed.slug] = listed.name

@@ -233,6 +233,7 @@ class DarkAgesD5(core.DarkAgesRuleSet):
     size_rule = LIST_RULE
     field_rules = entries.FIELD_RULES_D5
     describe = {"allies": True}
+    list_fields = ("ally",)
     allow_fixed = True
     sheet_file = "sheet_d5.toml"
 

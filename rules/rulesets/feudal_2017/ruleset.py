@@ -448,18 +448,21 @@ class Feudal2017(RuleSet):
 
     # -- rolling a force ---------------------------------------------------------------
     def roll_force(
-        self, list_slug: str | None, list_data: Mapping[str, Any] | None, seed: int
+        self,
+        list_slug: str | None,
+        list_data: Mapping[str, Any] | None,
+        seed: int,
+        *,
+        list_name: str | None = None,
     ) -> dict[str, Any]:
-        """Roll the d6 on the force matrix and field that row of the list, seeded.
-
-        With no list data the built-in default list is used and the document names no
-        list (which means the default). Returns a normalised ``muster.army/1`` document.
-        """
+        """Roll the d6 on the force matrix and field that row of the list, seeded (no list
+        data: the built-in default list, and the document names no list)."""
         data = DEFAULT_LIST if list_data is None else list_data
         problems = self.validate_army_list(data)
         if problems:
             raise MalformedDocument("army_list", f"army_list: {'; '.join(problems)}")
-        return rolled_force(self.slug, list_slug, data, seed, named=list_data is not None)
+        named = list_data is not None
+        return rolled_force(self.slug, list_slug, data, seed, named=named, list_name=list_name)
 
     # -- army lists --------------------------------------------------------------------
     def list_entries(
