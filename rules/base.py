@@ -19,23 +19,36 @@ General = dict[str, Any]
 class NamedLists(dict[str, Mapping[str, Any]]):
     """A ListLookup's answer, ``{slug: list data}``, that also knows each list's name
     (``names``: ``{slug: name}``, as the list is stored and its muster.list/1 file says),
-    so messages name lists as players know them. A plain dict still works: no names."""
+    so messages name lists as players know them. A plain dict still works: no names.
 
-    __slots__ = ("names",)
+    ``families`` (``{slug: family}``) says which lists are one list: a player's copy
+    answers the slug of the list it was copied from (``viking-1a2b3c4d`` -> ``viking``), so
+    rules that speak of "the army's own list" see through copies. A list it leaves out is
+    its own family."""
+
+    __slots__ = ("families", "names")
 
     def __init__(
         self,
         lists: Mapping[str, Mapping[str, Any]] | None = None,
         names: Mapping[str, str] | None = None,
+        families: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(lists or {})
         self.names: dict[str, str] = dict(names or {})
+        self.families: dict[str, str] = dict(families or {})
 
 
 def list_names(lists: Mapping[str, Mapping[str, Any]]) -> Mapping[str, str]:
     """The names a ListLookup's answer carries (none for a plain mapping)."""
     names = getattr(lists, "names", None)
     return names if isinstance(names, Mapping) else {}
+
+
+def list_families(lists: Mapping[str, Mapping[str, Any]]) -> Mapping[str, str]:
+    """The families a ListLookup's answer carries (none for a plain mapping)."""
+    families = getattr(lists, "families", None)
+    return families if isinstance(families, Mapping) else {}
 
 
 @dataclass(frozen=True)
@@ -194,6 +207,15 @@ class Army:
     ruleset_lists: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, compare=False)
     # each list's name, {slug: name}, when the lists were given with names (NamedLists)
     list_names: Mapping[str, str] = field(default_factory=dict, compare=False)
+    # each copied list's family, {slug: family slug} (NamedLists.families)
+    list_families: Mapping[str, str] = field(default_factory=dict, compare=False)
+
+    def list_family(self, slug: str | None) -> str | None:
+        """The list ``slug`` is a copy of (itself when it is no copy): one family, one list
+        for the rules."""
+        if slug is None:
+            return None
+        return self.list_families.get(slug) or slug
 
     def list_title(self, slug: str) -> str:
         """What a player calls army list ``slug``: its name, else (lists given without
@@ -298,6 +320,9 @@ class RuleSet:
     # (its value checked against the old field, then dropped), so no saved army is lost.
     retired_options: ClassVar[tuple[Field, ...]] = ()
     unit_fields: ClassVar[tuple[Field, ...]] = ()
+    # unit fields whose value is the slug of another army list of this rule set (a d5
+    # unit's ``ally``): pages and sheets print that list's name, never the slug
+    list_fields: ClassVar[tuple[str, ...]] = ()
     general_fields: ClassVar[tuple[Field, ...]] = ()
     rulings: ClassVar[tuple[Ruling, ...]] = ()
     checks: ClassVar[tuple[CheckDoc, ...]] = ()
@@ -358,9 +383,15 @@ class RuleSet:
         return None
 
     def roll_force(
-        self, list_slug: str | None, list_data: Mapping[str, Any] | None, seed: int
+        self,
+        list_slug: str | None,
+        list_data: Mapping[str, Any] | None,
+        seed: int,
+        *,
+        list_name: str | None = None,
     ) -> dict[str, Any]:
-        """A legal army document rolled on the force matrix (only when ``can_roll``).
+        """A legal army document rolled on the force matrix (only when ``can_roll``),
+        named after ``list_name`` (the list as players know it).
 
         Seeded, so the same seed gives the same army.
         """

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from rules import memo
-from rules.base import Army, RuleSet, list_names
+from rules.base import Army, RuleSet, list_families, list_names
 from rules.errors import MalformedDocument
 from rules.fields import Field, describe, parse_object, parse_value
 from rules.registry import get_ruleset, slugs
@@ -134,10 +134,11 @@ def parse_document(raw: Any, lists: ListLookup = no_lists) -> Army:
     available = lists(slug)
     if army_list is not None:
         if not isinstance(army_list, str) or army_list not in available:
-            names = ", ".join(sorted(available)) or "none yet"
+            named = list_names(available)
+            names = ", ".join(sorted(named.get(s) or s for s in available)) or "none yet"
             raise MalformedDocument(
                 "army_list",
-                f"army_list: {describe(army_list)} is not an army list of {slug}; "
+                f"army_list: {describe(army_list)} is not an army list of {ruleset.title}; "
                 f"known lists: {names}",
             )
         list_data = available[army_list]
@@ -194,6 +195,7 @@ def parse_document(raw: Any, lists: ListLookup = no_lists) -> Army:
         list_data=list_data,
         ruleset_lists=available,
         list_names=list_names(available),
+        list_families=list_families(available),
     )
     return ruleset.normalise_army(army)
 

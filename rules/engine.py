@@ -23,6 +23,7 @@ from rules.base import (
     Report,
     RuleSet,
     error,
+    list_families,
     list_names,
 )
 from rules.document import ListLookup, no_lists, parse_document, reparse_unit
@@ -112,7 +113,10 @@ def recheck_document(
     if changed is not None:
         available = lists(slug)
         known = previous.army.ruleset_lists
-        same_names = list_names(available) == previous.army.list_names
+        same_names = (
+            list_names(available) == previous.army.list_names
+            and list_families(available) == previous.army.list_families
+        )
         if (available is known or available == known) and same_names:
             if changed == NOTHING_CHANGED:
                 return previous

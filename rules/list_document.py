@@ -22,7 +22,9 @@ from rules.text import check_tree, safe_text
 
 LIST_FORMAT = "muster.list/1"
 
-_TOP_KEYS = ("format", "ruleset", "slug", "name", "period", "source_note", "revision", "data")
+_TOP_KEYS = (
+    "format", "ruleset", "slug", "family", "name", "period", "source_note", "revision", "data",
+)  # fmt: skip
 _REQUIRED = ("format", "ruleset", "slug", "name", "data")
 _NAME = Field("name", "List name", "string", required=True, minimum=1, maximum=200)
 _PERIOD = Field("period", "Period", "string", default="", maximum=200)
@@ -45,11 +47,18 @@ class ListDocument:
     source_note: str
     data: Mapping[str, Any] = field(compare=True)
     revision: int | None = None
+    # the slug of the list this one is a copy of (None: a list of its own)
+    family: str | None = None
+
+    @property
+    def family_slug(self) -> str:
+        return self.family or self.slug
 
     def to_document(self) -> dict[str, Any]:
         return list_document(
             ruleset=self.ruleset,
             slug=self.slug,
+            family=self.family,
             name=self.name,
             period=self.period,
             source_note=self.source_note,
@@ -67,12 +76,18 @@ def list_document(
     source_note: str,
     data: Any,
     revision: int | None = None,
+    family: str | None = None,
 ) -> dict[str, Any]:
-    """The document for one list, keys in the format's order (what export writes)."""
+    """The document for one list, keys in the format's order (what export writes);
+    ``family`` only for a copy."""
     document: dict[str, Any] = {
         "format": LIST_FORMAT,
         "ruleset": ruleset,
         "slug": slug,
+    }
+    if family and family != slug:
+        document["family"] = family
+    document |= {
         "name": name,
         "period": period,
         "source_note": source_note,
@@ -120,20 +135,26 @@ def parse_list_document(raw: Any) -> ListDocument:
         raise MalformedDocument(
             "ruleset", f"ruleset: {describe(ruleset)} is not one of {', '.join(known)}"
         )
-    slug = raw["slug"]
-    if not isinstance(slug, str) or len(slug) > SLUG_MAX or not _SLUG.fullmatch(slug):
-        raise MalformedDocument(
-            "slug",
-            f"slug: {describe(slug)} is not a slug: lower-case letters, digits and single "
-            f"hyphens or underscores between them, at most {SLUG_MAX} characters",
-        )
+    slug = _slug(raw, "slug")
+    family = _slug(raw, "family") if raw.get("family") is not None else None
     name = parse_value(_NAME, raw["name"], "name")
     period = parse_value(_PERIOD, raw.get("period", ""), "period") or ""
     source_note = parse_value(_SOURCE_NOTE, raw.get("source_note", ""), "source_note") or ""
     revision = parse_value(_REVISION, raw.get("revision"), "revision")
     data = raw["data"]
     list_problems(ruleset, data)
-    return ListDocument(ruleset, slug, name, period, source_note, data, revision)
+    return ListDocument(ruleset, slug, name, period, source_note, data, revision, family)
+
+
+def _slug(raw: Mapping[str, Any], key: str) -> str:
+    value = raw[key]
+    if not isinstance(value, str) or len(value) > SLUG_MAX or not _SLUG.fullmatch(value):
+        raise MalformedDocument(
+            key,
+            f"{key}: {describe(value)} is not a slug: lower-case letters, digits and single "
+            f"hyphens or underscores between them, at most {SLUG_MAX} characters",
+        )
+    return value
 
 
 def list_problems(ruleset: str, data: Any) -> None:

@@ -32,6 +32,12 @@ def list_schemas() -> dict[str, dict[str, Any]]:
                 "format": {"const": LIST_FORMAT},
                 "ruleset": {"enum": [r.slug for r in rules.all_rulesets()]},
                 "slug": text,
+                "family": {
+                    "type": "string",
+                    "maxLength": 80,
+                    "description": "A copy's: the slug of the list it copies (one list for "
+                    "the rules, e.g. allies); left out for a list of its own.",
+                },
                 "name": {"type": "string", "minLength": 1, "maxLength": 200},
                 "period": text,
                 "source_note": {"type": "string", "maxLength": 5000},

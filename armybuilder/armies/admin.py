@@ -14,8 +14,10 @@ from django.db import models
 from django.db.models import F
 from django.http import HttpRequest
 
+import rules
 from armybuilder.accounts.support import PrivateContentAdmin
 from armybuilder.armies.models import Army, Revision
+from armybuilder.catalog.selectors import army_lookup
 from armybuilder.catalog.services import pins_for
 from armybuilder.textrule import TextRuleJSONField
 
@@ -24,7 +26,7 @@ from armybuilder.textrule import TextRuleJSONField
 class ArmyAdmin(PrivateContentAdmin):
     # the text rule: refused characters shown escaped, never breaking the page
     formfield_overrides = {models.JSONField: {"form_class": TextRuleJSONField}}
-    list_display = ("name", "ruleset", "owner", "is_draft", "version", "updated")
+    list_display = ("name", "ruleset", "owner", "is_draft", "is_legal", "version", "updated")
     list_select_related = ("owner",)
     list_filter = ("deleted_at",)  # soft-deleted armies ("Has date"), restorable
     search_fields = ("document__name", "owner__username")
@@ -37,6 +39,15 @@ class ArmyAdmin(PrivateContentAdmin):
     @admin.display(boolean=True, description="Draft")
     def is_draft(self, army: Army) -> bool:
         return army.is_draft
+
+    @admin.display(boolean=True, description="Legal")
+    def is_legal(self, army: Army) -> bool | None:
+        """Checked as the builder checks it: against the revisions it is pinned to."""
+        try:
+            _, report = rules.check_document(army.document, army_lookup(army))
+        except rules.MalformedDocument:
+            return None
+        return report.valid
 
     def save_model(self, request: HttpRequest, obj: Army, form: Any, change: bool) -> None:
         before = Army.objects.filter(pk=obj.pk).values_list("document", flat=True).first()

@@ -125,12 +125,15 @@ class Army(models.Model):
         return self.owner_id is None
 
     def clean(self) -> None:
-        """The admin's guard: a document the engine's parser refuses cannot be saved."""
+        """The admin's guard: a document the engine's parser refuses cannot be saved. It is
+        read as its builder reads it: the revisions it is pinned to and the lists its owner
+        may build on (their own, those shared with them), not only the public ones."""
+        from armybuilder.catalog.selectors import army_lookup
         from armybuilder.catalog.services import check_document
         from rules import MalformedDocument
 
         try:
-            parsed, _ = check_document(self.document)
+            parsed, _ = check_document(self.document, army_lookup(self))
         except MalformedDocument as exc:
             raise ValidationError({"document": exc.message}) from exc
         self.document = parsed.to_document()

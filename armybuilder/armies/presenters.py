@@ -204,11 +204,13 @@ def list_aware(
             if True not in rule.values and not control.checked:
                 control = replace(control, disabled=True, reason=rule.reason)
         elif control.field == "ally" and ally_lists and control.widget == "text":
-            own = parsed.army_list
+            own = parsed.list_family(parsed.army_list)  # a copy's source is its own list too
             chosen = item.get("ally")
             options = [Option("", "— none: the army's own units —", not chosen)]
             options += [
-                Option(slug, name, slug == chosen) for slug, name in ally_lists if slug != own
+                Option(slug, name, slug == chosen)
+                for slug, name in ally_lists
+                if parsed.list_family(slug) != own
             ]
             control = replace(control, widget="select", options=tuple(options))
         result.append(control)

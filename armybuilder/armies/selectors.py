@@ -16,7 +16,7 @@ from django.http import Http404, HttpRequest
 import rules
 from armybuilder.armies import checking
 from armybuilder.armies.models import RESTORE_DAYS, Army, restore_cutoff
-from armybuilder.catalog.models import ArmyList
+from armybuilder.catalog.selectors import army_lookup
 
 DRAFT_SESSION_KEY = "muster_draft_key"
 
@@ -193,25 +193,25 @@ def _title(slug: str) -> str:
 
 
 def army_summaries(armies: Iterable[Army]) -> list[ArmySummary]:
-    """Check every army; army lists are read once per rule set, not once per army."""
-    cache: dict[str, Mapping[str, Mapping[str, Any]]] = {}
-    names: dict[str, dict[str, str]] = {}
+    """Check every army as its builder does: against the revisions it is pinned to and the
+    lists its owner may build on (``catalog.selectors.army_lookup``), its list named as at
+    that revision. Armies with the same owner and pins share one read of the lists."""
+    lookups: dict[tuple[Any, ...], Any] = {}
 
-    def lookup(ruleset: str) -> Mapping[str, Mapping[str, Any]]:
-        if ruleset not in cache:
-            rows = ArmyList.objects.filter(ruleset=ruleset).values_list("slug", "name", "data")
-            names[ruleset] = {slug: name for slug, name, _ in rows}
-            cache[ruleset] = rules.NamedLists(
-                {slug: data for slug, _, data in rows}, names[ruleset]
-            )
-        return cache[ruleset]
+    def lookup_of(army: Army) -> Any:
+        key = (army.owner_id, tuple(sorted((army.list_pins or {}).items())))
+        if key not in lookups:
+            read = army_lookup(army)
+            lookups[key] = functools.cache(read)
+        return lookups[key]
 
     def list_name(army: Army) -> str:
         slug = army.document.get("army_list")
         if not slug:
             return ""
-        lookup(army.ruleset)
-        return names[army.ruleset].get(str(slug), str(slug))
+        lists = lookup_of(army)(army.ruleset)
+        names = getattr(lists, "names", {})
+        return names.get(str(slug)) or "an army list no longer in Muster"
 
     summaries = []
     for army in armies:
@@ -220,7 +220,7 @@ def army_summaries(armies: Iterable[Army]) -> list[ArmySummary]:
         except KeyError:
             title = army.ruleset
         try:
-            _, report = rules.check_document(army.document, lookup)
+            _, report = rules.check_document(army.document, lookup_of(army))
         except rules.MalformedDocument as exc:
             summaries.append(
                 ArmySummary(

@@ -64,6 +64,12 @@ class ArmyList(models.Model):
     )
     status = models.CharField(max_length=10, choices=STATUSES, default=PRIVATE)
     share_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    family = models.SlugField(
+        max_length=80,
+        blank=True,
+        help_text="The slug of the list this one is a copy of (empty: a list of its own). "
+        "A list and its copies are one list for the rules, e.g. for allies.",
+    )
     latest_revision = models.PositiveIntegerField(
         default=0, editable=False, help_text="Number of the newest revision (0: none yet)."
     )
@@ -92,6 +98,12 @@ class ArmyList(models.Model):
         return self.author_id is None or self.status == PUBLISHED
 
     @property
+    def family_slug(self) -> str:
+        """The family this list belongs to: the slug of the list it was copied from, or
+        its own."""
+        return self.family or self.slug
+
+    @property
     def compiled_by_muster(self) -> bool:
         return self.author_id is None
 
@@ -105,6 +117,7 @@ class ArmyList(models.Model):
         for name, check in (
             ("ruleset", validate_line),
             ("slug", validate_line),
+            ("family", validate_line),
             ("name", validate_line),
             ("period", validate_line),
             ("source_note", validate_text),

@@ -37,19 +37,21 @@ _LOCK = threading.Lock()
 
 
 def _decoded(key: tuple[Any, ...], rows: Rows) -> NamedLists:
-    """``{slug: data}`` for rows of (slug, name, data text[, pinned data text]), with each
-    list's name (so messages name lists as players know them): the very same mapping as
-    last time when the rows are the same, so the engine sees at once (``is``) that an
-    army's last check was made with the lists as they are (``rules.recheck_document``).
-    Shared: read only."""
+    """``{slug: data}`` for rows of (slug, name, family, data text[, pinned data text,
+    pinned name]), with each list's name (so messages name lists as players know them; an
+    army's pinned list by its name at that revision) and family (a copy answers the list it
+    copies): the very same mapping as last time when the rows are the same, so the engine
+    sees at once (``is``) that an army's last check was made with the lists as they are
+    (``rules.recheck_document``). Shared: read only."""
     with _LOCK:
         known = _DECODED.get(key)
         if known is not None and known[0] == rows:
             _DECODED.move_to_end(key)
             return known[1]
     decoded = NamedLists(
-        {row[0]: json.loads(row[3] if len(row) > 3 and row[3] else row[2]) for row in rows},
-        {row[0]: row[1] for row in rows},
+        {row[0]: json.loads(row[4] if len(row) > 4 and row[4] else row[3]) for row in rows},
+        {row[0]: (row[5] if len(row) > 5 and row[5] else row[1]) for row in rows},
+        {row[0]: row[2] for row in rows if row[2]},
     )
     with _LOCK:
         _DECODED[key] = (rows, decoded)
@@ -62,7 +64,7 @@ def _decoded(key: tuple[Any, ...], rows: Rows) -> NamedLists:
 def _data_rows(visible: Q, ruleset: str) -> Rows:
     return tuple(
         ArmyList.objects.filter(visible, ruleset=ruleset).values_list(
-            "slug", "name", Cast("data", output_field=TextField())
+            "slug", "name", "family", Cast("data", output_field=TextField())
         )
     )
 
@@ -91,37 +93,71 @@ def army_lookup(army: Any) -> Lookup:
     """The ListLookup an army is checked with: every list its owner may build on (public,
     their own, shared with them by a working link) at its latest revision, except the
     lists the army is pinned to (``Army.list_pins``), which answer their pinned revision's
-    data. One query, as ``list_lookup``."""
-    pins: dict[str, int] = {
+    data and name. One query, as ``list_lookup``."""
+    pins = _pins(getattr(army, "list_pins", None))
+    owner_id = getattr(army, "owner_id", None)
+    visible = public_lists() | Q(slug__in=list(pins))
+    if owner_id is not None:
+        visible |= Q(author_id=owner_id) | SharedList.readable_by(owner_id)
+    return _pinned_lookup(visible, pins, ("army", owner_id))
+
+
+def document_lookup(raw: Any) -> Lookup:
+    """The ListLookup of a posted or read document (the API, the CLI): the public lists,
+    those the document names in ``list_revisions`` at that revision (a revision Muster
+    does not have: the latest), so a file exported from an army checks as the army does.
+    A malformed ``list_revisions`` is left to the parser to refuse."""
+    named = raw.get("list_revisions") if isinstance(raw, Mapping) else None
+    pins = _pins(named if isinstance(named, Mapping) else None)
+    if not pins:
+        return list_lookup
+    return _pinned_lookup(public_lists(), pins, ("document",))
+
+
+def _pins(value: Mapping[str, Any] | None) -> dict[str, int]:
+    return {
         str(slug): number
-        for slug, number in (getattr(army, "list_pins", None) or {}).items()
+        for slug, number in (value or {}).items()
         if isinstance(number, int) and not isinstance(number, bool)
     }
-    owner_id = getattr(army, "owner_id", None)
 
+
+def _pinned_lookup(visible: Q, pins: dict[str, int], key: tuple[Any, ...]) -> Lookup:
     def lookup(ruleset: str) -> dict[str, Mapping[str, Any]]:
-        visible = public_lists() | Q(slug__in=list(pins))
-        if owner_id is not None:
-            visible |= Q(author_id=owner_id) | SharedList.readable_by(owner_id)
         rows = ArmyList.objects.filter(visible, ruleset=ruleset)
         if pins:
-            pinned = ArmyListRevision.objects.filter(
+            revision = ArmyListRevision.objects.filter(
                 army_list=OuterRef("pk"), number=OuterRef("pin")
-            ).values_list(Cast("data", output_field=TextField()))[:1]
-            rows = rows.annotate(
-                pin=Case(
-                    *(When(slug=slug, then=Value(number)) for slug, number in pins.items()),
-                    default=None,
-                    output_field=IntegerField(),
+            )
+            rows = (
+                rows.annotate(
+                    pin=Case(
+                        *(When(slug=slug, then=Value(number)) for slug, number in pins.items()),
+                        default=None,
+                        output_field=IntegerField(),
+                    )
                 )
-            ).annotate(pinned=Subquery(pinned, output_field=TextField()))
+                .annotate(
+                    pinned=Subquery(
+                        revision.values_list(Cast("data", output_field=TextField()))[:1],
+                        output_field=TextField(),
+                    )
+                )
+                .annotate(pinned_name=Subquery(revision.values_list("name")[:1]))
+            )
             values = rows.values_list(
-                "slug", "name", Cast("data", output_field=TextField()), "pinned"
+                "slug",
+                "name",
+                "family",
+                Cast("data", output_field=TextField()),
+                "pinned",
+                "pinned_name",
             )
         else:
-            values = rows.values_list("slug", "name", Cast("data", output_field=TextField()))
-        key = ("army", owner_id, tuple(sorted(pins.items())), ruleset)
-        return _decoded(key, tuple(values))
+            values = rows.values_list(
+                "slug", "name", "family", Cast("data", output_field=TextField())
+            )
+        return _decoded((*key, tuple(sorted(pins.items())), ruleset), tuple(values))
 
     return lookup
 

@@ -16,6 +16,7 @@ from django.apps import apps
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils.text import slugify
 
 import rules
@@ -27,10 +28,13 @@ from armybuilder.catalog.models import (
     SUBMITTED,
     ArmyList,
     ArmyListRevision,
+    SharedList,
     new_share_token,
+    public_lists,
 )
 from armybuilder.catalog.pins import accept_upgrade, pins_for, restore_pin, upgrade_diff
-from armybuilder.catalog.selectors import Lookup, list_lookup, lookup_for
+from armybuilder.catalog.selectors import Lookup, document_lookup, lookup_for
+from rules.base import list_families, list_names
 from rules.list_document import ListDocument, list_document, load_list_text, parse_list_document
 
 __all__ = ["accept_upgrade", "pins_for", "restore_pin", "upgrade_diff"]
@@ -39,13 +43,14 @@ FIXTURES_DIR = Path(settings.BASE_DIR) / "fixtures"
 CONTENT = ("name", "period", "source_note", "data")
 
 
-def check_document(raw: Any, lookup: Lookup = list_lookup) -> tuple[rules.Army, rules.Report]:
+def check_document(raw: Any, lookup: Lookup | None = None) -> tuple[rules.Army, rules.Report]:
     """Parse and check a raw document against the lists in the database (by default the
-    public ones at their latest revision; ``selectors.army_lookup`` for an army's pins).
+    public ones, at the revisions the document's ``list_revisions`` names, else their
+    latest; ``selectors.army_lookup`` for a saved army's pins).
 
     Raises ``rules.MalformedDocument`` (with ``path``) for input that is not well formed.
     """
-    return rules.check_document(raw, lookup)
+    return rules.check_document(raw, lookup or document_lookup(raw))
 
 
 def check_with_list_document(raw: Any, listed: ListDocument) -> tuple[rules.Army, rules.Report]:
@@ -53,11 +58,13 @@ def check_with_list_document(raw: Any, listed: ListDocument) -> tuple[rules.Army
     list answers for its slug, the database's public lists for the rest."""
 
     def lookup(ruleset: str) -> rules.NamedLists:
-        public = list_lookup(ruleset)
-        found = rules.NamedLists(public, public.names)
+        public = document_lookup(raw)(ruleset)
+        found = rules.NamedLists(public, list_names(public), list_families(public))
         if ruleset == listed.ruleset:
             found[listed.slug] = listed.data
             found.names[listed.slug] = listed.name
+            if listed.family_slug != listed.slug:
+                found.families[listed.slug] = listed.family_slug
         return found
 
     return rules.check_document(raw, lookup)
@@ -202,8 +209,16 @@ def _user_slug(ruleset: str, wish: str) -> str:
             return slug
 
 
-def create_list(user: Any, listed: ListDocument) -> Saved:
-    """A new private list of ``user`` with the document's content (revision 1)."""
+MY_COPY = " — my copy"
+
+
+def create_list(user: Any, listed: ListDocument, *, family: str = "") -> Saved:
+    """A new private list of ``user`` with the document's content (revision 1).
+
+    ``family``: the slug of the list this one copies (a copy of a copy joins the first
+    list's family), so the rules see one list in both; empty for a list of its own. A copy
+    is named as the player's own ("Irish — my copy") when its name is one the player
+    already sees in the rule set's menus."""
     if not getattr(user, "is_authenticated", False):
         raise ListRefused("sign in to keep army lists of your own")
     army_list = ArmyList(
@@ -211,35 +226,66 @@ def create_list(user: Any, listed: ListDocument) -> Saved:
         slug=_user_slug(listed.ruleset, listed.slug),
         author=user,
         status=PRIVATE,
+        family=_family_root(listed.ruleset, family),
     )
+    name = listed.name
+    if family:
+        name = _own_name(user, listed.ruleset, name)
     return save_list(
         army_list,
         by=user,
-        name=listed.name,
+        name=name,
         period=listed.period,
         source_note=listed.source_note,
         data=listed.data,
     )
 
 
+def _family_root(ruleset: str, family: str) -> str:
+    if not family:
+        return ""
+    found = ArmyList.objects.filter(ruleset=ruleset, slug=family).values_list("family").first()
+    return (found[0] if found else "") or family
+
+
+def _own_name(user: Any, ruleset: str, name: str) -> str:
+    """``name``, or "<name> — my copy" (then " 2", " 3" ...) when a list the player sees
+    in the rule set already has that name: they can tell theirs at a glance."""
+    visible = public_lists() | Q(author_id=user.pk) | SharedList.readable_by(user.pk)
+    taken = set(ArmyList.objects.filter(visible, ruleset=ruleset).values_list("name", flat=True))
+    if name not in taken:
+        return name
+    base = name.removesuffix(MY_COPY)[: 200 - len(MY_COPY) - 4]
+    candidate, n = base + MY_COPY, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{base}{MY_COPY} {n}"
+    return candidate
+
+
 def import_list(user: Any, raw: Any) -> Saved:
-    """Import a ``muster.list/1`` document (already read as JSON) as a new list of ``user``.
+    """Import a ``muster.list/1`` document (already read as JSON) as a new list of ``user``:
+    a copy of the list the document is (its ``family``, else its ``slug``).
 
     ``MalformedDocument`` names the path at fault; nothing is saved on any refusal.
     """
-    return create_list(user, parse_list_document(raw))
+    listed = parse_list_document(raw)
+    return create_list(user, listed, family=listed.family_slug)
 
 
 def import_list_text(user: Any, text: str | bytes) -> Saved:
     """``import_list`` from a file's text: the size limit and strict JSON first."""
-    return create_list(user, load_list_text(text, settings.MUSTER_MAX_DOCUMENT_BYTES))
+    listed = load_list_text(text, settings.MUSTER_MAX_DOCUMENT_BYTES)
+    return create_list(user, listed, family=listed.family_slug)
 
 
 def copy_list(user: Any, army_list: ArmyList, token: str = "") -> Saved:
-    """A private copy for ``user`` of a list they may read (its latest revision)."""
+    """A private copy for ``user`` of a list they may read (its latest revision), in the
+    list's family."""
     if not can(user, "copy", army_list, token):
         raise ListRefused("you cannot copy this list")
-    return create_list(user, parse_list_document(export_document(army_list)))
+    listed = parse_list_document(export_document(army_list))
+    return create_list(user, listed, family=army_list.family_slug)
 
 
 def edit_list(
@@ -310,6 +356,7 @@ def export_document(army_list: ArmyList, revision: ArmyListRevision | None = Non
     return list_document(
         ruleset=army_list.ruleset,
         slug=army_list.slug,
+        family=army_list.family or None,
         revision=number or None,
         **_content_of(source),
     )
@@ -324,10 +371,6 @@ def lists_for(army: Any) -> list[ArmyList]:
     """The lists an army may switch to in its settings: the public ones of its rule set,
     its owner's own, those shared with its owner by a working link, and any it is pinned
     to."""
-    from django.db.models import Q
-
-    from armybuilder.catalog.models import SharedList, public_lists
-
     visible = public_lists() | Q(slug__in=list(army.list_pins or {}))
     if army.owner_id is not None:
         visible |= Q(author_id=army.owner_id) | SharedList.readable_by(army.owner_id)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -99,7 +99,7 @@ def build_roster(
 ) -> Roster:
     ruleset = rules.get_ruleset(army.ruleset)
     units = tuple(
-        _unit_block(ruleset, unit, item, report)
+        _unit_block(ruleset, unit, item, report, army.list_title)
         for unit, item in zip(army.units, report.units, strict=True)
     )
     groups = _groups(ruleset, army, report, units)
@@ -145,7 +145,11 @@ def _merged(blocks: tuple[UnitBlock, ...], keys: Mapping[int, str]) -> tuple[Uni
 
 
 def _unit_block(
-    ruleset: rules.RuleSet, unit: Mapping[str, Any], item: ItemReport, report: rules.Report
+    ruleset: rules.RuleSet,
+    unit: Mapping[str, Any],
+    item: ItemReport,
+    report: rules.Report,
+    list_title: Callable[[str], str],
 ) -> UnitBlock:
     stats = dict(item.stats)
     code = str(stats.pop("code", "") or "")
@@ -158,7 +162,7 @@ def _unit_block(
         name=item.name,
         code=code,
         size=_size(unit),
-        profile=_profile(ruleset, unit, skip=shown),
+        profile=_profile(ruleset, unit, list_title, skip=shown),
         stats=tuple((stat_label(k), str(v)) for k, v in stats.items()),
         points=item.points,
         breakdown=item.breakdown,
@@ -203,9 +207,13 @@ def _size(unit: Mapping[str, Any]) -> str:
 
 
 def _profile(
-    ruleset: rules.RuleSet, unit: Mapping[str, Any], skip: tuple[str, ...] = ()
+    ruleset: rules.RuleSet,
+    unit: Mapping[str, Any],
+    list_title: Callable[[str], str],
+    skip: tuple[str, ...] = (),
 ) -> tuple[str, ...]:
-    """Every troop option the unit carries, labelled as the rule set labels it."""
+    """Every troop option the unit carries, labelled as the rule set labels it; a list
+    the unit names (a d5 ally) by the list's name."""
     parts: list[str] = []
     for f in ruleset.unit_fields:
         if f.name in _OWN_PLACE or f.name in skip or f.name not in unit:
@@ -220,6 +228,8 @@ def _profile(
         elif f.kind == "multi":
             if value:
                 parts.append(f"{f.label}: {', '.join(f.label_for(v) for v in value)}")
+        elif f.name in ruleset.list_fields and value:
+            parts.append(f"{f.label}: {list_title(str(value))}")
         elif f.kind in ("integer", "number", "string") and value not in (None, ""):
             parts.append(f"{f.label}: {value}")
     return tuple(parts)

@@ -33,7 +33,7 @@ from django.utils.text import slugify
 import rules
 from armybuilder.catalog import pins
 from armybuilder.catalog import services as catalog_services
-from armybuilder.catalog.selectors import army_lookup, list_lookup
+from armybuilder.catalog.selectors import army_lookup
 from armybuilder.printing import glyphs
 from armybuilder.printing.pdf import (  # noqa: F401 (the print errors are this module's too)
     BASE_URL,
@@ -228,7 +228,7 @@ def army_job(
 ) -> _ArmyJob:
     sheet = check_sheet(sheet)
     paper = check_paper(paper)
-    lookup = list_lookup
+    lookup = None  # a posted document: the public lists, at the revisions it names
     if saved is not None and isinstance(raw, Mapping):  # a stored army: its revisions are known
         lookup = saved.lookup(list_revisions(raw))
     army, report = catalog_services.check_document(raw, lookup)  # MalformedDocument for bad input

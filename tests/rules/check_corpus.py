@@ -183,6 +183,10 @@ FEUDAL: dict[str, list[Doc]] = {
     "modifier-cap": [
         _feudal(u1={"advantage": "melee_plus"}, u5={"disadvantage": "melee_minus"}),
     ],
+    "modifications-cancel": [
+        _feudal(u5={"advantage": "determined", "disadvantage": "unenthusiastic"}),
+        _feudal(u4={"advantage": "shoot_plus", "disadvantage": "shoot_minus"}),
+    ],
     "trained-disabled": [_feudal(u1={"trained": True})],
     "dismounted-not-serjeants": [_feudal(u1={"dismounted": True})],
     "modification-not-applicable": [

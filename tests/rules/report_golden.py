@@ -89,7 +89,8 @@ def _ruleset_part(ruleset: rules.RuleSet) -> dict[str, Any]:
         "presets": _plain(ruleset.unit_presets(None)),
         "lists": {},
     }
-    for slug, data in sorted(fixture_lists(ruleset.slug).items()):
+    lists = fixture_lists(ruleset.slug)
+    for slug, data in sorted(lists.items()):
         presets = ruleset.unit_presets(data)
         army_doc = {
             "format": "muster.army/1",
@@ -108,7 +109,9 @@ def _ruleset_part(ruleset: rules.RuleSet) -> dict[str, Any]:
         if ruleset.can_roll:
             rolled = {}
             for seed in ROLL_SEEDS:
-                document = ruleset.roll_force(slug, copy.deepcopy(data), seed)
+                document = ruleset.roll_force(
+                    slug, copy.deepcopy(data), seed, list_name=lists.names.get(slug)
+                )
                 rolled[str(seed)] = {"document": _plain(document), "check": _check(document)}
             part["rolled"] = rolled
         out["lists"][slug] = part

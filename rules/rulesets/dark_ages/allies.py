@@ -86,7 +86,8 @@ def ally_entries(army: Army) -> tuple[EntryStatus, ...]:
     contingent would be a second one, or a full contingent, offers no more."""
     contingents = _contingents(army)
     found: list[EntryStatus] = []
-    others = [s for s in army.ruleset_lists if s != army.army_list]
+    own = army.list_family(army.army_list)
+    others = [s for s in army.ruleset_lists if army.list_family(s) != own]
     for slug in sorted(others, key=lambda s: army.list_title(s).casefold()):
         data = army.ruleset_lists[slug]
         if not _readable(data):

@@ -233,6 +233,7 @@ class DarkAgesD5(core.DarkAgesRuleSet):
     size_rule = LIST_RULE
     field_rules = entries.FIELD_RULES_D5
     describe = {"allies": True}
+    list_fields = ("ally",)
     allow_fixed = True
     sheet_file = "sheet_d5.toml"
 
@@ -246,22 +247,23 @@ class DarkAgesD5(core.DarkAgesRuleSet):
         return unit
 
     def normalise_army(self, army: Army) -> Army:
-        known = sorted(army.ruleset_lists)
+        own = army.list_family(army.army_list)
         for i, unit in enumerate(army.units):
             ally = unit["ally"]
             if ally is None:
                 continue
             path = f"units[{i}].ally"
             if ally not in army.ruleset_lists:
-                names = ", ".join(known) or "none yet"
+                known = sorted(army.list_title(s) for s in army.ruleset_lists)
                 raise MalformedDocument(
-                    path, f"{path}: {ally!r} is not an army list of {self.slug}; known lists: "
-                    f"{names}"
+                    path, f"{path}: {ally!r} is not an army list of {self.title}; known "
+                    f"lists: {', '.join(known) or 'none yet'}"
                 )  # fmt: skip
-            if ally == army.army_list:
+            if army.list_family(ally) == own:
+                copy = "" if ally == army.army_list else " (one is a copy of the other)"
                 raise MalformedDocument(
-                    path, f"{path}: {ally!r} is the army's own list; allies come from another "
-                    "list (leave ally empty for the army's own units)"
+                    path, f"{path}: {army.list_title(ally)} is the army's own list{copy}; "
+                    "allies come from another list (leave ally empty for the army's own units)"
                 )  # fmt: skip
         return army
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from rules.base import Issue, Unit, error
-from rules.rulesets.feudal_2017.troops import TYPE_NAME, WOODS_TYPES
+from rules.base import Issue, Unit, error, warning
+from rules.rulesets.feudal_2017.troops import TYPE_NAME, WOODS_TYPES, modifications_cancel
 
 ADVANTAGE_RULE = "Advantages and Disadvantages"
 # advantages and disadvantages that change a unit's shooting or its missiles
@@ -22,9 +22,16 @@ MISSILE_MODIFICATIONS = ("shoot_plus", "shoot_minus", "extra_missiles", "three_s
 def modification_issues(
     unit: Unit, index: int, supply: str, *, shoots: bool, type_name: str
 ) -> Iterable[Issue]:
-    """modification-not-applicable: a missile or shooting modification that changes nothing
+    """modifications-cancel: an opposite pair on one unit (a warning: legal, but wasted);
+    modification-not-applicable: a missile or shooting modification that changes nothing
     ("Extra Missiles for 4 Shots total", "only have 3 shots, or run out on a 5-6")."""
     name = unit["name"]
+    if modifications_cancel(unit):
+        yield warning("modifications-cancel",
+                      f"{name}: {CANCEL_LABEL[unit['advantage']]} cancel out "
+                      f"({CANCEL_RESULT[unit['advantage']]}): they use up the army's advantage "
+                      "and disadvantage for nothing.", ADVANTAGE_RULE, unit=index)  # fmt: skip
+        return  # the pair changes nothing, which the warning says once
     for slot in ("advantage", "disadvantage"):
         value = unit[slot]
         if value not in MISSILE_MODIFICATIONS:
@@ -70,6 +77,19 @@ def advantage_issues(units: Sequence[Unit]) -> Iterable[Issue]:
                     f"{advantaged[0]} has an advantage with no disadvantage to balance it: "
                     "downgrade another unit.", ADVANTAGE_RULE)  # fmt: skip
 
+
+CANCEL_LABEL = {
+    "determined": "determined and unenthusiastic",
+    "melee_plus": "mêlée +1 and mêlée -1",
+    "shoot_plus": "shoot +1 and shoot -1",
+    "extra_missiles": "extra missiles and only 3 shots",
+}
+CANCEL_RESULT = {
+    "determined": "15 hits",
+    "melee_plus": "its own mêlée dice",
+    "shoot_plus": "its own shooting dice",
+    "extra_missiles": "the army's own missile supply",
+}
 
 MODIFICATION_LABEL = {
     "shoot_plus": "shoot +1",

@@ -9,14 +9,24 @@ from typing import Any
 
 from rules.document import parse_document
 from rules.rulesets.feudal_2017.matrix import COLUMN_LABELS, COLUMNS, MATRIX, force_list, row_units
-from rules.rulesets.feudal_2017.troops import DEFAULT_LIST_SLUG, TYPE_NAME
+from rules.rulesets.feudal_2017.troops import TYPE_NAME
+
+# the name of the built-in copy of the ``feudal`` list (fixtures/feudal-2017.json)
+DEFAULT_LIST_NAME = "Feudal"
 
 
 def rolled_force(
-    slug: str, list_slug: str | None, data: Mapping[str, Any], seed: int, *, named: bool
+    slug: str,
+    list_slug: str | None,
+    data: Mapping[str, Any],
+    seed: int,
+    *,
+    named: bool,
+    list_name: str | None = None,
 ) -> dict[str, Any]:
     """The army document of a seeded roll on ``data`` (a valid list); ``named``: the document
-    names ``list_slug`` (else it names no list, which means the default)."""
+    names ``list_slug`` (else it names no list, which means the default). The army is named
+    after ``list_name``, else the built-in default list's name."""
     rng = random.Random(seed)
     roll = rng.randint(1, 6)
     force = force_list(data)
@@ -29,7 +39,7 @@ def rolled_force(
         name = TYPE_NAME[kind]
         units.append({"name": f"{name} {seen[kind]}" if totals[kind] > 1 else name,
                       "type": kind})  # fmt: skip
-    title = (list_slug or DEFAULT_LIST_SLUG).replace("-", " ").title()
+    title = list_name or DEFAULT_LIST_NAME
     make_up = ", ".join(
         f"{COLUMN_LABELS[c]}: {n} {force.columns[c]}"
         for c, n in zip(COLUMNS, MATRIX[roll], strict=True)

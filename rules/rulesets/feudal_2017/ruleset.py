@@ -217,6 +217,10 @@ class Feudal2017(RuleSet):
         Ruling("R9", "Strategos, named among the initiative options (\"a one-time bonus of "
                      "+3 to seize Initiative\"), is a personality: he counts against the "
                      "one-per-three-units limit and rides with any unit."),
+        Ruling("R10", "Opposite modifications on one unit net out on their axis: determined "
+                      "with unenthusiastic takes 15 hits, mêlée +1 with -1 and shoot +1 with -1 "
+                      "roll the unit's own dice, extra missiles with only 3 shots keep the "
+                      "army's supply; a warning says they are spent for nothing."),
     )  # fmt: skip
     not_offered = (
         "Savings rolls, initiative, force morale and alternative rallying: played at the "
@@ -252,6 +256,9 @@ class Feudal2017(RuleSet):
         CheckDoc("modification-not-applicable", "error", "unit",
                  "A shooting or missile modification on a unit that does not shoot, or one "
                  "that changes nothing under the army's missile supply (R8)."),
+        CheckDoc("modifications-cancel", "warning", "unit",
+                 "An advantage and its opposite disadvantage on one unit: they net out and "
+                 "use up the army's advantage and disadvantage for nothing (R10)."),
         CheckDoc("modifier-cap", "error", "unit",
                  "A mêlée or shooting modifier above +2 or below -2 (knights with mêlée +1)."),
         CheckDoc("trained-disabled", "error", "unit",
@@ -430,18 +437,21 @@ class Feudal2017(RuleSet):
 
     # -- rolling a force ---------------------------------------------------------------
     def roll_force(
-        self, list_slug: str | None, list_data: Mapping[str, Any] | None, seed: int
+        self,
+        list_slug: str | None,
+        list_data: Mapping[str, Any] | None,
+        seed: int,
+        *,
+        list_name: str | None = None,
     ) -> dict[str, Any]:
-        """Roll the d6 on the force matrix and field that row of the list, seeded.
-
-        With no list data the built-in default list is used and the document names no
-        list (which means the default). Returns a normalised ``muster.army/1`` document.
-        """
+        """Roll the d6 on the force matrix and field that row of the list, seeded (no list
+        data: the built-in default list, and the document names no list)."""
         data = DEFAULT_LIST if list_data is None else list_data
         problems = self.validate_army_list(data)
         if problems:
             raise MalformedDocument("army_list", f"army_list: {'; '.join(problems)}")
-        return rolled_force(self.slug, list_slug, data, seed, named=list_data is not None)
+        named = list_data is not None
+        return rolled_force(self.slug, list_slug, data, seed, named=named, list_name=list_name)
 
     # -- army lists --------------------------------------------------------------------
     def _valid_list(self, list_data: Mapping[str, Any] | None, army: Army | None) -> Any:

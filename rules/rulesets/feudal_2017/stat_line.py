@@ -22,7 +22,9 @@ from rules.rulesets.feudal_2017.troops import (
     dice,
     inches,
     melee_modifier,
+    modifications_cancel,
     shooting_modifier,
+    toughness,
 )
 
 
@@ -73,15 +75,11 @@ def stat_line(unit: Unit, army: Army, list_in_force: Mapping[str, Any]) -> dict[
         roll = attack_dice(shooting) if six_hit else dice(die, shooting)
         stats["shooting"] = f"{missile} {inches(distance)} in phase {phase}, {roll}"
         stats["shots"] = shots(unit, army)
-    toughness = None
-    if unit["advantage"] == "determined":
-        toughness = "determined"
-    elif unit["disadvantage"] == "unenthusiastic":
-        toughness = "unenthusiastic"
+    hardiness = toughness(unit)
     if six_hit:
-        stats["hits"] = f"{SIX_HITS[toughness]} (removed above {SIX_HITS[toughness]})"
+        stats["hits"] = f"{SIX_HITS[hardiness]} (removed above {SIX_HITS[hardiness]})"
     else:
-        stats["hits"] = f"{HITS[toughness]} (removed at {HITS[toughness]})"
+        stats["hits"] = f"{HITS[hardiness]} (removed at {HITS[hardiness]})"
     if kind == "serjeants":
         schiltron = list_in_force.get("schiltrons") and not unit["dismounted"]
         stats["defence"] = (
@@ -97,7 +95,9 @@ def stat_line(unit: Unit, army: Army, list_in_force: Mapping[str, Any]) -> dict[
 
 def shots(unit: Unit, army: Army) -> str:
     """3 shots; 4 well supplied or with extra missiles; "only 3 shots" takes a unit back
-    to 3; out on a natural 5 (the supply variant) or a 5-6 (the disadvantage)."""
+    to 3; out on a natural 5 (the supply variant) or a 5-6 (the disadvantage). Extra
+    missiles with "only 3 shots" net out: the army's own supply."""
+    cancelled = modifications_cancel(unit)
     supply = army.options["missile_supply"]
     limit: str | None = "4" if supply == "four_shots" else "3"
     roll = None
@@ -105,9 +105,9 @@ def shots(unit: Unit, army: Army) -> str:
         limit, roll = None, "5"
     if unit["disadvantage"] == "runs_out_5_6":
         limit, roll = None, "5 or 6"
-    if unit["disadvantage"] == "three_shots":
+    if unit["disadvantage"] == "three_shots" and not cancelled:
         limit, roll = "3", None
-    if unit["advantage"] == "extra_missiles":
+    if unit["advantage"] == "extra_missiles" and not cancelled:
         limit = "4"
     if roll is None:
         return limit or "3"

@@ -67,6 +67,15 @@ TURNS = {
 }
 HITS = {None: 15, "determined": 18, "unenthusiastic": 12}
 SIX_HITS = {None: 6, "determined": 7, "unenthusiastic": 5}
+# The opposite pairs the source names ("Determined / Unenthusiastic: 18 Hits / 12 Hits",
+# "Mêlée +1 / -1, Shoot +1 / -1", "Extra Missiles for 4 Shots total" against "only have 3
+# shots"): on one unit they net out on their axis, as if the unit had neither.
+OPPOSITES = {
+    "determined": "unenthusiastic",
+    "melee_plus": "melee_minus",
+    "shoot_plus": "shoot_minus",
+    "extra_missiles": "three_shots",
+}
 MODIFIER_CAP = 2
 BALANCE_TYPE = {"mounted_serjeants": "knights", "unwilling_levy": "freemen"}
 WOODS_TYPES = ("freemen", "bowmen")
@@ -140,6 +149,23 @@ def matrix_type(unit: Unit) -> str:
     if unit["dismounted"]:
         return "knights"
     return COUNTS_AS.get(unit["type"], unit["type"])
+
+
+def modifications_cancel(unit: Unit) -> bool:
+    """True when the unit's advantage and disadvantage are an opposite pair."""
+    disadvantage = unit["disadvantage"]
+    return disadvantage is not None and OPPOSITES.get(unit["advantage"]) == disadvantage
+
+
+def toughness(unit: Unit) -> str | None:
+    """determined, unenthusiastic or None (15 hits): the pair on one unit nets out."""
+    if modifications_cancel(unit):
+        return None
+    if unit["advantage"] == "determined":
+        return "determined"
+    if unit["disadvantage"] == "unenthusiastic":
+        return "unenthusiastic"
+    return None
 
 
 def melee_modifier(unit: Unit) -> int:

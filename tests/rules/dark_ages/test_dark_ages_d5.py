@@ -490,12 +490,14 @@ def test_personality_limit_counts_allied_personality():
     assert "too-many-personalities" in codes(check(units, army_list="north-welsh"))
 
 
-def test_unknown_ally_slug_is_malformed_and_names_the_known_lists():
+def test_unknown_ally_slug_is_malformed_and_names_the_known_lists_by_name():
     with pytest.raises(rules.MalformedDocument) as exc:
         check([unit("Ally", "infantry", ally="atlantis")])
     assert exc.value.path == "units[0].ally"
-    assert "'atlantis' is not an army list of dark-ages-d5" in exc.value.message
-    assert "north-welsh" in exc.value.message and "viking" in exc.value.message
+    assert "'atlantis' is not an army list of Dark Age Wargame Rules (d5)" in exc.value.message
+    assert "North Welsh (Gwynedd)" in exc.value.message
+    assert "Viking" in exc.value.message
+    assert "north-welsh" not in exc.value.message
 
 
 def test_ally_from_the_armys_own_list_is_malformed():

@@ -494,7 +494,7 @@ def test_every_documented_check_code_is_one_the_tests_trigger():
         "matrix-mismatch", "army-size", "crossbow-balance", "too-many-personalities",
         "banner-unit", "horse-marshal-unit", "bow-marshal-unit", "advantage-limit",
         "advantage-unbalanced", "one-modification-per-unit", "modifier-cap", "trained-disabled",
-        "dismounted-not-serjeants", "modification-not-applicable",
+        "dismounted-not-serjeants", "modification-not-applicable", "modifications-cancel",
     }  # fmt: skip
 
 
@@ -706,5 +706,9 @@ def test_api_refuses_an_unknown_army_list_with_400_naming_the_known_lists(client
     assert response.status_code == 400
     body = response.json()
     assert body["path"] == "army_list"
-    assert "'welsh' is not an army list of feudal-2017" in body["error"]
-    assert all(slug in body["error"] for slug in LIST_SLUGS)
+    assert "'welsh' is not an army list of Feudal Wargame Rules (2017)" in body["error"]
+    from armybuilder.catalog.models import ArmyList
+
+    names = ArmyList.objects.filter(ruleset="feudal-2017").values_list("name", "slug")
+    assert all(name in body["error"] for name, _ in names)
+    assert not any(f"{slug}," in body["error"] for _, slug in names)

@@ -55,6 +55,13 @@ def test_roll_without_a_list_uses_the_default_feudal_list():
     assert services.check_document(document)[1].valid
 
 
+def test_a_rolled_force_is_named_after_its_list_not_its_slug():
+    code, out, _ = run("roll", "feudal-2017", "--list", "scots-isles-highlands", "--seed", "3")
+    assert code == 0
+    name = json.loads(out)["name"]
+    assert name.startswith("Scots Isles and Highlands force (matrix roll ")
+
+
 def test_roll_without_a_seed_still_records_the_seed_it_used():
     code, out, _ = run("roll", "feudal-2017", "--list", "south-welsh")
     assert code == 0
@@ -64,8 +71,9 @@ def test_roll_without_a_seed_still_records_the_seed_it_used():
 def test_unknown_list_exits_2_naming_the_known_lists():
     code, out, err = run("roll", "feudal-2017", "--list", "welsh", "--seed", "1")
     assert (code, out) == (2, "")
-    assert "'welsh' is not an army list of feudal-2017" in err
-    assert "north-welsh" in err and "south-welsh" in err and "bretons" in err
+    assert "'welsh' is not an army list of Feudal Wargame Rules" in err
+    assert "North Welsh" in err and "South Welsh" in err and "Bretons" in err
+    assert "(--list north-welsh)" in err  # the argument that names it
     assert "Traceback" not in err
 
 
@@ -89,8 +97,9 @@ def test_check_refuses_an_unknown_army_list_with_exit_2(tmp_path):
     path.write_text(json.dumps(document), encoding="utf-8")
     code, out, err = run("check", str(path))
     assert (code, out) == (2, "")
-    assert "army_list: 'angevin' is not an army list of feudal-2017; known lists:" in err
-    assert "scots-isles-highlands" in err
+    assert "army_list: 'angevin' is not an army list of Feudal Wargame Rules" in err
+    assert "known lists: Anglo-Irish" in err
+    assert "scots-isles-highlands" not in err
 
 
 def test_check_of_the_roll_4_example_exits_0_with_row_4(tmp_path):

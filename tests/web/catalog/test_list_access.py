@@ -241,12 +241,12 @@ def test_a_private_list_page_is_never_cached_for_others(client, people):
     assert page_status(client, AnonymousUser(), army_list) == 404
 
 
-def test_copying_keeps_the_content_identical(people):
+def test_copying_keeps_the_content_identical_and_names_the_copy_as_the_players(people):
     original = player_list(people["author"])
     data = copy.deepcopy(original.data)
     copied = services.copy_list(people["author"], original).army_list
     assert (copied.name, copied.period, copied.source_note, copied.data) == (
-        original.name,
+        f"{original.name} — my copy",
         original.period,
         original.source_note,
         data,

@@ -80,15 +80,17 @@ def test_unknown_lists_are_404(client):
     assert client.get("/api/v1/lists/no-such-ruleset/norman-1066").status_code == 404
 
 
-def test_export_then_import_gives_an_identical_list(signed_in, player):
+def test_export_then_import_gives_an_identical_list_named_as_the_players_copy(signed_in, player):
     exported = signed_in.get(NORMAN).json()
     response = post_json(signed_in, "/api/v1/lists/", exported)
     assert response.status_code == 201
     imported = ArmyList.objects.get(author=player)
     assert response["Location"] == f"/api/v1/lists/into-the-dark/{imported.slug}"
     again = signed_in.get(response["Location"]).json()
-    for key in ("format", "ruleset", "name", "period", "source_note", "data"):
+    for key in ("format", "ruleset", "period", "source_note", "data"):
         assert again[key] == exported[key]
+    assert again["name"] == f"{exported['name']} — my copy"
+    assert again["family"] == "norman-1066"
     # a player's list lives beside Muster's, never in its place
     assert imported.slug.startswith("norman-1066-") and again["revision"] == 1
     assert imported.status == "private"

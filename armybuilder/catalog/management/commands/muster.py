@@ -120,21 +120,22 @@ class Command(BaseCommand):
         if not found.can_roll:
             raise Malformed(f"{ruleset} has no force matrix to roll on")
         slug = list_slug or getattr(found, "default_list", None)
-        data = None
+        data, name = None, None
         if slug is not None:
             army_list = selectors.get_list(ruleset, slug)
-            if army_list is not None:
-                data = army_list.data
+            if army_list is not None and army_list.is_public:
+                data, name = army_list.data, army_list.name
             elif list_slug is not None:
-                names = ", ".join(sorted(selectors.list_lookup(ruleset))) or "none yet"
+                known = selectors.lists_for(ruleset)
+                names = "; ".join(f"{a.name} (--list {a.slug})" for a in known) or "none yet"
                 raise Malformed(
-                    f"{list_slug!r} is not an army list of {ruleset}; known lists: {names}"
+                    f"{list_slug!r} is not an army list of {found.title}; known lists: {names}"
                 )
             else:
                 slug = None  # default list not loaded: the engine's built-in copy
         if seed is None:
             seed = secrets.randbelow(1_000_000)
-        document = found.roll_force(slug, data, seed)
+        document = found.roll_force(slug, data, seed, list_name=name)
         self.stdout.write(json.dumps(document, indent=2, ensure_ascii=False))
         return EXIT_VALID
 
