@@ -54,7 +54,7 @@ WHAT = {
     "login": "log-in attempts",
     "list-create": "new army lists",
     "list-import": "army-list imports",
-    "write": "changes",
+    "write": "requests",
 }
 # Methods that change something: a request with one of these that no rule names counts
 # against "write".
@@ -178,7 +178,9 @@ def _when(seconds: int) -> str:
 def too_many(request: HttpRequest, limited: Limited) -> HttpResponse:
     """429 with Retry-After and a message that says when to try again."""
     what = WHAT.get(limited.what, "requests")
-    message = f"Too many {what} from your address for now. {_when(limited.retry_after)}"
+    # "write" counts per account when signed in, so it cannot say "from your address"
+    origin = "from you" if limited.what == "write" else "from your address"
+    message = f"Too many {what} {origin} for now. {_when(limited.retry_after)}"
     status = 429
     if limited.unavailable:
         status = 503

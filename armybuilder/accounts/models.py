@@ -34,6 +34,7 @@ class SupportAccess(models.Model):
 
     class Meta:
         ordering = ["-at"]
+        verbose_name_plural = "support accesses"
         permissions = [
             (
                 "support_private",

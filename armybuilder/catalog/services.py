@@ -87,7 +87,9 @@ def _is_author(user: Any, army_list: ArmyList) -> bool:
     )
 
 
-def can(user: Any, action: str, army_list: ArmyList, token: str = "") -> bool:
+def can(
+    user: Any, action: str, army_list: ArmyList, token: str = "", *, record: bool = True
+) -> bool:
     """May ``user`` (a visitor: AnonymousUser or None) do ``action`` to ``army_list``?
 
     ``token`` is a share token the request carries: it lets anyone read a list shared by
@@ -95,7 +97,7 @@ def can(user: Any, action: str, army_list: ArmyList, token: str = "") -> bool:
     and the right to read. Staff are not authors: they see (and moderate, and publish)
     public lists and the lists submitted to them, never a private or link-shared one,
     unless they hold the support permission, each use of which is logged
-    (``accounts.support``).
+    (``accounts.support``; ``record=False`` only asks, e.g. whether to show a button).
     """
     if action not in ACTIONS:
         raise ValueError(f"unknown action {action!r}")
@@ -105,7 +107,8 @@ def can(user: Any, action: str, army_list: ArmyList, token: str = "") -> bool:
         return False
     if army_list.author_id is None or army_list.is_public or not support.may_support(user):
         return False
-    support.record(user, f"{action} list", army_list, army_list.author)
+    if record:
+        support.record(user, f"{action} list", army_list, army_list.author)
     return True
 
 

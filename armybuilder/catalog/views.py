@@ -125,7 +125,8 @@ def _list_page(
             "army_list": army_list,
             "page": page,
             "token": token,
-            "is_author": services.can(request.user, "edit", army_list),
+            # only whether to show the author's buttons: using them is what gets logged
+            "is_author": services.can(request.user, "edit", army_list, record=False),
             "shared_url": (
                 request.build_absolute_uri(
                     reverse("catalog:shared_list", args=[army_list.share_token])

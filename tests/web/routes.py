@@ -14,7 +14,9 @@ Access classes:
   another user and an anonymous visitor get 404, never 403 or a log-in page, so a URL does
   not tell whether the army exists.
 - ``TOKEN``: a capability in the URL (a share token, a render id): anyone holding it; a
-  made-up, regenerated, switched-off or deleted army's (or army list's) token is 404.
+  made-up, regenerated, switched-off or deleted army's (or army list's) token is 404, and
+  so is a render id once what led to it no longer holds (``printing.access``; the sample
+  render was reached through the sample army's share link).
 - ``AUTHOR``: one army list of a player's, named by ``slug`` and ``list_slug``: its author
   (and staff) only; anyone else gets 404, as for ``OWNER``.
 - ``SIGNED_IN``: the visitor's own account: anonymous visitors are sent to log in.

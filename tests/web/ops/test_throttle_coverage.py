@@ -129,6 +129,8 @@ def test_a_signed_in_players_changes_count_for_the_account_not_the_address(setti
     for player in (first, second):
         assert [check(player) for _ in range(2)] == [400, 400]
     assert check(first) == 429
+    refused = first.post("/api/v1/check", "{}", content_type="application/json").json()
+    assert refused["error"].startswith("Too many requests from you for now.")
     visitor, other_visitor = Client(), Client()  # no account: the address counts
     assert [check(visitor) for _ in range(2)] == [400, 400]
     assert check(other_visitor) == 429
