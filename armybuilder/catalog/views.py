@@ -29,23 +29,24 @@ def ruleset_or_404(slug: str) -> rules.RuleSet:
         raise Http404("no such rule set") from None
 
 
-def _public_lists_shown(slug: str) -> tuple[tuple[Any, ...], Any]:
+def _public_lists_shown(slug: str) -> tuple[tuple[Any, ...], Any, dict[str, tuple[Any, Any]]]:
     """The version parts of a rule set's public lists as a page names them (each with its
-    last change: one made private, deleted, published or renamed changes them), and the
-    latest change."""
+    last change: one made private, deleted, published or renamed changes them), the latest
+    change, and each list's (pk, updated) by slug: one query."""
     rows = list(
         ArmyList.objects.filter(public_lists(), ruleset=slug)
         .order_by("pk")
-        .values_list("pk", "updated")
+        .values_list("pk", "slug", "updated")
     )
-    shown = hashlib.sha256(repr([(pk, u.isoformat()) for pk, u in rows]).encode()).hexdigest()
-    last = max((updated for _, updated in rows), default=None)
-    return (len(rows), shown[:32]), last
+    shown = hashlib.sha256(repr([(pk, u.isoformat()) for pk, _, u in rows]).encode())
+    last = max((updated for _, _, updated in rows), default=None)
+    by_slug = {list_slug: (pk, updated) for pk, list_slug, updated in rows}
+    return (len(rows), shown.hexdigest()[:32]), last, by_slug
 
 
 def ruleset_version(slug: str, **_: Any) -> Version | None:
     """The cache version of a rule set's page: the public lists it names."""
-    parts, last = _public_lists_shown(slug)
+    parts, last, _ = _public_lists_shown(slug)
     return (("ruleset", slug, *parts), last)
 
 
@@ -72,6 +73,16 @@ def ruleset_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def public_list_version(slug: str, list_slug: str, **_: Any) -> Version | None:
     """The cache version of a public list's page; None (never cached, never a 304 made
     from another visitor's page) for a list only some may read."""
+    try:
+        allies = takes_allies(rules.get_ruleset(slug))
+    except KeyError:
+        allies = False
+    if allies:  # the page names the rule set's other public lists as allies
+        others, last, by_slug = _public_lists_shown(slug)
+        if list_slug not in by_slug:
+            return None
+        pk, updated = by_slug[list_slug]
+        return (("list", slug, pk, updated.isoformat(), *others), last)
     row = (
         ArmyList.objects.filter(public_lists(), ruleset=slug, slug=list_slug)
         .values_list("pk", "updated")
@@ -80,15 +91,7 @@ def public_list_version(slug: str, list_slug: str, **_: Any) -> Version | None:
     if row is None:
         return None
     pk, updated = row
-    parts: tuple[Any, ...] = ("list", slug, pk, updated.isoformat())
-    try:
-        allies = takes_allies(rules.get_ruleset(slug))
-    except KeyError:
-        allies = False
-    if allies:  # the page names the rule set's other public lists as allies
-        others, last = _public_lists_shown(slug)
-        return ((*parts, *others), max(updated, last) if last else updated)
-    return (parts, updated)
+    return (("list", slug, pk, updated.isoformat()), updated)
 
 
 @versioned_page(public_list_version)  # ETag, 304, cached HTML for public lists

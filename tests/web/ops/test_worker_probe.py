@@ -101,3 +101,18 @@ def test_on_rq_the_worker_takes_probes_before_renders(settings):
     assert RQ_QUEUES == (probe.QUEUE, "default")
     assert probe.QUEUE in settings.TASK_BACKENDS["rq"]["QUEUES"]
     assert probe.QUEUE in settings.RQ_QUEUES
+
+
+def test_housekeeping_prunes_the_test_jobs_the_database_queue_kept(db, settings):
+    from django_tasks_db.models import DBTaskResult
+
+    settings.TASKS = {"default": settings.TASK_BACKENDS["database"]}
+    settings.MUSTER_TASK_BACKEND = "database"
+    now = timezone.now()
+    assert probe.send_if_due(now - timedelta(hours=2))
+    assert probe.send_if_due(now)  # unanswered for two hours: sent again
+    old, new = DBTaskResult.objects.filter(task_path="armybuilder.ops.probe.probe")
+    DBTaskResult.objects.filter(pk=old.pk).update(finished_at=now - timedelta(hours=2))
+    DBTaskResult.objects.filter(pk=new.pk).update(finished_at=now)
+    assert probe.prune(now) == 1
+    assert list(DBTaskResult.objects.values_list("pk", flat=True)) == [new.pk]
