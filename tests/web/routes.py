@@ -19,6 +19,9 @@ Access classes:
   (and staff) only; anyone else gets 404, as for ``OWNER``.
 - ``SIGNED_IN``: the visitor's own account: anonymous visitors are sent to log in.
 - ``STAFF``: the admin: everyone but staff is sent to the admin's log-in page.
+- ``EVENT``: one club event, named by its ``code``: what each visitor may see depends on who
+  they are to the event and on its reveal time; tests/web/events/test_event_access.py walks
+  every such route with each kind of visitor before and after the reveal.
 
 To add a route: one line in ``ROUTES`` (and, if its URL takes a parameter whose name is new,
 a sample value in ``sample_kwargs``).
@@ -48,6 +51,7 @@ from tests.support import army
 
 PUBLIC, OWNER, TOKEN, SIGNED_IN, STAFF = "public", "owner", "token", "signed-in", "staff"
 AUTHOR = "author"
+EVENT = "event"
 
 
 @dataclass(frozen=True)
@@ -133,6 +137,25 @@ ROUTES: dict[str, Rule] = {
     "armies:shared": Rule(TOKEN),
     "armies:shared_json": Rule(TOKEN),
     "armies:copy": Rule(TOKEN),
+    # club events: the organiser's and the players' pages of one event, by its code
+    "events:mine": Rule(SIGNED_IN),
+    "events:new": Rule(SIGNED_IN),
+    "events:join": Rule(PUBLIC),
+    "events:event": Rule(EVENT),
+    "events:edit": Rule(EVENT),
+    "events:enter": Rule(EVENT),
+    "events:entry": Rule(EVENT),
+    "events:submit": Rule(EVENT),
+    "events:pin": Rule(EVENT),
+    "events:roll": Rule(EVENT),
+    "events:reply": Rule(EVENT),
+    "events:desk": Rule(EVENT),
+    "events:desk_csv": Rule(EVENT),
+    "events:entrant_action": Rule(EVENT),
+    "events:submission": Rule(EVENT),
+    "events:submission_file": Rule(EVENT),
+    "events:rules_file": Rule(EVENT),
+    "events:flyer": Rule(EVENT),
     # accounts
     "signup": Rule(PUBLIC),
     "login": Rule(PUBLIC),
@@ -238,6 +261,11 @@ def sample_kwargs(route: Route, samples: Samples) -> dict[str, Any]:
         "list_slug": (samples.own_list_slug if rule_access(route) == AUTHOR else samples.list_slug),
         "render_id": samples.render_id,
         "snapshot": samples.snapshot_pk,
+        # an event's routes (EVENT) are walked by tests/web/events with real events
+        "code": "NOEVENTCODE",
+        "entrant": 1,
+        "action": "checkin",
+        "submission": 1,
     }
     if "ruleset" in route.params:  # the API names a list by its rule set and its own slug
         values.update(ruleset=samples.ruleset, slug=samples.list_slug)

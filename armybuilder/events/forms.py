@@ -1,0 +1,208 @@
+"""The organiser's event form: times are entered in the event's own time zone."""
+
+from __future__ import annotations
+
+import json
+import zoneinfo
+from datetime import datetime
+from functools import cache
+from typing import Any
+
+from django import forms
+from django.db.models import Q
+
+from armybuilder.catalog.models import ArmyList, ArmyListRevision
+from armybuilder.catalog.pins import readable_by
+from armybuilder.events.models import Event
+from armybuilder.textrule import validate_line
+from rules.errors import MalformedDocument
+from rules.registry import all_rulesets, get_ruleset
+from rules.restrictions import MAX_UNITS, NO_PERSONALITIES, PERSONALITY, parse_restrictions
+
+
+@cache
+def zone_choices() -> list[tuple[str, str]]:
+    return [(name, name) for name in sorted(zoneinfo.available_timezones())]
+
+
+def local_input(moment: datetime, zone: str) -> str:
+    """An aware time as the ``datetime-local`` value of the event's time zone."""
+    return moment.astimezone(zoneinfo.ZoneInfo(zone)).strftime("%Y-%m-%dT%H:%M")
+
+
+def list_choices(user: Any) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Every revision of every list the organiser may read, grouped by rule set:
+    "<ruleset>/<slug>/<revision>"."""
+    revisions = (
+        ArmyListRevision.objects.filter(army_list__in=ArmyList.objects.filter(readable_by(user.pk)))
+        .select_related("army_list")
+        .order_by("army_list__ruleset", "army_list__name", "-number")
+    )
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for rev in revisions:
+        key = f"{rev.army_list.ruleset}/{rev.army_list.slug}/{rev.number}"
+        latest = " (latest)" if rev.number == rev.army_list.latest_revision else ""
+        groups.setdefault(rev.army_list.ruleset, []).append(
+            (key, f"{rev.name}, revision {rev.number}{latest}")
+        )
+    titles = {r.slug: r.title for r in all_rulesets()}
+    return [(titles.get(slug, slug), items) for slug, items in groups.items()]
+
+
+class EventForm(forms.Form):
+    name = forms.CharField(max_length=200, validators=[validate_line])
+    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    place = forms.CharField(max_length=200, validators=[validate_line])
+    time_zone = forms.ChoiceField(
+        choices=zone_choices,
+        initial="Europe/London",
+        help_text="Deadline and reveal are kept in this time zone.",
+    )
+    ruleset = forms.ChoiceField(label="Rule set")
+    points_limit = forms.IntegerField(
+        min_value=1, max_value=100000, required=False, help_text="Points rule sets only."
+    )
+    lists = forms.MultipleChoiceField(
+        label="Allowed army lists",
+        help_text="Each pinned to the revision you choose: the event's data cut-off.",
+    )
+    deadline = forms.DateTimeField(
+        label="Submission deadline",
+        input_formats=["%Y-%m-%dT%H:%M"],
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+    )
+    reveal_at = forms.DateTimeField(
+        label="Reveal time",
+        input_formats=["%Y-%m-%dT%H:%M"],
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+    )
+    accept_late = forms.BooleanField(required=False, label="Accept late submissions (marked late)")
+    cap = forms.IntegerField(
+        min_value=1,
+        max_value=10000,
+        required=False,
+        label="Most entrants",
+        help_text="Empty: no cap. Beyond it players join a waiting list.",
+    )
+    public_after_reveal = forms.BooleanField(
+        required=False, label="After the reveal anyone may see the approved armies"
+    )
+    forces_rolled = forms.BooleanField(
+        required=False, label="Forces are rolled (force-matrix rule sets)"
+    )
+    max_units = forms.IntegerField(
+        min_value=1, max_value=500, required=False, label="At most this many units"
+    )
+    no_personalities = forms.BooleanField(required=False, label="No personalities")
+    more_restrictions = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        label="More restrictions (JSON)",
+        help_text='A list, e.g. [{"kind": "required_option", "option": "dice", "value": "d6"}, '
+        '{"kind": "forbidden_option", "option": "trained_units", "value": true}, '
+        '{"kind": "min_unit_type", "field": "type", "value": "knights", "count": 2}]',
+    )
+    co_organisers = forms.CharField(
+        required=False, max_length=1000, help_text="Usernames, separated by commas."
+    )
+
+    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+        self.fields["ruleset"].choices = [(r.slug, r.title) for r in all_rulesets()]
+        self.fields["lists"].choices = list_choices(user)
+        self.fields["time_zone"].choices = zone_choices()
+
+    @classmethod
+    def initial_for(cls, event: Event) -> dict[str, Any]:
+        restrictions = list(event.restrictions)
+        simple = {
+            r["kind"]: r for r in restrictions if r.get("kind") in (MAX_UNITS, NO_PERSONALITIES)
+        }
+        more = [r for r in restrictions if r.get("kind") not in (MAX_UNITS, NO_PERSONALITIES)]
+        return {
+            **{
+                f: getattr(event, f)
+                for f in (
+                    "name",
+                    "date",
+                    "place",
+                    "time_zone",
+                    "ruleset",
+                    "points_limit",
+                    "accept_late",
+                    "cap",
+                    "public_after_reveal",
+                    "forces_rolled",
+                )
+            },
+            "deadline": local_input(event.deadline, event.time_zone),
+            "reveal_at": local_input(event.reveal_at, event.time_zone),
+            "lists": [
+                f"{event.ruleset}/{a.army_list.slug}/{a.revision}"
+                for a in event.allowed_lists.select_related("army_list")
+            ],
+            "max_units": simple.get(MAX_UNITS, {}).get("count"),
+            "no_personalities": NO_PERSONALITIES in simple,
+            "more_restrictions": json.dumps(more) if more else "",
+            "co_organisers": ", ".join(event.co_organisers.values_list("username", flat=True)),
+        }
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        zone = zoneinfo.ZoneInfo(data.get("time_zone") or "UTC")
+        for name in ("deadline", "reveal_at"):
+            if data.get(name) is not None:  # read in the event's zone, whatever the server's
+                data[name] = data[name].replace(tzinfo=None).replace(tzinfo=zone)
+        if data.get("deadline") and data.get("reveal_at") and data["reveal_at"] < data["deadline"]:
+            self.add_error("reveal_at", "The reveal comes at or after the submission deadline.")
+        slug = data.get("ruleset")
+        if not slug:
+            return data
+        ruleset = get_ruleset(slug)
+        if not ruleset.uses_points:
+            data["points_limit"] = None
+        if data.get("forces_rolled") and not ruleset.can_roll:
+            self.add_error("forces_rolled", f"{ruleset.title} has no force matrix to roll on.")
+        restrictions: list[Any] = []
+        if data.get("max_units"):
+            restrictions.append({"kind": MAX_UNITS, "count": data["max_units"]})
+        if data.get("no_personalities"):
+            if not any(f.name == PERSONALITY for f in ruleset.unit_fields):
+                self.add_error("no_personalities", f"{ruleset.title} has no personalities.")
+            else:
+                restrictions.append({"kind": NO_PERSONALITIES})
+        text = (data.get("more_restrictions") or "").strip()
+        if text:
+            try:
+                more = json.loads(text)
+            except ValueError as exc:
+                self.add_error("more_restrictions", f"Not JSON: {exc}")
+                more = []
+            if not isinstance(more, list):
+                self.add_error("more_restrictions", "A JSON list of restrictions, [ … ].")
+                more = []
+            restrictions.extend(more)
+        try:
+            parsed = parse_restrictions(restrictions, ruleset)
+        except MalformedDocument as exc:
+            self.add_error("more_restrictions", exc.message)
+        else:
+            data["restrictions"] = [r.to_json() for r in parsed]
+        chosen = []
+        for key in data.get("lists") or []:
+            list_ruleset, list_slug, number = key.rsplit("/", 2)
+            if list_ruleset != slug:
+                self.add_error("lists", f"Every allowed list must be a {ruleset.title} list.")
+                break
+            found = ArmyList.objects.filter(
+                Q(readable_by(self.user.pk)), ruleset=slug, slug=list_slug
+            ).first()
+            if found is None or any(a.pk == found.pk for a, _ in chosen):
+                self.add_error("lists", "Choose each list once, at one revision.")
+                break
+            chosen.append((found, int(number)))
+        data["allowed"] = chosen
+        names = [n.strip() for n in (data.get("co_organisers") or "").split(",") if n.strip()]
+        data["co_names"] = names
+        return data
