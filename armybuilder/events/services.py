@@ -19,7 +19,7 @@ from armybuilder.armies.models import Army
 from armybuilder.catalog.models import ArmyList, ArmyListRevision
 from armybuilder.events.checking import check_for_event, content_hash, event_rules
 from armybuilder.events.models import AllowedList, Entrant, Event, Note, Roll, Submission
-from armybuilder.events.selectors import held, past_deadline
+from armybuilder.events.selectors import held, past_deadline, revealed
 from rules.registry import get_ruleset
 
 
@@ -63,12 +63,15 @@ def save_event(
 
 def join(event: Event, user: Any) -> Entrant:
     """Enter the event, or its waiting list when it is full. Joining again changes nothing
-    (a withdrawn entrant stays withdrawn: their record is kept)."""
+    (a withdrawn entrant stays withdrawn: their record is kept). Entries close at the
+    reveal: whoever joins later would see every army without having shown their own."""
     with transaction.atomic():
         Event.objects.select_for_update().filter(pk=event.pk).first()  # one joiner at a time
         found = Entrant.objects.filter(event=event, user=user).first()
         if found is not None:
             return found
+        if revealed(event):
+            raise Refused("Entries closed when the armies were revealed.")
         full = (
             event.cap is not None
             and event.entrants.filter(state=Entrant.ENTERED).count() >= event.cap

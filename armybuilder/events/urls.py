@@ -1,12 +1,15 @@
 """Club events: organisers' pages, players' entries, the desk, the reveal and the files."""
 
 from django.urls import path
+from django.views.decorators.cache import never_cache
 
 from armybuilder.events import desk_views, entry_views, files_views, views
 
 app_name = "events"
 
-urlpatterns = [
+# Every event page depends on who asks and on the clock (the reveal): never stored by a
+# browser or a shared cache, never revalidated by an ETag.
+_patterns = [
     path("events/", views.my_events, name="mine"),
     path("events/new/", views.new_event, name="new"),
     path("events/join/", views.join_by_code, name="join"),
@@ -36,3 +39,5 @@ urlpatterns = [
     path("events/<str:code>/rules.json", desk_views.rules_file, name="rules_file"),
     path("events/<str:code>/flyer.pdf", files_views.flyer, name="flyer"),
 ]
+
+urlpatterns = [path(str(p.pattern), never_cache(p.callback), name=p.name) for p in _patterns]

@@ -121,7 +121,11 @@ def enter(request: HttpRequest, code: str) -> HttpResponse:
     event = selectors.event_or_404(code)
     if not request.user.is_authenticated:
         return redirect_to_login(event_url(event))
-    entrant = services.join(event, request.user)
+    try:
+        entrant = services.join(event, request.user)
+    except services.Refused as exc:
+        messages.error(request, exc.message)
+        return redirect(event_url(event))
     if entrant.state == Entrant.WAITING:
         messages.info(request, "The event is full: you are on its waiting list.")
     else:

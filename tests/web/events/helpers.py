@@ -15,7 +15,7 @@ from armybuilder.events.models import Event
 from rules.registry import get_ruleset
 from tests.support import army, fixture_lists
 
-DEADLINE = datetime(2026, 6, 1, 18, 0, tzinfo=UTC)
+DEADLINE = datetime(2027, 6, 1, 18, 0, tzinfo=UTC)
 REVEAL = DEADLINE + timedelta(days=1)
 
 

@@ -106,14 +106,14 @@ def test_the_deadline_is_the_servers_clock_in_the_events_time_zone(client, organ
         reverse("events:new"),
         {
             "name": "Summer muster",
-            "date": "2026-06-07",
+            "date": "2027-06-07",
             "place": "Club hall",
             "time_zone": "America/New_York",
             "ruleset": "into-the-dark",
             "points_limit": "600",
             "lists": [f"into-the-dark/viking/{viking.latest_revision}"],
-            "deadline": "2026-06-01T18:00",
-            "reveal_at": "2026-06-02T09:00",
+            "deadline": "2027-06-01T18:00",
+            "reveal_at": "2027-06-02T09:00",
             "max_units": "5",
         },
     )
@@ -121,13 +121,13 @@ def test_the_deadline_is_the_servers_clock_in_the_events_time_zone(client, organ
     from armybuilder.events.models import Event
 
     event = Event.objects.get(name="Summer muster")
-    assert event.deadline.isoformat() == "2026-06-01T22:00:00+00:00"
+    assert event.deadline.isoformat() == "2027-06-01T22:00:00+00:00"
     bob = player("bob")
     entrant = services.join(event, bob)
-    with freeze_time("2026-06-01T21:59:59Z"):
+    with freeze_time("2027-06-01T21:59:59Z"):
         on_time = services.submit(entrant, saved_army(bob), bob)
     with (
-        freeze_time("2026-06-01T22:00:01Z"),
+        freeze_time("2027-06-01T22:00:01Z"),
         pytest.raises(services.Refused, match="deadline has passed"),
     ):
         services.submit(entrant, saved_army(bob), bob)
