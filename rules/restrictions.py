@@ -360,3 +360,18 @@ def event_rules_document(
         ],
         "restrictions": [r.to_json() for r in event.restrictions],
     }
+
+
+def check_with_event(raw: Any, event_raw: Any) -> tuple[Army, Report, tuple[Issue, ...]]:
+    """Check an army document against a ``muster.event/1`` file alone (offline): the
+    file's pinned lists answer for the army's lists, and the event's rules are checked
+    beside the list's own. Answers the parsed army, its report and the event's issues."""
+    from rules.engine import check_document
+
+    event, lists = parse_event_rules(event_raw)
+
+    def lookup(ruleset: str) -> NamedLists:
+        return lists if ruleset == event.ruleset else NamedLists()
+
+    parsed, report = check_document(raw, lookup)
+    return parsed, report, check_event(parsed, report, event)

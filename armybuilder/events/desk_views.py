@@ -155,6 +155,7 @@ def submission_page(request: HttpRequest, code: str, submission: int) -> HttpRes
         "event": event,
         "submission": found,
         "runs": runs,
+        "roll_revision": found.list_revisions.get(found.document.get("army_list"), ""),
         "seed_shown": found.roll_seed is not None and (runs or selectors.revealed(event)),
         "submitted_at": local(found.submitted_at, event),
         "notes": list(found.notes.select_related("author"))
