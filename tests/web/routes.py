@@ -89,6 +89,10 @@ ROUTES: dict[str, Rule] = {
     "api:list": Rule(PUBLIC),
     "api:list_import": Rule(SIGNED_IN),
     "api:list_copy": Rule(SIGNED_IN),
+    "api:event": Rule(EVENT),
+    "api:event_entrants": Rule(EVENT),
+    "api:event_armies": Rule(EVENT),
+    "api:event_army": Rule(EVENT),
     # printing: an army's sheets, a shared army's sheets, a rule set's QRS, background renders
     "printing:army_roster_pdf": Rule(OWNER),
     "printing:army_qrs_pdf": Rule(OWNER),
