@@ -6,7 +6,6 @@ player's army may change afterwards; what was submitted never does.
 """
 
 import secrets
-from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -181,5 +180,33 @@ class Roll(models.Model):
         return f"{self.entrant_id} seed {self.seed}"
 
 
-def as_dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
+class Pack(models.Model):
+    """The organiser's pack: one PDF of every approved roster (and QRS when asked), with a
+    cover page, made by the background worker (``events.tasks.make_pack``)."""
+
+    QUEUED, RENDERING, READY, FAILED = "queued", "rendering", "ready", "failed"
+    STATES = [(QUEUED, "Queued"), (RENDERING, "Making"), (READY, "Ready"), (FAILED, "Failed")]
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="packs")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    with_qrs = models.BooleanField(default=False)
+    status = models.CharField(max_length=12, choices=STATES, default=QUEUED)
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    reused = models.PositiveIntegerField(default=0, help_text="Sheets taken already rendered.")
+    error = models.TextField(blank=True, default="")
+    pdf = models.BinaryField(null=True, blank=True, editable=False)
+    created = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+
+    def __str__(self) -> str:
+        return f"pack {self.pk} of {self.event_id} ({self.status})"
+
+    @property
+    def pending(self) -> bool:
+        return self.status in (self.QUEUED, self.RENDERING)

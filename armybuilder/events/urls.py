@@ -3,7 +3,7 @@
 from django.urls import path
 from django.views.decorators.cache import never_cache
 
-from armybuilder.events import desk_views, entry_views, files_views, views
+from armybuilder.events import desk_views, entry_views, files_views, pack_views, views
 
 app_name = "events"
 
@@ -38,6 +38,8 @@ _patterns = [
     ),
     path("events/<str:code>/rules.json", desk_views.rules_file, name="rules_file"),
     path("events/<str:code>/flyer.pdf", files_views.flyer, name="flyer"),
+    path("events/<str:code>/pack/", pack_views.pack, name="pack"),
+    path("events/<str:code>/pack/<int:pack>.pdf", pack_views.pack_pdf, name="pack_pdf"),
 ]
 
 urlpatterns = [path(str(p.pattern), never_cache(p.callback), name=p.name) for p in _patterns]

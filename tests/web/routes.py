@@ -160,6 +160,8 @@ ROUTES: dict[str, Rule] = {
     "events:submission_file": Rule(EVENT),
     "events:rules_file": Rule(EVENT),
     "events:flyer": Rule(EVENT),
+    "events:pack": Rule(EVENT),
+    "events:pack_pdf": Rule(EVENT),
     # accounts
     "signup": Rule(PUBLIC),
     "login": Rule(PUBLIC),
@@ -270,6 +272,7 @@ def sample_kwargs(route: Route, samples: Samples) -> dict[str, Any]:
         "entrant": 1,
         "action": "checkin",
         "submission": 1,
+        "pack": 1,
     }
     if "ruleset" in route.params:  # the API names a list by its rule set and its own slug
         values.update(ruleset=samples.ruleset, slug=samples.list_slug)

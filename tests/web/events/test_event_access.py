@@ -13,7 +13,8 @@ from freezegun import freeze_time
 
 from armybuilder.armies.models import Army
 from armybuilder.events import services
-from armybuilder.events.models import Entrant, Submission
+from armybuilder.events.models import Entrant, Pack, Submission
+from armybuilder.events.tasks import make_pack
 from tests.web.events.helpers import DEADLINE, REVEAL, make_event, player, saved_army
 from tests.web.routes import EVENT, all_routes, rule_for, url_for
 
@@ -44,7 +45,10 @@ def world():
         secret = services.submit(secret_entry, army, alice)
         services.submit(own_entry, saved_army(bob, name="Bob's own"), bob)
     Submission.objects.filter(pk=secret.pk).update(state=Submission.APPROVED)
+    pack = Pack.objects.create(event=event, requested_by=organiser)
+    make_pack.enqueue(pack.pk)  # run at once in tests: a ready pack holding the secret army
     return {
+        "pack": pack.pk,
         "event": event,
         "secret": secret,
         "secret_entry": secret_entry,
@@ -78,6 +82,7 @@ def kwargs_for(route, world, *, submission=None):
         "submission": submission if submission is not None else world["secret"].pk,
         "entrant": world["secret_entry"].pk,
         "action": "note",
+        "pack": world["pack"],
     }
     return {p: values[p] for p in route.params}
 
