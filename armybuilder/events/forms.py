@@ -107,6 +107,7 @@ class EventForm(forms.Form):
     )
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
         self.user = user
         self.fields["ruleset"].choices = [(r.slug, r.title) for r in all_rulesets()]
