@@ -73,6 +73,7 @@ RULES: dict[str, tuple[str, frozenset[str]]] = {
     "signup": ("signup", frozenset({"POST"})),
     "api:list_import": ("list-import", frozenset({"POST"})),
     "api:list_copy": ("list-create", frozenset({"POST"})),
+    "events:pack": ("pdf", frozenset({"POST"})),  # the flyer counts in its view (polls do not)
 }
 
 

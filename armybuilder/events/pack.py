@@ -20,7 +20,7 @@ from armybuilder.catalog.pins import list_title
 from armybuilder.events.models import Event, Submission
 from armybuilder.events.presenters import event_words
 from armybuilder.events.selectors import approved_submissions
-from armybuilder.printing.pdf import html_to_pdf
+from armybuilder.printing.pdf import render_pdf
 from armybuilder.printing.services import SavedArmy, army_sheet_pdf
 
 
@@ -52,7 +52,7 @@ def make_pack_pdf(
     sheets = ("roster", "qrs") if with_qrs else ("roster",)
     total = len(submissions) * len(sheets)
     rows = cover_rows(event, submissions)
-    cover = html_to_pdf(
+    cover = render_pdf(
         render_to_string(
             "events/pack_cover.html",
             {

@@ -117,6 +117,9 @@ def submit(entrant: Entrant, army: Army, by: Any, *, on_behalf: bool = False) ->
     return _store(entrant, army, checked, by, on_behalf=on_behalf)
 
 
+MAX_SUBMISSIONS = 100  # per entrant: every one is kept, so there is an end to them
+
+
 def _store(
     entrant: Entrant,
     army: Army | None,
@@ -133,6 +136,11 @@ def _store(
         if not allowed and not on_behalf:
             raise Refused(closed_reason(entrant))
         number = (entrant.submissions.aggregate(n=Max("number"))["n"] or 0) + 1
+        if number > MAX_SUBMISSIONS and not on_behalf:
+            raise Refused(
+                f"You have submitted {MAX_SUBMISSIONS} times; ask the organiser to submit "
+                "for you if you need another."
+            )
         submission = Submission.objects.create(
             entrant=entrant,
             number=number,

@@ -1,17 +1,21 @@
-"""The worker's side of the pack: made in the background task worker, never in a web
-process, with its progress written as each sheet is done."""
+"""The worker's side of an event's PDFs, never made in a web process: the pack (its
+progress written as each sheet is done) and the flyer (kept in the cache)."""
 
 from __future__ import annotations
 
 import logging
 
+from django.core.cache import cache
 from django.tasks import task
+from django.template.loader import render_to_string
 from django.utils import timezone
 
 import rules
-from armybuilder.events.models import Pack
+from armybuilder.events.models import Event, Pack
 from armybuilder.events.pack import make_pack_pdf
-from armybuilder.printing.pdf import PrintError
+from armybuilder.events.presenters import event_words
+from armybuilder.printing.pdf import PrintError, render_pdf
+from armybuilder.printing.services import qr_svg
 
 logger = logging.getLogger(__name__)
 
@@ -44,4 +48,25 @@ def make_pack(pack_id: int) -> str:
     Pack.objects.filter(pk=pack_id).update(
         status=Pack.READY, pdf=pdf, reused=reused, finished=timezone.now()
     )
+    return "ready"
+
+
+FLYER_SECONDS = 7 * 24 * 3600
+
+
+def flyer_key(digest: str) -> str:
+    return f"muster:event-flyer:{digest}"
+
+
+@task
+def make_flyer(event_pk: int, url: str, key: str) -> str:
+    """Render the event's one-page flyer into the cache under ``key``."""
+    event = Event.objects.filter(pk=event_pk).first()
+    if event is None:
+        return "skipped"
+    html = render_to_string(
+        "events/flyer.html",
+        {"event": event, "words": event_words(event), "url": url, "qr": qr_svg(url)},
+    )
+    cache.set(key, render_pdf(html), FLYER_SECONDS)
     return "ready"

@@ -227,3 +227,19 @@ def test_an_army_document_of_the_wrong_rule_set_is_not_offered(client, event):
     with freeze_time(DEADLINE - timedelta(hours=1)):
         submit_page(client, event, other)
     assert not Submission.objects.exists()
+
+
+def test_a_player_has_an_end_to_resubmitting_but_the_organiser_can_still_submit(
+    event, organiser, monkeypatch
+):
+    monkeypatch.setattr(services, "MAX_SUBMISSIONS", 2)
+    bob = player("bob")
+    entrant = services.join(event, bob)
+    army = saved_army(bob)
+    with freeze_time(DEADLINE - timedelta(hours=1)):
+        services.submit(entrant, army, bob)
+        services.submit(entrant, army, bob)
+        with pytest.raises(services.Refused, match="submitted 2 times"):
+            services.submit(entrant, army, bob)
+        services.submit(entrant, army, organiser, on_behalf=True)
+    assert Submission.objects.filter(entrant=entrant).count() == 3
