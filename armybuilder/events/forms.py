@@ -15,6 +15,7 @@ from armybuilder.catalog.models import ArmyList, ArmyListRevision
 from armybuilder.catalog.pins import readable_by
 from armybuilder.events.models import Event
 from armybuilder.textrule import validate_line
+from rules.document import load_json
 from rules.errors import MalformedDocument
 from rules.registry import all_rulesets, get_ruleset
 from rules.restrictions import MAX_UNITS, NO_PERSONALITIES, PERSONALITY, parse_restrictions
@@ -51,7 +52,7 @@ def list_choices(user: Any) -> list[tuple[str, list[tuple[str, str]]]]:
 
 class EventForm(forms.Form):
     name = forms.CharField(max_length=200, validators=[validate_line])
-    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     place = forms.CharField(max_length=200, validators=[validate_line])
     time_zone = forms.ChoiceField(
         choices=zone_choices,
@@ -64,7 +65,9 @@ class EventForm(forms.Form):
     )
     lists = forms.MultipleChoiceField(
         label="Allowed army lists",
-        help_text="Each pinned to the revision you choose: the event's data cut-off.",
+        widget=forms.SelectMultiple(attrs={"size": 12}),
+        help_text="Each pinned to the revision you choose: the event's data cut-off. Hold "
+        "Ctrl (⌘ on a Mac) to choose more than one.",
     )
     deadline = forms.DateTimeField(
         label="Submission deadline",
@@ -96,6 +99,7 @@ class EventForm(forms.Form):
     no_personalities = forms.BooleanField(required=False, label="No personalities")
     more_restrictions = forms.CharField(
         required=False,
+        max_length=5000,
         widget=forms.Textarea(attrs={"rows": 4}),
         label="More restrictions (JSON)",
         help_text='A list, e.g. [{"kind": "required_option", "option": "dice", "value": "d6"}, '
@@ -103,7 +107,10 @@ class EventForm(forms.Form):
         '{"kind": "min_unit_type", "field": "type", "value": "knights", "count": 2}]',
     )
     co_organisers = forms.CharField(
-        required=False, max_length=1000, help_text="Usernames, separated by commas."
+        label="Co-organisers",
+        required=False,
+        max_length=1000,
+        help_text="Usernames, separated by commas.",
     )
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
@@ -176,9 +183,9 @@ class EventForm(forms.Form):
         text = (data.get("more_restrictions") or "").strip()
         if text:
             try:
-                more = json.loads(text)
-            except ValueError as exc:
-                self.add_error("more_restrictions", f"Not JSON: {exc}")
+                more = load_json(text)  # strict, and deep nesting refused, not a crash
+            except MalformedDocument as exc:
+                self.add_error("more_restrictions", exc.message)
                 more = []
             if not isinstance(more, list):
                 self.add_error("more_restrictions", "A JSON list of restrictions, [ … ].")

@@ -56,10 +56,8 @@ def event_words(event: Event) -> EventWords:
     return EventWords(
         ruleset=ruleset.title,
         lists=lists,
-        restrictions=[
-            f"{n}. {describe_restriction(r, ruleset)}"
-            for n, r in enumerate(rules_.restrictions, start=1)
-        ],
+        # numbered by the page's list: issues cite "Event restriction N"
+        restrictions=[describe_restriction(r, ruleset) for r in rules_.restrictions],
         points=points,
         deadline=local(event.deadline, event),
         reveal=local(event.reveal_at, event),

@@ -61,7 +61,7 @@ def create_event(page: Page, live_server: Any) -> Event:
     page.get_by_label("At most this many units").fill("5")
     page.get_by_role("button", name="Create the event").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Hastings Day")
-    expect(page.locator(".restrictions")).to_contain_text("1. At most 5 units.")
+    expect(page.locator(".restrictions")).to_contain_text("At most 5 units.")
     expect(page.locator(".allowed-lists")).to_contain_text("Viking (Great Army), revision 1")
     return Event.objects.get(name="Hastings Day")
 
