@@ -216,6 +216,8 @@ def return_to_draft(entrant: Entrant, by: Any) -> None:
     submission = held(entrant)
     if submission is None:
         raise Refused("There is no submission to return.")
+    if submission.roll_seed is not None:
+        raise Refused("A rolled force is never rolled again, so it cannot be returned to draft.")
     Submission.objects.filter(pk=submission.pk).update(state=Submission.RETURNED)
     record(
         entrant,

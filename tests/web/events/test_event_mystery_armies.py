@@ -81,3 +81,12 @@ def test_the_seed_is_shown_after_the_reveal_and_reproduces_the_roll(client, even
     call_command("muster", "roll", "feudal-2017", *command.replace("--", " --").split(), stdout=out)
     again = check_for_event(event, json.loads(out.getvalue()), owner_id=bob.pk)
     assert again.document == made.document
+
+
+def test_a_rolled_force_cannot_be_returned_to_draft(event):
+    bob = player("bob")
+    entrant = services.join(event, bob)
+    with freeze_time(DEADLINE - timedelta(hours=1)):
+        services.roll_force(entrant, event.allowed_lists.get().army_list, bob)
+    with pytest.raises(services.Refused, match="never rolled again"):
+        services.return_to_draft(entrant, event.organiser)
