@@ -18,7 +18,15 @@ from armybuilder.textrule import validate_line
 from rules.document import load_json
 from rules.errors import MalformedDocument
 from rules.registry import all_rulesets, get_ruleset
-from rules.restrictions import MAX_UNITS, NO_PERSONALITIES, PERSONALITY, parse_restrictions
+from rules.restrictions import (
+    FORBIDDEN_OPTION,
+    MAX_UNITS,
+    MIN_UNIT_TYPE,
+    NO_PERSONALITIES,
+    PERSONALITY,
+    REQUIRED_OPTION,
+    parse_restrictions,
+)
 
 
 @cache
@@ -48,6 +56,62 @@ def list_choices(user: Any) -> list[tuple[str, list[tuple[str, str]]]]:
         )
     titles = {r.slug: r.title for r in all_rulesets()}
     return [(titles.get(slug, slug), items) for slug, items in groups.items()]
+
+
+def _values(field: Any) -> list[Any]:
+    return [True, False] if field.kind == "boolean" else list(field.values)
+
+
+def _value_label(field: Any, value: Any) -> str:
+    if field.kind == "boolean":
+        return "on" if value else "off"
+    return field.label_for(value)
+
+
+def choice_key(ruleset: str, name: str, value: Any) -> str:
+    """One restriction choice as the form posts it: rule set, field and JSON value."""
+    return f"{ruleset}|{name}|{json.dumps(value)}"
+
+
+@cache
+def option_choices() -> list[tuple[str, Any]]:
+    """Every option value of every rule set, grouped by rule set."""
+    groups: list[tuple[str, Any]] = [("", "(none)")]
+    for ruleset in all_rulesets():
+        items = [
+            (choice_key(ruleset.slug, o.name, v), f"{o.label}: {_value_label(o, v)}")
+            for o in ruleset.options
+            if o.kind in ("choice", "boolean")
+            for v in _values(o)
+        ]
+        if items:
+            groups.append((ruleset.title, items))
+    return groups
+
+
+@cache
+def unit_type_choices() -> list[tuple[str, Any]]:
+    """Every value of every choice or yes/no unit field, grouped by rule set."""
+    groups: list[tuple[str, Any]] = [("", "(none)")]
+    for ruleset in all_rulesets():
+        items = [
+            (choice_key(ruleset.slug, f.name, v), f"{f.label}: {_value_label(f, v)}")
+            for f in ruleset.unit_fields
+            if f.kind in ("choice", "boolean") and f.name != PERSONALITY
+            for v in _values(f)
+            if v is not None
+        ]
+        if items:
+            groups.append((ruleset.title, items))
+    return groups
+
+
+# the structured fields' restriction kinds (more of any kind go in More restrictions)
+STRUCTURED = {
+    "required_option": REQUIRED_OPTION,
+    "forbidden_option": FORBIDDEN_OPTION,
+    "min_unit_type": MIN_UNIT_TYPE,
+}
 
 
 class EventForm(forms.Form):
@@ -97,13 +161,25 @@ class EventForm(forms.Form):
         min_value=1, max_value=500, required=False, label="At most this many units"
     )
     no_personalities = forms.BooleanField(required=False, label="No personalities")
+    required_option = forms.ChoiceField(
+        required=False, label="An option every army must have", choices=option_choices
+    )
+    forbidden_option = forms.ChoiceField(
+        required=False, label="An option no army may have", choices=option_choices
+    )
+    min_unit_type = forms.ChoiceField(
+        required=False, label="Armies need units of this kind", choices=unit_type_choices
+    )
+    min_unit_count = forms.IntegerField(
+        required=False, min_value=1, max_value=500, label="At least this many of that kind"
+    )
     more_restrictions = forms.CharField(
         required=False,
         max_length=5000,
         widget=forms.Textarea(attrs={"rows": 4}),
         label="More restrictions (JSON)",
-        help_text='A list, e.g. [{"kind": "required_option", "option": "dice", "value": "d6"}, '
-        '{"kind": "forbidden_option", "option": "trained_units", "value": true}, '
+        help_text="Further restrictions as data, a list, e.g. "
+        '[{"kind": "required_option", "option": "dice", "value": "d6"}, '
         '{"kind": "min_unit_type", "field": "type", "value": "knights", "count": 2}]',
     )
     co_organisers = forms.CharField(
@@ -124,10 +200,22 @@ class EventForm(forms.Form):
     @classmethod
     def initial_for(cls, event: Event) -> dict[str, Any]:
         restrictions = list(event.restrictions)
-        simple = {
-            r["kind"]: r for r in restrictions if r.get("kind") in (MAX_UNITS, NO_PERSONALITIES)
-        }
-        more = [r for r in restrictions if r.get("kind") not in (MAX_UNITS, NO_PERSONALITIES)]
+        simple: dict[str, Any] = {}
+        more = []
+        for r in restrictions:  # the first of each kind in its own field, the rest as data
+            kind = r.get("kind")
+            if kind in (MAX_UNITS, NO_PERSONALITIES, *STRUCTURED.values()) and kind not in simple:
+                simple[kind] = r
+            else:
+                more.append(r)
+        structured = {}
+        for name, kind in STRUCTURED.items():
+            found = simple.get(kind)
+            if found is not None:
+                field = found.get("option") or found.get("field")
+                structured[name] = choice_key(event.ruleset, field, found.get("value"))
+        if MIN_UNIT_TYPE in simple:
+            structured["min_unit_count"] = simple[MIN_UNIT_TYPE].get("count")
         return {
             **{
                 f: getattr(event, f)
@@ -152,6 +240,7 @@ class EventForm(forms.Form):
             ],
             "max_units": simple.get(MAX_UNITS, {}).get("count"),
             "no_personalities": NO_PERSONALITIES in simple,
+            **structured,
             "more_restrictions": json.dumps(more) if more else "",
             "co_organisers": ", ".join(event.co_organisers.values_list("username", flat=True)),
         }
@@ -180,6 +269,23 @@ class EventForm(forms.Form):
                 self.add_error("no_personalities", f"{ruleset.title} has no personalities.")
             else:
                 restrictions.append({"kind": NO_PERSONALITIES})
+        for name, kind in STRUCTURED.items():
+            chosen = data.get(name)
+            if not chosen:
+                continue
+            of, field, value = chosen.split("|", 2)
+            if of != slug:
+                self.add_error(name, f"Choose one of {ruleset.title}'s, or (none).")
+                continue
+            item = {"kind": kind, "value": json.loads(value)}
+            if kind == MIN_UNIT_TYPE:
+                if not data.get("min_unit_count"):
+                    self.add_error("min_unit_count", "How many units of that kind, at least?")
+                    continue
+                item.update(field=field, count=data["min_unit_count"])
+            else:
+                item["option"] = field
+            restrictions.append(item)
         text = (data.get("more_restrictions") or "").strip()
         if text:
             try:

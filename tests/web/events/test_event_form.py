@@ -37,7 +37,10 @@ def test_an_organiser_creates_an_event_with_its_lists_pinned_and_restrictions_as
     player("helper")
     response = post_new(
         client,
-        more_restrictions='[{"kind": "min_unit_type", "field": "quality", "value": "elite", "count": 1}]',
+        required_option='into-the-dark|figure_scale|"15mm"',
+        min_unit_type='into-the-dark|quality|"elite"',
+        min_unit_count="1",
+        more_restrictions='[{"kind": "forbidden_option", "option": "command_and_control", "value": true}]',
         co_organisers="helper",
     )
     assert response.status_code == 302
@@ -45,11 +48,23 @@ def test_an_organiser_creates_an_event_with_its_lists_pinned_and_restrictions_as
     assert [(a.army_list.slug, a.revision) for a in event.allowed_lists.all()] == [("viking", 1)]
     assert event.restrictions == [
         {"kind": "max_units", "count": 8},
+        {"kind": "required_option", "option": "figure_scale", "value": "15mm"},
         {"kind": "min_unit_type", "field": "quality", "value": "elite", "count": 1},
+        {"kind": "forbidden_option", "option": "command_and_control", "value": True},
     ]
     assert list(event.co_organisers.values_list("username", flat=True)) == ["helper"]
     page = client.get(response["Location"]).content.decode()
     assert "At least 1 unit with Quality “Elite (4)”." in page
+    assert "The option “Figure scale” must be “15 mm (halve every distance)”." in page
+    # the edit form gives each restriction back in the field it came from
+    form = client.get(reverse("events:edit", args=[event.code])).context["form"]
+    again = client.post(
+        reverse("events:edit", args=[event.code]),
+        {k: v for k, v in form.initial.items() if v not in (None, False)},
+    )
+    assert again.status_code == 302
+    event.refresh_from_db()
+    assert len(event.restrictions) == 4
     assert "Saturday 25 September 2027, 20:00 (Europe/Paris)" in page
 
 
@@ -67,6 +82,8 @@ def test_an_organiser_creates_an_event_with_its_lists_pinned_and_restrictions_as
         ({"no_personalities": "on"}, "no_personalities", "has no personalities"),
         ({"forces_rolled": "on"}, "forces_rolled", "no force matrix"),
         ({"co_organisers": "nobody-here"}, "co_organisers", "No account is named nobody-here"),
+        ({"required_option": 'feudal-2017|dice|"d5"'}, "required_option", "Into the Dark's"),
+        ({"min_unit_type": 'into-the-dark|quality|"elite"'}, "min_unit_count", "How many"),
     ],
 )
 def test_a_refused_field_is_named_and_nothing_is_saved(client, changes, field, words):
