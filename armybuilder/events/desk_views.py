@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import csv
 import json
+from types import SimpleNamespace
+from typing import Any
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
@@ -12,9 +14,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+import rules
 from armybuilder.armies.models import Army
 from armybuilder.armies.selectors import live_armies
 from armybuilder.catalog.models import ArmyListRevision
+from armybuilder.catalog.selectors import army_lookup
+from armybuilder.catalog.services import check_document
 from armybuilder.events import selectors, services
 from armybuilder.events.checking import event_rules
 from armybuilder.events.models import Entrant, Event, Submission
@@ -154,6 +159,7 @@ def submission_page(request: HttpRequest, code: str, submission: int) -> HttpRes
     context = {
         "event": event,
         "submission": found,
+        "report": submitted_report(found),
         "runs": runs,
         "roll_revision": found.list_revisions.get(found.document.get("army_list"), ""),
         "seed_shown": found.roll_seed is not None and (runs or selectors.revealed(event)),
@@ -168,6 +174,18 @@ def submission_page(request: HttpRequest, code: str, submission: int) -> HttpRes
         else [],
     }
     return _no_store(render(request, "events/submission.html", context))
+
+
+def submitted_report(submission: Submission) -> Any:
+    """The submitted army's check report, unit by unit, against the revisions it was
+    submitted with (None if it no longer reads: the stored verdict still stands)."""
+    frame = SimpleNamespace(
+        list_pins=dict(submission.list_revisions), owner_id=submission.entrant.user_id
+    )
+    try:
+        return check_document(submission.document, army_lookup(frame))[1]
+    except rules.MalformedDocument:
+        return None
 
 
 def submission_file(request: HttpRequest, code: str, submission: int) -> HttpResponse:
