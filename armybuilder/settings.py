@@ -34,6 +34,7 @@ INSTALLED_APPS = [
     "armybuilder.accounts",
     "armybuilder.armies",
     "armybuilder.printing",
+    "armybuilder.events",
     # production: the tasks queue's database backend and RQ, /healthz, schedules
     "django_tasks_db",
     "django_rq",

@@ -85,6 +85,7 @@ RULES: dict[str, tuple[str, frozenset[str]]] = {
     "catalog:list_new": ("list-create", frozenset({"POST"})),
     "catalog:list_copy": ("list-create", frozenset({"POST"})),
     "catalog:shared_list_copy": ("list-create", frozenset({"POST"})),
+    "events:pack": ("pdf", frozenset({"POST"})),  # the flyer counts in its view (polls do not)
 }
 
 

@@ -11,6 +11,7 @@ urlpatterns = [
     path("api/v1/", include("armybuilder.api.urls")),
     path("", include("armybuilder.printing.urls")),
     path("", include("armybuilder.armies.urls")),
+    path("", include("armybuilder.events.urls")),
     path("accounts/", include("armybuilder.accounts.urls")),
     path("admin/", admin.site.urls),
     # production: database, cache and queue state for a load balancer or monitor

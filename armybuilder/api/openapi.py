@@ -17,6 +17,7 @@ from django.conf import settings
 import rules
 from armybuilder.api.openapi_answers import answer_schemas, ref
 from armybuilder.api.openapi_lists import list_paths, list_schemas
+from armybuilder.events.openapi import event_paths, event_schemas
 from rules.document import FORMAT, MAX_GENERALS, MAX_UNITS
 from rules.fields import Field
 
@@ -339,6 +340,7 @@ def build() -> dict[str, Any]:
     }
     schemas.update(answer_schemas())
     schemas.update(list_schemas())
+    schemas.update(event_schemas())
     return {
         "openapi": "3.1.0",
         "info": {
@@ -347,7 +349,7 @@ def build() -> dict[str, Any]:
             "description": "Check army documents and print them. Every refusal is a 4xx with "
             "a message a player understands; only keeping army lists needs an account.",
         },
-        "paths": {**_paths(ref("ArmyDocument")), **list_paths()},
+        "paths": {**_paths(ref("ArmyDocument")), **list_paths(), **event_paths()},
         "components": {"schemas": schemas},
     }
 

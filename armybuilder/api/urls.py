@@ -12,5 +12,6 @@ urlpatterns = [
     path("roster.pdf", printing_views.api_roster_pdf, name="roster_pdf"),
     path("qrs.pdf", printing_views.api_qrs_pdf, name="qrs_pdf"),
     path("lists/", include("armybuilder.api.lists")),
+    path("events/", include("armybuilder.events.api")),
     path("openapi.json", views.openapi_json, name="openapi"),
 ]

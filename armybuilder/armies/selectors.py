@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -19,6 +19,15 @@ from armybuilder.armies.models import RESTORE_DAYS, Army, restore_cutoff
 from armybuilder.catalog.selectors import army_lookup
 
 DRAFT_SESSION_KEY = "muster_draft_key"
+
+
+# Other apps' reasons to keep a shared army hidden for now (an event's armies before its
+# reveal): each takes the army's pk and answers True to hide it; registered in their ready().
+SHARE_GUARDS: list[Callable[[int], bool]] = []
+
+
+def _guarded(pk: int) -> bool:
+    return any(guard(pk) for guard in SHARE_GUARDS)
 
 
 def live_armies() -> QuerySet[Army]:
@@ -39,6 +48,8 @@ def shared_army_version_row(token: str) -> tuple[int, int, datetime] | None:
     if row is None:
         return None
     pk, version, updated = row
+    if _guarded(int(pk)):
+        return None
     column = Army._meta.get_field("updated").get_col(Army._meta.db_table)
     for convert in connection.ops.get_db_converters(column):  # e.g. SQLite's text to datetime
         updated = convert(updated, column, connection)
@@ -101,7 +112,7 @@ def can_edit(request: HttpRequest, army: Army) -> bool:
 def shared_army_or_404(token: str) -> Army:
     """The army shared under ``token``; 404 for a made-up, revoked or regenerated token."""
     army = live_armies().filter(share_token=token).first() if token else None
-    if army is None:
+    if army is None or _guarded(army.pk):
         raise Http404("no such shared army")
     return army
 

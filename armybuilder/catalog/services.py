@@ -319,6 +319,9 @@ def delete_list(user: Any, army_list: ArmyList) -> None:
         raise ListRefused("only the list's author can delete it")
     if pinned_by(army_list):
         raise ListRefused("armies are built on this list; make it private instead")
+    # by name, as above: a club event checks its armies against a revision of the list
+    if apps.get_model("events", "AllowedList").objects.filter(army_list=army_list).exists():
+        raise ListRefused("a club event checks armies against this list; make it private instead")
     army_list.delete()
 
 

@@ -21,6 +21,9 @@ Access classes:
   (and staff) only; anyone else gets 404, as for ``OWNER``.
 - ``SIGNED_IN``: the visitor's own account: anonymous visitors are sent to log in.
 - ``STAFF``: the admin: everyone but staff is sent to the admin's log-in page.
+- ``EVENT``: one club event, named by its ``code``: what each visitor may see depends on who
+  they are to the event and on its reveal time; tests/web/events/test_event_access.py walks
+  every such route with each kind of visitor before and after the reveal.
 
 To add a route: one line in ``ROUTES`` (and, if its URL takes a parameter whose name is new,
 a sample value in ``sample_kwargs``).
@@ -50,6 +53,7 @@ from tests.support import army
 
 PUBLIC, OWNER, TOKEN, SIGNED_IN, STAFF = "public", "owner", "token", "signed-in", "staff"
 AUTHOR = "author"
+EVENT = "event"
 
 
 @dataclass(frozen=True)
@@ -90,6 +94,10 @@ ROUTES: dict[str, Rule] = {
     "api:list": Rule(PUBLIC),
     "api:list_import": Rule(SIGNED_IN),
     "api:list_copy": Rule(SIGNED_IN),
+    "api:event": Rule(EVENT),
+    "api:event_entrants": Rule(EVENT),
+    "api:event_armies": Rule(EVENT),
+    "api:event_army": Rule(EVENT),
     # printing: an army's sheets, a shared army's sheets, a rule set's QRS, background renders
     "printing:army_roster_pdf": Rule(OWNER),
     "printing:army_qrs_pdf": Rule(OWNER),
@@ -138,6 +146,27 @@ ROUTES: dict[str, Rule] = {
     "armies:shared": Rule(TOKEN),
     "armies:shared_json": Rule(TOKEN),
     "armies:copy": Rule(TOKEN),
+    # club events: the organiser's and the players' pages of one event, by its code
+    "events:mine": Rule(SIGNED_IN),
+    "events:new": Rule(SIGNED_IN),
+    "events:join": Rule(PUBLIC),
+    "events:event": Rule(EVENT),
+    "events:edit": Rule(EVENT),
+    "events:enter": Rule(EVENT),
+    "events:entry": Rule(EVENT),
+    "events:submit": Rule(EVENT),
+    "events:pin": Rule(EVENT),
+    "events:roll": Rule(EVENT),
+    "events:reply": Rule(EVENT),
+    "events:desk": Rule(EVENT),
+    "events:desk_csv": Rule(EVENT),
+    "events:entrant_action": Rule(EVENT),
+    "events:submission": Rule(EVENT),
+    "events:submission_file": Rule(EVENT),
+    "events:rules_file": Rule(EVENT),
+    "events:flyer": Rule(EVENT),
+    "events:pack": Rule(EVENT),
+    "events:pack_pdf": Rule(EVENT),
     # accounts
     "signup": Rule(PUBLIC),
     "login": Rule(PUBLIC),
@@ -244,6 +273,12 @@ def sample_kwargs(route: Route, samples: Samples) -> dict[str, Any]:
         "render_id": samples.render_id,
         "snapshot": samples.snapshot_pk,
         "number": 1,  # a list's first revision
+        # an event's routes (EVENT) are walked by tests/web/events with real events
+        "code": "NOEVENTCODE",
+        "entrant": 1,
+        "action": "checkin",
+        "submission": 1,
+        "pack": 1,
     }
     if "ruleset" in route.params:  # the API names a list by its rule set and its own slug
         values.update(ruleset=samples.ruleset, slug=samples.list_slug)

@@ -51,6 +51,16 @@ def read_list(path: str) -> ListDocument:
         raise Malformed(f"{path}{where}: {exc.message}") from None
 
 
+def _revision_data(army_list: Any, number: int) -> Any:
+    """The data of one revision of a list (an event's pinned one: its rolls reproduce)."""
+    from armybuilder.catalog.models import ArmyListRevision
+
+    found = ArmyListRevision.objects.filter(army_list=army_list, number=number).first()
+    if found is None:
+        raise Malformed(f"{army_list.name} has no revision {number}")
+    return found.data
+
+
 class Command(BaseCommand):
     help = "Muster's rules engine: check an army document, load army lists."
 
@@ -63,6 +73,11 @@ class Command(BaseCommand):
             dest="list_file",
             help="check against this army list (a muster.list/1 file) instead of the stored one",
         )
+        check.add_argument(
+            "--event",
+            dest="event_file",
+            help="check against a club event's rules file (muster.event/1), offline",
+        )
         sub.add_parser("load-lists", help="Load the army lists in fixtures/ (idempotent).")
         roll = sub.add_parser("roll", help="Roll a force on a rule set's force matrix.")
         roll.add_argument("ruleset", help="rule set slug, e.g. feudal-2017")
@@ -70,6 +85,9 @@ class Command(BaseCommand):
             "--list", dest="list_slug", help="army list slug (default: the default list)"
         )
         roll.add_argument("--seed", type=int, help="seed for the dice (default: a random one)")
+        roll.add_argument(
+            "--revision", type=int, help="the list's revision to roll on (default: the latest)"
+        )
         pdf = sub.add_parser("pdf", help="Write an army's roster or quick-reference sheet PDF.")
         pdf.add_argument("file", help="army document (muster.army/1 JSON), or - for stdin")
         pdf.add_argument("--sheet", choices=("roster", "qrs"), required=True)
@@ -94,8 +112,12 @@ class Command(BaseCommand):
         if code:
             sys.exit(code)
 
-    def do_check(self, file: str, list_file: str | None = None, **_: Any) -> int:
+    def do_check(
+        self, file: str, list_file: str | None = None, event_file: str | None = None, **_: Any
+    ) -> int:
         document = read_document(file)
+        if event_file is not None:
+            return self._check_event(document, event_file)
         if list_file is None:
             _, report = services.check_document(document)
         else:
@@ -103,12 +125,30 @@ class Command(BaseCommand):
         self.stdout.write(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
         return EXIT_VALID if report.valid else EXIT_INVALID
 
+    def _check_event(self, document: Any, event_file: str) -> int:
+        """The report with the event's issues added, each citing the event's rule."""
+        from rules.restrictions import check_with_event
+
+        _, report, issues = check_with_event(document, read_document(event_file))
+        answer = report.to_json()
+        answer["issues"] += [issue.to_json() for issue in issues]
+        answer["valid"] = report.valid and not any(i.severity == "error" for i in issues)
+        self.stdout.write(json.dumps(answer, indent=2, ensure_ascii=False))
+        return EXIT_VALID if answer["valid"] else EXIT_INVALID
+
     def do_load_lists(self, **_: Any) -> int:
         count = services.load_lists()
         self.stdout.write(f"Loaded {count} army lists.")
         return EXIT_VALID
 
-    def do_roll(self, ruleset: str, list_slug: str | None, seed: int | None, **_: Any) -> int:
+    def do_roll(
+        self,
+        ruleset: str,
+        list_slug: str | None,
+        seed: int | None,
+        revision: int | None = None,
+        **_: Any,
+    ) -> int:
         """Print a legal army document rolled on the force matrix (seeded: reproducible)."""
         try:
             found = rules.get_ruleset(ruleset)
@@ -125,6 +165,8 @@ class Command(BaseCommand):
             army_list = selectors.get_list(ruleset, slug)
             if army_list is not None and army_list.is_public:
                 data, name = army_list.data, army_list.name
+                if revision is not None:
+                    data = _revision_data(army_list, revision)
             elif list_slug is not None:
                 known = selectors.lists_for(ruleset)
                 names = "; ".join(f"{a.name} (--list {a.slug})" for a in known) or "none yet"

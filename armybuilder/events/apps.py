@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+
+
+class EventsConfig(AppConfig):
+    name = "armybuilder.events"
+    label = "events"
+    verbose_name = "Club events"
+
+    def ready(self) -> None:
+        from armybuilder.armies.selectors import SHARE_GUARDS
+        from armybuilder.events.selectors import army_under_embargo
+
+        # an army submitted to an event is not shown by its own share link before the reveal
+        SHARE_GUARDS.append(army_under_embargo)

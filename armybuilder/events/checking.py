@@ -1,0 +1,101 @@
+"""An army checked as an event checks it: against the revisions the event pins its
+allowed lists to, with the list's own checks and the event's rules (rules.restrictions)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any
+
+import rules
+from armybuilder.catalog.models import ArmyListRevision
+from armybuilder.catalog.pins import referenced_slugs
+from armybuilder.catalog.selectors import army_lookup
+from armybuilder.catalog.services import check_document
+from armybuilder.events.models import Event
+from rules.registry import get_ruleset
+from rules.restrictions import EventRules, check_event, parse_restrictions
+
+
+def event_rules(event: Event) -> EventRules:
+    allowed = list(event.allowed_lists.select_related("army_list"))
+    names = {}
+    for item in allowed:
+        revision = ArmyListRevision.objects.filter(
+            army_list=item.army_list, number=item.revision
+        ).first()
+        names[item.army_list.slug] = revision.name if revision else item.army_list.name
+    return EventRules(
+        ruleset=event.ruleset,
+        points_limit=event.points_limit if get_ruleset(event.ruleset).uses_points else None,
+        lists={item.army_list.slug: item.revision for item in allowed},
+        restrictions=parse_restrictions(event.restrictions, get_ruleset(event.ruleset)),
+        list_names=names,
+    )
+
+
+@dataclass(frozen=True)
+class EventCheck:
+    """What the event's checker says of one army document."""
+
+    document: dict[str, Any] | None  # the normalised document (None: malformed)
+    list_revisions: Mapping[str, int]
+    total_points: int | None
+    problems: tuple[dict[str, Any], ...]  # every error and warning, each citing its rule
+    malformed: str = ""
+
+    @property
+    def valid(self) -> bool:
+        return not self.malformed and not any(p["severity"] == "error" for p in self.problems)
+
+    @property
+    def errors(self) -> tuple[dict[str, Any], ...]:
+        return tuple(p for p in self.problems if p["severity"] == "error")
+
+
+def pins_for_event(
+    document: Any, rules_: EventRules, own_pins: Mapping[str, int]
+) -> dict[str, int]:
+    """The revisions an army is checked against for the event: the event's revision of
+    each allowed list, the army's own pins for any other list it reads (its allies)."""
+    pins = {}
+    for slug in referenced_slugs(document):
+        if slug in rules_.lists:
+            pins[slug] = rules_.lists[slug]
+        elif slug in own_pins:
+            pins[slug] = own_pins[slug]
+    return pins
+
+
+def check_for_event(
+    event: Event, document: Any, *, owner_id: Any = None, own_pins: Mapping[str, int] | None = None
+) -> EventCheck:
+    rules_ = event_rules(event)
+    pins = pins_for_event(document, rules_, own_pins or {})
+    lookup = army_lookup(SimpleNamespace(list_pins=pins, owner_id=owner_id))
+    try:
+        parsed, report = check_document(document, lookup)
+    except rules.MalformedDocument as exc:
+        return EventCheck(None, pins, None, (), exc.message)
+    issues = (*report.issues, *check_event(parsed, report, rules_))
+    return EventCheck(
+        parsed.to_document(),
+        pins,
+        report.total_points,
+        tuple(issue.to_json() for issue in issues),
+    )
+
+
+def content_hash(document: Any, list_revisions: Mapping[str, int]) -> str:
+    """sha256 of the document and the revisions it was checked against, as canonical JSON:
+    the same army on the same data always hashes the same."""
+    text = json.dumps(
+        {"document": document, "list_revisions": dict(list_revisions)},
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+    return hashlib.sha256(text.encode()).hexdigest()

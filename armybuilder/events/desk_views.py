@@ -1,0 +1,223 @@
+"""The organiser's desk: every entrant in one table, the actions on one entrant, the CSV,
+and the pages of one submission (the organiser's, its player's, everyone's after reveal)."""
+
+from __future__ import annotations
+
+import csv
+import json
+from types import SimpleNamespace
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+import rules
+from armybuilder.armies.models import Army
+from armybuilder.armies.selectors import live_armies
+from armybuilder.catalog.models import ArmyListRevision
+from armybuilder.catalog.selectors import army_lookup
+from armybuilder.catalog.services import check_document
+from armybuilder.events import selectors, services
+from armybuilder.events.checking import event_rules
+from armybuilder.events.models import Entrant, Event, Submission
+from armybuilder.events.presenters import desk_rows, event_words, local
+from rules.restrictions import event_rules_document
+
+
+def _no_store(response: HttpResponse) -> HttpResponse:
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def desk(request: HttpRequest, code: str) -> HttpResponse:
+    event = selectors.organised_event_or_404(code, request.user)
+    rows = desk_rows(event)
+    entered = [r for r in rows if r.entrant.state == Entrant.ENTERED]
+    context = {
+        "event": event,
+        "words": event_words(event),
+        "rows": rows,
+        "missing": [r for r in entered if r.submission is None],
+        "totals": {
+            "entered": len(entered),
+            "submitted": sum(1 for r in entered if r.submission is not None),
+            "late": sum(1 for r in entered if r.submission is not None and r.submission.late),
+            "illegal": sum(
+                1 for r in entered if r.submission is not None and not r.submission.valid
+            ),
+            "approved": sum(
+                1 for r in entered if r.submission and r.submission.state == Submission.APPROVED
+            ),
+            "checked_in": sum(1 for r in entered if r.entrant.checked_in),
+            "waiting": sum(1 for r in rows if r.entrant.state == Entrant.WAITING),
+        },
+        "local": lambda moment: local(moment, event),
+    }
+    return _no_store(render(request, "events/desk.html", context))
+
+
+def desk_csv(request: HttpRequest, code: str) -> HttpResponse:
+    event = selectors.organised_event_or_404(code, request.user)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="event-{event.code}-entrants.csv"'
+    writer = csv.writer(response)
+    writer.writerow(
+        [
+            "player",
+            "entry",
+            "checked in",
+            "army",
+            "submission",
+            "submitted",
+            "late",
+            "legal",
+            "points",
+            "state",
+            "problems",
+        ]
+    )
+    for row in desk_rows(event):
+        sub = row.submission
+        writer.writerow(
+            [
+                _cell(row.entrant.user.get_username()),
+                row.entrant.get_state_display(),
+                "yes" if row.entrant.checked_in else "no",
+                _cell(sub.army_name) if sub else "",
+                sub.number if sub else "",
+                local(sub.submitted_at, event) if sub else "missing",
+                ("yes" if sub.late else "no") if sub else "",
+                ("yes" if sub.valid else "no") if sub else "",
+                sub.total_points if sub and sub.total_points is not None else "",
+                row.status,
+                _cell("; ".join(f"{p['message']} ({p['rule']})" for p in row.errors)),
+            ]
+        )
+    return _no_store(response)
+
+
+def _cell(text: str) -> str:
+    """A spreadsheet never runs a cell a player wrote as a formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+ACTIONS = ("lock", "unlock", "follow", "return", "withdraw", "checkin", "absent", "note", "submit")
+
+
+@require_POST
+def entrant_action(request: HttpRequest, code: str, entrant: int, action: str) -> HttpResponse:
+    event = selectors.organised_event_or_404(code, request.user)
+    found = Entrant.objects.filter(event=event, pk=entrant).select_related("event").first()
+    if found is None or action not in ACTIONS:
+        raise Http404("no such entrant")
+    by = request.user
+    try:
+        if action in ("lock", "unlock", "follow"):
+            lock = {"lock": Entrant.LOCKED, "unlock": Entrant.OPEN, "follow": Entrant.FOLLOWS}
+            services.set_lock(found, by, lock[action])
+        elif action == "return":
+            services.return_to_draft(found, by)
+        elif action == "withdraw":
+            services.withdraw(found, by)
+        elif action in ("checkin", "absent"):
+            services.check_in(found, by, action == "checkin")
+        elif action == "note":
+            services.post_note(
+                found,
+                by,
+                request.POST.get("text", ""),
+                request.POST.get("state", ""),
+                runs_event=True,
+            )
+        else:
+            army = _players_army(found, request.POST.get("army", ""))
+            if army is None:
+                raise services.Refused("Choose one of the player's armies.")
+            services.submit(found, army, by, on_behalf=True)
+    except services.Refused as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, "Done: the player sees it on their entry.")
+    return redirect(reverse("events:desk", args=[event.code]) + f"#entrant-{found.pk}")
+
+
+def _players_army(entrant: Entrant, pk: str) -> Army | None:
+    try:
+        number = int(pk)
+    except (TypeError, ValueError):
+        return None
+    return live_armies().filter(pk=number, owner_id=entrant.user_id).first()
+
+
+def submission_page(request: HttpRequest, code: str, submission: int) -> HttpResponse:
+    event = selectors.event_or_404(code)
+    found = selectors.visible_submission_or_404(event, submission, request.user)
+    runs = selectors.runs(event, request.user)
+    context = {
+        "event": event,
+        "submission": found,
+        "report": submitted_report(found),
+        "runs": runs,
+        "roll_revision": found.list_revisions.get(found.document.get("army_list"), ""),
+        "seed_shown": found.roll_seed is not None and (runs or selectors.revealed(event)),
+        "submitted_at": local(found.submitted_at, event),
+        "notes": list(found.notes.select_related("author"))
+        if runs or found.entrant.user_id == request.user.pk
+        else [],
+        "player_armies": list(
+            live_armies().filter(owner_id=found.entrant.user_id, document__ruleset=event.ruleset)
+        )
+        if runs
+        else [],
+    }
+    return _no_store(render(request, "events/submission.html", context))
+
+
+def submitted_report(submission: Submission) -> Any:
+    """The submitted army's check report, unit by unit, against the revisions it was
+    submitted with (None if it no longer reads: the stored verdict still stands)."""
+    frame = SimpleNamespace(
+        list_pins=dict(submission.list_revisions), owner_id=submission.entrant.user_id
+    )
+    try:
+        return check_document(submission.document, army_lookup(frame))[1]
+    except rules.MalformedDocument:
+        return None
+
+
+def submission_file(request: HttpRequest, code: str, submission: int) -> HttpResponse:
+    """The submitted army as its ``muster.army/1`` file (with the revisions it was checked
+    against), for whoever may read the submission."""
+    event = selectors.event_or_404(code)
+    found = selectors.visible_submission_or_404(event, submission, request.user)
+    document = {**found.document, "list_revisions": dict(found.list_revisions)}
+    response = HttpResponse(
+        json.dumps(document, indent=2, ensure_ascii=False), content_type="application/json"
+    )
+    response["Content-Disposition"] = (
+        f'attachment; filename="event-{event.code}-submission-{found.pk}.json"'
+    )
+    return _no_store(response)
+
+
+def rules_document(event: Event) -> dict:
+    rules_ = event_rules(event)
+    data = {}
+    for item in event.allowed_lists.select_related("army_list"):
+        revision = ArmyListRevision.objects.get(army_list=item.army_list, number=item.revision)
+        data[item.army_list.slug] = revision.data
+    return event_rules_document(event.name, rules_, data)
+
+
+def rules_file(request: HttpRequest, code: str) -> HttpResponse:
+    """The event's rules as a ``muster.event/1`` file: `muster check --event` reads it."""
+    event = selectors.event_or_404(code)
+    response = HttpResponse(
+        json.dumps(rules_document(event), indent=2, ensure_ascii=False),
+        content_type="application/json",
+    )
+    response["Content-Disposition"] = f'attachment; filename="event-{event.code}-rules.json"'
+    return response

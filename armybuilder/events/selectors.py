@@ -1,0 +1,141 @@
+"""Reads of events: who the viewer is to an event, and what they may see, in one place.
+
+Before the reveal a player sees their own submissions and the number of entrants; the
+organiser and co-organisers see everything. From the reveal every approved submission is
+shown to the event's entrants (and to anyone, when the organiser allows it). Everything
+else is a 404, the same whether or not the thing exists.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.http import Http404
+from django.utils import timezone
+
+from armybuilder.events.models import Entrant, Event, Submission
+
+ORGANISER, CO_ORGANISER, ENTRANT = "organiser", "co-organiser", "entrant"
+
+
+def event_or_404(code: str) -> Event:
+    event = Event.objects.filter(code=str(code).upper()).first() if code else None
+    if event is None:
+        raise Http404("no such event")
+    return event
+
+
+def role(event: Event, user: Any) -> str:
+    """organiser, co-organiser, entrant (entered, waiting or withdrawn) or ""."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return ""
+    if event.organiser_id == user.pk:
+        return ORGANISER
+    if event.co_organisers.filter(pk=user.pk).exists():
+        return CO_ORGANISER
+    if Entrant.objects.filter(event=event, user=user).exists():
+        return ENTRANT
+    return ""
+
+
+def runs(event: Event, user: Any) -> bool:
+    """The organiser or a co-organiser: they see and act on every entrant."""
+    return role(event, user) in (ORGANISER, CO_ORGANISER)
+
+
+def organised_event_or_404(code: str, user: Any) -> Event:
+    event = event_or_404(code)
+    if not runs(event, user):
+        raise Http404("no such event")
+    return event
+
+
+def revealed(event: Event, now: datetime | None = None) -> bool:
+    return (now or timezone.now()) >= event.reveal_at
+
+
+def past_deadline(event: Event, now: datetime | None = None) -> bool:
+    return (now or timezone.now()) > event.deadline
+
+
+def entrant_of(event: Event, user: Any) -> Entrant | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return Entrant.objects.filter(event=event, user=user).first()
+
+
+def held(entrant: Entrant) -> Submission | None:
+    """The submission the organiser holds for an entrant: the newest, unless it was
+    returned to draft (then none until the player submits again)."""
+    latest = entrant.submissions.order_by("-number").first()
+    if latest is None or latest.state == Submission.RETURNED:
+        return None
+    return latest
+
+
+def entrant_count(event: Event) -> int:
+    return event.entrants.filter(state=Entrant.ENTERED).count()
+
+
+def approved_submissions(event: Event) -> list[Submission]:
+    """Each entered entrant's held submission, when approved, in entrant order."""
+    found = []
+    for entrant in event.entrants.filter(state=Entrant.ENTERED).select_related("user"):
+        submission = held(entrant)
+        if submission is not None and submission.state == Submission.APPROVED:
+            found.append(submission)
+    return found
+
+
+def sees_revealed(event: Event, user: Any, now: datetime | None = None) -> bool:
+    """May ``user`` see the event's approved armies? Organisers always; after the reveal
+    its entrants, and anyone when the event is public after the reveal."""
+    if runs(event, user):
+        return True
+    if not revealed(event, now):
+        return False
+    if event.public_after_reveal:
+        return True
+    found = entrant_of(event, user)
+    return found is not None and found.state == Entrant.ENTERED
+
+
+def visible_submission_or_404(event: Event, pk: Any, user: Any) -> Submission:
+    """A submission of the event the user may read, else 404 (the same 404 whether it
+    does not exist, is someone else's, or is not revealed yet)."""
+    try:
+        number = int(pk)
+    except (TypeError, ValueError):
+        raise Http404("no such submission") from None
+    submission = (
+        Submission.objects.select_related("entrant__user")
+        .filter(pk=number, entrant__event=event)
+        .first()
+    )
+    if submission is None:
+        raise Http404("no such submission")
+    if runs(event, user) or submission.entrant.user_id == getattr(user, "pk", None):
+        return submission
+    if (
+        sees_revealed(event, user)
+        and submission.entrant.state == Entrant.ENTERED
+        and submission.state == Submission.APPROVED
+        and held(submission.entrant) == submission
+    ):
+        return submission
+    raise Http404("no such submission")
+
+
+def army_under_embargo(army_pk: int) -> bool:
+    """An army submitted to an event whose reveal has not come: its own share link must not
+    show it (armies.selectors asks this through its share guards)."""
+    return Submission.objects.filter(
+        army_id=army_pk, entrant__event__reveal_at__gt=timezone.now()
+    ).exists()
+
+
+def my_events(user: Any) -> dict[str, list[Event]]:
+    organised = Event.objects.filter(organiser=user) | Event.objects.filter(co_organisers=user)
+    entered = Event.objects.filter(entrants__user=user)
+    return {"organised": list(organised.distinct()), "entered": list(entered.distinct())}

@@ -1,0 +1,133 @@
+"""Events: my events, a new event, its edit page, joining by code, the event's page.
+
+Every event URL names the event by its code. A page a visitor may not use is a 404, the
+same whether or not the event (or the thing in it) exists.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from armybuilder.events import selectors, services
+from armybuilder.events.forms import EventForm
+from armybuilder.events.models import CODE_LENGTH, Entrant, Event
+from armybuilder.events.presenters import event_words
+
+EVENT_FIELDS = (
+    "name",
+    "date",
+    "place",
+    "time_zone",
+    "ruleset",
+    "points_limit",
+    "restrictions",
+    "deadline",
+    "reveal_at",
+    "accept_late",
+    "cap",
+    "public_after_reveal",
+    "forces_rolled",
+)
+
+
+def event_url(event: Event) -> str:
+    return reverse("events:event", args=[event.code])
+
+
+@login_required
+def my_events(request: HttpRequest) -> HttpResponse:
+    return render(request, "events/my_events.html", selectors.my_events(request.user))
+
+
+def _save(request: HttpRequest, form: EventForm, event: Event | None) -> Event | None:
+    if not form.is_valid():
+        return None
+    data = form.cleaned_data
+    co, unknown = services.users_named(data["co_names"])
+    if unknown:
+        form.add_error("co_organisers", f"No account is named {', '.join(unknown)}.")
+        return None
+    fields = {name: data[name] for name in EVENT_FIELDS}
+    return services.save_event(request.user, fields, data["allowed"], co, event)
+
+
+@login_required
+def new_event(request: HttpRequest) -> HttpResponse:
+    form = EventForm(request.POST or None, user=request.user)
+    if request.method == "POST":
+        saved = _save(request, form, None)
+        if saved is not None:
+            messages.success(request, f"Event created. Its code is {saved.code}.")
+            return redirect(event_url(saved))
+    return render(request, "events/edit.html", {"form": form, "event": None})
+
+
+def edit_event(request: HttpRequest, code: str) -> HttpResponse:
+    event = selectors.organised_event_or_404(code, request.user)
+    form = EventForm(request.POST or None, user=request.user, initial=EventForm.initial_for(event))
+    if request.method == "POST":
+        if event.organiser_id != request.user.pk:
+            form.add_error(None, "Only the organiser changes the event itself.")
+        elif _save(request, form, event) is not None:
+            messages.success(request, "Event saved.")
+            return redirect(event_url(event))
+    return render(request, "events/edit.html", {"form": form, "event": event})
+
+
+def join_by_code(request: HttpRequest) -> HttpResponse:
+    """A form for the event's short code (spaces and case forgiven)."""
+    code = "".join(request.GET.get("code", "").split()).upper()
+    error = ""
+    if code:
+        if len(code) == CODE_LENGTH and Event.objects.filter(code=code).exists():
+            return redirect(reverse("events:event", args=[code]))
+        error = f"No event has the code {code[:20]}. Codes are {CODE_LENGTH} letters and digits."
+    return render(request, "events/join.html", {"error": error, "code": code[:20]})
+
+
+def event_page(request: HttpRequest, code: str) -> HttpResponse:
+    event = selectors.event_or_404(code)
+    user = request.user
+    entrant = selectors.entrant_of(event, user)
+    runs = selectors.runs(event, user)
+    approved = selectors.approved_submissions(event) if selectors.sees_revealed(event, user) else []
+    response = render(
+        request,
+        "events/event.html",
+        {
+            "event": event,
+            "words": event_words(event),
+            "entrant": entrant,
+            "runs": runs,
+            "count": selectors.entrant_count(event),
+            "revealed": selectors.revealed(event),
+            "approved": approved,
+            "join_url": request.build_absolute_uri(event_url(event)),
+        },
+    )
+    # the page differs by viewer and by the clock: never kept by a shared cache
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@require_POST
+def enter(request: HttpRequest, code: str) -> HttpResponse:
+    event = selectors.event_or_404(code)
+    if not request.user.is_authenticated:
+        return redirect_to_login(event_url(event))
+    try:
+        entrant = services.join(event, request.user)
+    except services.Refused as exc:
+        messages.error(request, exc.message)
+        return redirect(event_url(event))
+    if entrant.state == Entrant.WAITING:
+        messages.info(request, "The event is full: you are on its waiting list.")
+    else:
+        messages.success(request, "You are entered. Choose the army to submit.")
+    return redirect(reverse("events:entry", args=[event.code]))

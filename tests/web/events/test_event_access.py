@@ -1,0 +1,186 @@
+"""Nothing of a submitted army leaks before the reveal: every URL of the events app (and
+the API's event routes), walked from the resolver, with each kind of visitor, before and
+after the reveal time (a frozen clock)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from freezegun import freeze_time
+
+from armybuilder.armies.models import Army
+from armybuilder.events import services
+from armybuilder.events.models import Entrant, Pack, Submission
+from armybuilder.events.tasks import make_pack
+from tests.web.events.helpers import DEADLINE, REVEAL, make_event, player, saved_army
+from tests.web.routes import EVENT, all_routes, rule_for, url_for
+
+pytestmark = pytest.mark.django_db
+
+SECRET = "Secret Saxon Host"
+BEFORE, AFTER = REVEAL - timedelta(hours=1), REVEAL + timedelta(seconds=1)
+
+
+def event_routes():
+    return [r for r in all_routes() if (rule := rule_for(r)) is not None and rule.access == EVENT]
+
+
+ROUTES = event_routes()
+
+
+@pytest.fixture
+def world():
+    organiser, co, alice, bob = (player(n) for n in ("org", "co", "alice", "bob"))
+    other, staff = player("other"), player("staff", is_staff=True, is_superuser=True)
+    event = make_event(organiser)
+    event.co_organisers.add(co)
+    secret_entry = services.join(event, alice)
+    own_entry = services.join(event, bob)
+    with freeze_time(DEADLINE - timedelta(hours=1)):
+        army = saved_army(alice, name=SECRET)
+        Army.objects.filter(pk=army.pk).update(share_token="alice-share-token-abcdefghijklmnop")
+        secret = services.submit(secret_entry, army, alice)
+        services.submit(own_entry, saved_army(bob, name="Bob's own"), bob)
+    Submission.objects.filter(pk=secret.pk).update(state=Submission.APPROVED)
+    pack = Pack.objects.create(event=event, requested_by=organiser)
+    make_pack.enqueue(pack.pk)  # run at once in tests: a ready pack holding the secret army
+    return {
+        "pack": pack.pk,
+        "event": event,
+        "secret": secret,
+        "secret_entry": secret_entry,
+        "users": {
+            "organiser": organiser,
+            "co-organiser": co,
+            "entrant": bob,
+            "other": other,
+            "staff": staff,
+        },
+    }
+
+
+def client_of(user):
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def answer(client, url):
+    response = client.get(url)
+    if response.status_code == 405:
+        response = client.post(url)
+    return response
+
+
+def kwargs_for(route, world, *, submission=None):
+    values = {
+        "code": world["event"].code,
+        "submission": submission if submission is not None else world["secret"].pk,
+        "entrant": world["secret_entry"].pk,
+        "action": "note",
+        "pack": world["pack"],
+    }
+    return {p: values[p] for p in route.params}
+
+
+ACTORS = ["anonymous", "entrant", "other", "staff", "organiser", "co-organiser"]
+RUNS = {"organiser", "co-organiser"}
+
+
+def body(response) -> str:
+    if response.get("Content-Type", "").startswith("application/pdf"):
+        import io
+
+        from pypdf import PdfReader
+
+        return "".join(
+            page.extract_text() for page in PdfReader(io.BytesIO(response.content)).pages
+        )
+    return response.content.decode(errors="replace")
+
+
+@pytest.mark.parametrize("actor", ACTORS)
+@pytest.mark.parametrize("moment", ["before", "after"])
+def test_no_route_shows_another_players_army_before_the_reveal(world, actor, moment):
+    user = None if actor == "anonymous" else world["users"][actor]
+    revealed = moment == "after"
+    with freeze_time(AFTER if revealed else BEFORE):
+        client = client_of(user)  # signed in on the frozen day: its session is live then
+        for route in ROUTES:
+            url = url_for(route, kwargs_for(route, world))
+            response = answer(client, url)
+            assert "ETag" not in response, url
+            if response.status_code != 404:  # the site's one 404 page, the same for all
+                assert "no-store" in response.get("Cache-Control", ""), url
+            text = body(response)
+            may_see = actor in RUNS or (revealed and actor == "entrant")
+            if not may_see:
+                assert SECRET not in text, (actor, moment, url)
+            if "submission" in route.params:
+                # the secret submission and a made-up id answer alike to whoever may not see it
+                made_up = url_for(
+                    route, kwargs_for(route, world, submission=world["secret"].pk + 1000)
+                )
+                if not may_see:
+                    assert response.status_code == 404, (actor, moment, url)
+                    assert answer(client, made_up).status_code == 404
+                elif route.key.endswith(("submission", "submission_file")):
+                    assert response.status_code == 200 and SECRET in text, (actor, moment, url)
+            if "entrant" in route.params and actor not in RUNS:
+                assert response.status_code == 404, (actor, url)
+
+
+@pytest.mark.parametrize("moment", ["before", "after"])
+def test_the_event_page_lists_approved_armies_only_to_whom_may_see_them(world, moment):
+    with freeze_time(AFTER if moment == "after" else BEFORE):
+        url = reverse("events:event", args=[world["event"].code])
+        for actor in ACTORS:
+            user = None if actor == "anonymous" else world["users"][actor]
+            page = client_of(user).get(url).content.decode()
+            shown = actor in RUNS or (moment == "after" and actor == "entrant")
+            assert (SECRET in page) is shown, (actor, moment)
+            assert "2 players entered" in page
+
+
+def test_a_public_event_shows_approved_armies_to_anyone_after_the_reveal(world):
+    event = world["event"]
+    event.public_after_reveal = True
+    event.save()
+    url = reverse("events:submission", args=[event.code, world["secret"].pk])
+    with freeze_time(BEFORE):
+        assert Client().get(url).status_code == 404
+    with freeze_time(AFTER):
+        assert SECRET in Client().get(url).content.decode()
+
+
+def test_a_submission_not_approved_stays_hidden_after_the_reveal(world):
+    Submission.objects.filter(pk=world["secret"].pk).update(state=Submission.NEEDS_CHANGES)
+    url = reverse("events:submission", args=[world["event"].code, world["secret"].pk])
+    with freeze_time(AFTER):
+        assert client_of(world["users"]["entrant"]).get(url).status_code == 404
+
+
+def test_a_withdrawn_entrant_no_longer_sees_the_revealed_armies(world):
+    Entrant.objects.filter(user=world["users"]["entrant"]).update(state=Entrant.WITHDRAWN)
+    url = reverse("events:submission", args=[world["event"].code, world["secret"].pk])
+    with freeze_time(AFTER):
+        assert client_of(world["users"]["entrant"]).get(url).status_code == 404
+
+
+def test_the_armys_own_share_link_hides_it_until_the_reveal(world):
+    token = "alice-share-token-abcdefghijklmnop"
+    urls = [
+        reverse("armies:shared", args=[token]),
+        reverse("armies:shared_json", args=[token]),
+        reverse("printing:shared_roster", args=[token]),
+    ]
+    with freeze_time(BEFORE):
+        for url in urls:
+            assert Client().get(url).status_code == 404, url
+    with freeze_time(AFTER):
+        for url in urls:
+            assert Client().get(url).status_code == 200, url
