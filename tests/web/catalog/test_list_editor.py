@@ -9,6 +9,7 @@ from django.test import Client
 
 import rules
 from armybuilder.catalog.models import ArmyList
+from tests.web.catalog.list_rebuild import THEN
 
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
@@ -226,3 +227,31 @@ def test_the_editors_script_gets_a_refusal_drawn_and_named_in_a_header(author):
     assert 'value="7"' in refused.content.decode() and "<html" not in refused.content.decode()
     saved = client.post(url, {**change, "value": "1"}, headers={"X-List-Editor": "true"})
     assert saved.status_code == 200 and not saved.has_header("X-List-Refused")
+
+
+def test_a_dark_ages_unit_or_group_is_added_and_removed_each_in_one_step(author):
+    _, client = author
+    client.post("/rulesets/dark-ages-2015/new-list/", {"name": "My Saxons"})
+    made = ArmyList.objects.get(name="My Saxons")
+    url = f"/rulesets/dark-ages-2015/lists/{made.slug}/edit/"
+
+    def with_step(form: dict, step: str) -> None:
+        refused = client.post(url, form, headers=HX)
+        offered = dict((text, n) for n, text in THEN.findall(refused.content.decode()))
+        assert refused.status_code == 400 and step in offered, offered
+        done = client.post(url, {**form, "then": offered[step], "then_text": step}, headers=HX)
+        assert done.status_code == 200
+
+    with_step({"op": "add", "section": "required"}, "Then lower Infantry’s How many from 4 to 3.")
+    with_step({"op": "add", "section": "choices"}, "Then lower Infantry’s How many from 3 to 2.")
+    made.refresh_from_db()
+    assert [e["key"] for e in made.data["required"]] == ["infantry", "entry-1"]
+    assert [g["key"] for g in made.data["choices"]] == ["support", "entry-2"]
+    with_step({"op": "remove", "section": "choices", "index": "1", "item": "entry-2"},
+              "Then raise Infantry’s How many from 2 to 3.")  # fmt: skip
+    with_step({"op": "remove", "section": "required", "index": "0", "item": "infantry"},
+              "Then raise Support’s Units to pick from 2 to 5.")  # fmt: skip
+    made.refresh_from_db()
+    assert [e["key"] for e in made.data["required"]] == ["entry-1"]
+    assert made.latest_revision == 5
+    assert rules.get_ruleset("dark-ages-2015").validate_army_list(made.data) == []
