@@ -6,6 +6,8 @@ import json
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import rules
 from armybuilder.catalog.models import ArmyList
@@ -255,3 +257,59 @@ def test_a_dark_ages_unit_or_group_is_added_and_removed_each_in_one_step(author)
     assert [e["key"] for e in made.data["required"]] == ["entry-1"]
     assert made.latest_revision == 5
     assert rules.get_ruleset("dark-ages-2015").validate_army_list(made.data) == []
+
+
+@settings(max_examples=80, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(
+    ruleset=st.sampled_from(["into-the-dark", "dark-ages-d5", "feudal-2017", "dewitt-medieval"]),
+    form=st.fixed_dictionaries(
+        {
+            "op": st.sampled_from(["set", "values", "add", "remove", "meta", "undo", "redo", "x"]),
+            "section": st.sampled_from(
+                [
+                    "entries",
+                    "limits",
+                    "required",
+                    "choices",
+                    "options",
+                    "columns",
+                    "replacements",
+                    "",
+                    "nope",
+                ]
+            ),
+            "index": st.sampled_from(["0", "1", "0.0", "9", "-1", "a", ""]),
+            "item": st.sampled_from(["", "entry-1", "infantry", "support/skirmishers", "x/y"]),
+            "field": st.sampled_from(
+                [
+                    "name",
+                    "min",
+                    "max",
+                    "count",
+                    "pick",
+                    "key",
+                    "core",
+                    "notes",
+                    "quality",
+                    "type",
+                    "fixed",
+                    "nope",
+                ]
+            ),
+            "value": st.one_of(st.text(max_size=12), st.sampled_from(['"elite"', "3", "-2"])),
+            "then": st.sampled_from(["", "0", "7", "z"]),
+        }
+    ),  # fmt: skip
+)
+def test_any_post_to_the_editor_is_answered_or_refused_never_an_error(author, ruleset, form):
+    _, client = author
+    made = ArmyList.objects.filter(author__username="ann", ruleset=ruleset).first()
+    if made is None:
+        client.post(f"/rulesets/{ruleset}/new-list/", {"name": "Fuzzed"})
+        made = ArmyList.objects.get(author__username="ann", ruleset=ruleset)
+    url = f"/rulesets/{ruleset}/lists/{made.slug}/edit/"
+    response = client.post(url, form, headers=HX)
+    assert response.status_code in (200, 400)
+    made.refresh_from_db()
+    assert rules.get_ruleset(ruleset).validate_army_list(made.data) == []
