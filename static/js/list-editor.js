@@ -8,8 +8,9 @@
  *
  * Each answer redraws the editor (the server's refusal sits at its field, with what was
  * typed), but keeps what the player has typed since: the field they are in (its value,
- * focus and caret) and every field still waiting in the queue. Without a connection a change
- * waits and is sent again. Without JavaScript each field has a Save button. */
+ * focus and caret) and every field still waiting in the queue. A field typed in and left
+ * before this script ran is sent when it starts. Without a connection a change waits and
+ * is sent again. Without JavaScript each field has a Save button. */
 (function () {
   "use strict";
 
@@ -184,6 +185,22 @@
     actions += 1;
     enqueue("action:" + actions, form);
   });
+  // a field typed in and left before this script ran is sent now (forms carry
+  // autocomplete="off", so a value differing from the page's is always the player's)
+  function sendTypedEarly() {
+    var root = editor();
+    if (!root) { return; }
+    root.querySelectorAll('form[data-edit="field"]').forEach(function (form) {
+      var controls = controlsOf(form);
+      if (controls.indexOf(document.activeElement) < 0 && controls.some(dirty)) { commit(controls[0]); }
+    });
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", sendTypedEarly);
+  } else {
+    sendTypedEarly();
+  }
+
   window.addEventListener("beforeunload", function (event) {
     if (queue.length || inflight) {
       event.preventDefault();

@@ -6,9 +6,12 @@ import json
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import rules
 from armybuilder.catalog.models import ArmyList
+from tests.web.catalog.list_rebuild import THEN
 
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
@@ -226,3 +229,87 @@ def test_the_editors_script_gets_a_refusal_drawn_and_named_in_a_header(author):
     assert 'value="7"' in refused.content.decode() and "<html" not in refused.content.decode()
     saved = client.post(url, {**change, "value": "1"}, headers={"X-List-Editor": "true"})
     assert saved.status_code == 200 and not saved.has_header("X-List-Refused")
+
+
+def test_a_dark_ages_unit_or_group_is_added_and_removed_each_in_one_step(author):
+    _, client = author
+    client.post("/rulesets/dark-ages-2015/new-list/", {"name": "My Saxons"})
+    made = ArmyList.objects.get(name="My Saxons")
+    url = f"/rulesets/dark-ages-2015/lists/{made.slug}/edit/"
+
+    def with_step(form: dict, step: str) -> None:
+        refused = client.post(url, form, headers=HX)
+        offered = dict((text, n) for n, text in THEN.findall(refused.content.decode()))
+        assert refused.status_code == 400 and step in offered, offered
+        done = client.post(url, {**form, "then": offered[step], "then_text": step}, headers=HX)
+        assert done.status_code == 200
+
+    with_step({"op": "add", "section": "required"}, "Then lower Infantry’s How many from 4 to 3.")
+    with_step({"op": "add", "section": "choices"}, "Then lower Infantry’s How many from 3 to 2.")
+    made.refresh_from_db()
+    assert [e["key"] for e in made.data["required"]] == ["infantry", "entry-1"]
+    assert [g["key"] for g in made.data["choices"]] == ["support", "entry-2"]
+    with_step({"op": "remove", "section": "choices", "index": "1", "item": "entry-2"},
+              "Then raise Infantry’s How many from 2 to 3.")  # fmt: skip
+    with_step({"op": "remove", "section": "required", "index": "0", "item": "infantry"},
+              "Then raise Support’s Units to pick from 2 to 5.")  # fmt: skip
+    made.refresh_from_db()
+    assert [e["key"] for e in made.data["required"]] == ["entry-1"]
+    assert made.latest_revision == 5
+    assert rules.get_ruleset("dark-ages-2015").validate_army_list(made.data) == []
+
+
+@settings(max_examples=80, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(
+    ruleset=st.sampled_from(["into-the-dark", "dark-ages-d5", "feudal-2017", "dewitt-medieval"]),
+    form=st.fixed_dictionaries(
+        {
+            "op": st.sampled_from(["set", "values", "add", "remove", "meta", "undo", "redo", "x"]),
+            "section": st.sampled_from(
+                [
+                    "entries",
+                    "limits",
+                    "required",
+                    "choices",
+                    "options",
+                    "columns",
+                    "replacements",
+                    "",
+                    "nope",
+                ]
+            ),
+            "index": st.sampled_from(["0", "1", "0.0", "9", "-1", "a", ""]),
+            "item": st.sampled_from(["", "entry-1", "infantry", "support/skirmishers", "x/y"]),
+            "field": st.sampled_from(
+                [
+                    "name",
+                    "min",
+                    "max",
+                    "count",
+                    "pick",
+                    "key",
+                    "core",
+                    "notes",
+                    "quality",
+                    "type",
+                    "fixed",
+                    "nope",
+                ]
+            ),
+            "value": st.one_of(st.text(max_size=12), st.sampled_from(['"elite"', "3", "-2"])),
+            "then": st.sampled_from(["", "0", "7", "z"]),
+        }
+    ),  # fmt: skip
+)
+def test_any_post_to_the_editor_is_answered_or_refused_never_an_error(author, ruleset, form):
+    _, client = author
+    made = ArmyList.objects.filter(author__username="ann", ruleset=ruleset).first()
+    if made is None:
+        client.post(f"/rulesets/{ruleset}/new-list/", {"name": "Fuzzed"})
+        made = ArmyList.objects.get(author__username="ann", ruleset=ruleset)
+    url = f"/rulesets/{ruleset}/lists/{made.slug}/edit/"
+    response = client.post(url, form, headers=HX)
+    assert response.status_code in (200, 400)
+    made.refresh_from_db()
+    assert rules.get_ruleset(ruleset).validate_army_list(made.data) == []
