@@ -26,8 +26,10 @@
     var urls = [];
     try {
       urls = JSON.parse(window.localStorage.getItem(TO_KEEP) || "[]");
-      if (url && urls.indexOf(url) === -1) { urls = urls.concat([url]).slice(-20); }
-      window.localStorage.setItem(TO_KEEP, JSON.stringify(urls));
+      if (url && urls.indexOf(url) === -1) {
+        urls = urls.concat([url]).slice(-20);
+        window.localStorage.setItem(TO_KEEP, JSON.stringify(urls));
+      }
     } catch (e) { /* no storage (private mode, full): only this page is asked for */
       return url ? [url] : [];
     }

@@ -300,11 +300,10 @@ self.addEventListener("activate", function (event) {
 self.addEventListener("message", function (event) {
   var data = event.data || {};
   if (data.type === "keep" && Array.isArray(data.urls)) {
-    event.waitUntil(data.urls.slice(0, 20).reduce(function (done, url) {
-      return done.then(function () {
-        return typeof url === "string" ? keepUrl(url, true).catch(function () {}) : null;
-      });
-    }, Promise.resolve()));
+    // side by side: a page waits for no other page's roster
+    event.waitUntil(Promise.all(data.urls.slice(0, 20).map(function (url) {
+      return typeof url === "string" ? keepUrl(url, true).catch(function () {}) : null;
+    })));
   } else if (data.type === "online") {
     event.waitUntil(recheck(true).catch(function () {}));
   }

@@ -90,6 +90,19 @@ def named_army(user: Any, name: str) -> Army:
     return services.create_army(document, owner=user)
 
 
+def back_online(page: Page) -> None:
+    """The connection returns: once the page sees it (navigator.onLine), its online event."""
+    page.context.set_offline(False)
+    page.evaluate(
+        """async () => {
+          for (let i = 0; i < 100 && !navigator.onLine; i++) {
+            await new Promise(done => setTimeout(done, 50));
+          }
+          window.dispatchEvent(new Event('online'));
+        }"""
+    )
+
+
 def kept(page: Page, url: str) -> bool:
     return page.evaluate(KEPT, [url, True])
 
@@ -122,20 +135,20 @@ def test_an_army_opened_first_by_its_url_reads_offline_with_its_roster_and_an_ed
     expect(page.locator("#offline-copy")).to_contain_text("as last seen")
     print_link = page.locator("#files").get_by_role("link", name="Order of battle (PDF)")
     assert page.evaluate(FETCH, print_link.get_attribute("href")) == [200, "application/pdf"]
+
+    # an edit made on the kept copy waits, and lands when the connection returns (one unit:
+    # pending.js keys a waiting change by its field's name, whichever unit it is on)
+    open_card(page, 0)
+    page.locator("#u0-name").fill("Named offline")
+    page.locator("#u0-name").press("Tab")
+    expect(page.locator("#u0-name-wrap .field-state")).to_contain_text("Not saved")
     page.set_viewport_size({"width": 390, "height": 844})
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "offline-builder-phone.png"))
-
-    # an edit made on the kept copy waits, and lands on that unit when the connection returns
-    open_card(page, 1)
-    page.locator("#u1-name").fill("Named offline")
-    page.locator("#u1-name").press("Tab")
-    expect(page.locator("#u1-name-wrap .field-state")).to_contain_text("Not saved")
-    page.context.set_offline(False)
-    page.evaluate("window.dispatchEvent(new Event('online'))")
-    expect(page.locator("#u1-name-wrap .field-state")).to_have_text("Saved")
+    back_online(page)
+    expect(page.locator("#u0-name-wrap .field-state")).to_have_text("Saved")
     units = document_of(saved)["units"]
-    assert units[1]["name"] == "Named offline" and units[0]["name"] != "Named offline"
+    assert units[0]["name"] == "Named offline" and units[1]["name"] != "Named offline"
 
 
 def test_my_armies_offline_lists_the_signed_in_players_armies_marked_offline(
@@ -237,8 +250,7 @@ def test_a_revoked_share_page_is_not_served_offline_once_the_device_has_been_onl
     else:
         lifecycle.stop_sharing(saved)
     if online_again == "the connection returns":  # the worker asks the kept link again
-        page.context.set_offline(False)
-        page.evaluate("window.dispatchEvent(new Event('online'))")
+        back_online(page)
     else:  # the link itself answers 404 now
         assert page.goto(shared).status == 404
     assert gone(page, shared) and gone(page, f"{shared}roster.pdf")
@@ -275,8 +287,7 @@ def test_an_army_deleted_elsewhere_is_not_served_offline_once_the_device_has_bee
     assert opens_offline(page, f"{base}/armies/{deleted.pk}/", "Gone Host")
 
     services.delete_army(deleted)  # on another device
-    page.context.set_offline(False)
-    page.evaluate("window.dispatchEvent(new Event('online'))")
+    back_online(page)
     assert gone(page, f"{base}/armies/{deleted.pk}/")
 
     page.context.set_offline(True)
