@@ -18,6 +18,7 @@ import rules
 from armybuilder.armies.models import Army
 from armybuilder.armies.selectors import live_armies
 from armybuilder.catalog.models import ArmyListRevision
+from armybuilder.catalog.pins import list_title
 from armybuilder.catalog.selectors import army_lookup
 from armybuilder.catalog.services import check_document
 from armybuilder.events import selectors, services
@@ -160,6 +161,10 @@ def submission_page(request: HttpRequest, code: str, submission: int) -> HttpRes
         "event": event,
         "submission": found,
         "report": submitted_report(found),
+        "checked_against": [
+            list_title(event.ruleset, slug, number)
+            for slug, number in sorted(found.list_revisions.items())
+        ],
         "runs": runs,
         "roll_revision": found.list_revisions.get(found.document.get("army_list"), ""),
         "seed_shown": found.roll_seed is not None and (runs or selectors.revealed(event)),
