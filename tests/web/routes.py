@@ -305,6 +305,8 @@ def import_army(client: Client) -> Army:
 def make_samples(owner: Client) -> Samples:
     """An army of ``owner``'s (shared, with a named snapshot), a render in the queue and an army list."""
     saved = import_army(owner)
+    assert owner.post(reverse("armies:share_regenerate", args=[saved.pk])).status_code < 400
+    saved.refresh_from_db()
     assert saved.share_token
     render = Render.objects.create(
         key="route-test", spec={}, filename="test.pdf", queued=timezone.now()
