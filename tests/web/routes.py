@@ -105,6 +105,7 @@ ROUTES: dict[str, Rule] = {
     "armies:new": Rule(PUBLIC),
     "armies:list_options": Rule(PUBLIC),
     "armies:start": Rule(PUBLIC),
+    "armies:find": Rule(PUBLIC),
     "armies:import": Rule(PUBLIC),
     "armies:builder": Rule(OWNER),
     "armies:export": Rule(OWNER),
