@@ -96,3 +96,12 @@ DEWITT_ARCHER = {
     "weapons": ["longbow"],
     "stands": 6,
 }
+
+
+def shared_army(raw: Any, **kwargs: Any) -> Any:
+    """A new army that its owner then shares by link (new armies are private)."""
+    from armybuilder.armies import services
+
+    created = services.create_army(raw, **kwargs)
+    services.regenerate_share_token(created)
+    return created

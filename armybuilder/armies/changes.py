@@ -48,6 +48,7 @@ from armybuilder.armies.revisions import (
     undoable,
     with_value,
 )
+from armybuilder.armies.wording import field_value, list_namer
 from rules.errors import MalformedDocument
 
 SETTINGS = {
@@ -210,16 +211,28 @@ def setting(field: str, data: QueryDict | Mapping[str, Any], made_from: Any) -> 
             )
 
         _check_conflict(army, field, label, made_from, old, new, _also(made_from, read))
+        said = _setting_words(army, ruleset, field)
         note = RevisionNote(
-            f"{label}: {shown(old)} → {shown(new)}",
+            f"{label}: {said(old)} → {said(new)}",
             field=field,
-            retell=lambda first: f"{label}: {shown(first)} → {shown(new)}",
+            retell=lambda first: f"{label}: {said(first)} → {said(new)}",
         )
         if old == new and document == army.document:
             return Change(None, note)
         return Change(document, note)
 
     return apply
+
+
+def _setting_words(army: Army, ruleset: Any, field: str) -> Callable[[Any], str]:
+    """A setting's value in words: the army's list by its name, an option by its label."""
+    if field == "army_list":
+        namer = list_namer(army, ruleset.slug)
+        return lambda value: field_value(None, value, shown) if not value else namer(value)
+    if field.startswith("options."):
+        option = ruleset.option_field(field[8:])
+        return lambda value: field_value(option, value, shown)
+    return shown
 
 
 def typed(edit: Edit) -> Edit:
@@ -270,9 +283,14 @@ def item_field(
             return values_from_post((chosen,), sent_posted, current, path).get(field)
 
         _check_conflict(army, field, label, made_from, old, new, _also(made_from, read))
+        namer = list_namer(army, ruleset.slug) if field in ruleset.list_fields else None
+
+        def said(value: Any) -> str:
+            return field_value(chosen, value, shown, namer)
+
         note = RevisionNote(
-            f"{label} {shown(old)} → {shown(new)}", target=kind, index=now, field=field,
-            retell=lambda first: f"{label} {shown(first)} → {shown(new)}",
+            f"{label} {said(old)} → {said(new)}", target=kind, index=now, field=field,
+            retell=lambda first: f"{label} {said(first)} → {said(new)}",
         )  # fmt: skip
         if old == new:
             return Change(None, note, index=now)

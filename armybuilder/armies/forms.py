@@ -32,7 +32,7 @@ class NewArmyForm(forms.Form):
         label="Army name",
         required=False,
         max_length=120,
-        help_text="You can change it later; empty gives a name from the rule set.",
+        help_text="You can change it later; empty names it after its list.",
         validators=[validate_line],
     )
 
@@ -58,11 +58,13 @@ class NewArmyForm(forms.Form):
                     "army_list",
                     f"{list_slug!r} is not an army list of {ruleset.title} (its lists: {names}).",
                 )
+        chosen = known.get(list_slug) if list_slug else None
         data["army_list"] = list_slug or None
         if not ruleset.uses_points:
             data["points_limit"] = None
         name = (data.get("name") or "").strip()
-        data["name"] = name or f"New {ruleset.title} army"
+        # a new army is named after its list (the player renames it at will)
+        data["name"] = name or (chosen.name if chosen else f"New {ruleset.title} army")
         return data
 
 

@@ -52,9 +52,9 @@ class Army(models.Model):
         max_length=40, blank=True, default="", db_index=True, help_text="Draft of a visitor."
     )
     document = models.JSONField(help_text="The normalised muster.army/1 document.")
-    share_token = models.CharField(
-        max_length=64, unique=True, null=True, blank=True, default=new_share_token
-    )
+    # a new army is private: its owner shares it with one tap (a new token); armies
+    # shared before keep their links
+    share_token = models.CharField(max_length=64, unique=True, null=True, blank=True, default=None)
     version = models.PositiveIntegerField(default=1)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)

@@ -2,7 +2,15 @@
 
 from django.urls import path, register_converter
 
-from armybuilder.armies import field_views, history_views, share_views, start, upgrade_views, views
+from armybuilder.armies import (
+    field_views,
+    find,
+    history_views,
+    share_views,
+    start,
+    upgrade_views,
+    views,
+)
 
 
 class KindConverter:
@@ -26,6 +34,7 @@ urlpatterns = [
     path("armies/new/", views.new_army, name="new"),
     path("armies/new/lists/", views.list_options, name="list_options"),
     path("armies/new/<slug:slug>/", start.choose_list, name="start"),
+    path("armies/find/", find.find_list, name="find"),
     path("armies/import/", views.import_army, name="import"),
     path("armies/<int:pk>/", views.builder, name="builder"),
     path("armies/<int:pk>/export.json", views.export_json, name="export"),

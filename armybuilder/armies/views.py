@@ -474,7 +474,10 @@ def _share_response(request: HttpRequest, army: Army, message: str) -> HttpRespo
 @require_POST
 def regenerate_share(request: HttpRequest, pk: int) -> HttpResponse:
     army = selectors.owned_army_or_404(request, pk)
+    was_shared = bool(army.share_token)
     lifecycle.regenerate_share_token(army)
+    if not was_shared:
+        return _share_response(request, army, "Sharing is on: anyone with the link can see it.")
     return _share_response(request, army, "New share link made: the old link no longer works.")
 
 
@@ -482,4 +485,4 @@ def regenerate_share(request: HttpRequest, pk: int) -> HttpResponse:
 def stop_sharing(request: HttpRequest, pk: int) -> HttpResponse:
     army = selectors.owned_army_or_404(request, pk)
     lifecycle.stop_sharing(army)
-    return _share_response(request, army, "Sharing is off: the link no longer works.")
+    return _share_response(request, army, "The link no longer works.")

@@ -72,6 +72,7 @@ def player(db):
     document = example("into-the-dark-source-examples.json")
     document["army_list"] = None
     army = services.create_army(document, owner=user)
+    services.regenerate_share_token(army)  # shared, so its share page is audited too
     return user, army
 
 

@@ -24,10 +24,12 @@ LONG_NAME = "The Household Knights of Count Odo of Bayeux and Their Mounted Serj
 @pytest.fixture
 def alice(db):
     user = User.objects.create_user("alice", password="a-long-Pass-123")
-    services.create_army(example("feudal-2017-roll-4.json"), owner=user)
+    services.regenerate_share_token(
+        services.create_army(example("feudal-2017-roll-4.json"), owner=user)
+    )
     document = example("into-the-dark-source-examples.json")
     document["name"] = LONG_NAME
-    services.create_army(document, owner=user)
+    services.regenerate_share_token(services.create_army(document, owner=user))
     return user
 
 

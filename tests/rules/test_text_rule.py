@@ -7,7 +7,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 
-from armybuilder.armies.models import Army
+from armybuilder.armies.models import Army, new_share_token
 from armybuilder.catalog.models import ArmyList
 from armybuilder.catalog.services import ListFileError, load_lists
 from rules.errors import MalformedDocument
@@ -224,7 +224,7 @@ def test_every_army_page_survives_a_poisoned_row_stored_directly(owner_client, u
         units=[{"name": f"Knights {poison}"}],
         notes=f"Notes {poison}\nmore",
     )
-    army = Army.objects.create(owner=user, document=_doc())
+    army = Army.objects.create(owner=user, document=_doc(), share_token=new_share_token())
     Army.objects.filter(pk=army.pk).update(document=document)  # around every check
     token = army.share_token
     pages = [

@@ -118,6 +118,7 @@ ROUTES: dict[str, Rule] = {
     "armies:new": Rule(PUBLIC),
     "armies:list_options": Rule(PUBLIC),
     "armies:start": Rule(PUBLIC),
+    "armies:find": Rule(PUBLIC),
     "armies:import": Rule(PUBLIC),
     "armies:builder": Rule(OWNER),
     "armies:export": Rule(OWNER),
@@ -347,6 +348,8 @@ def make_samples(owner: Client) -> Samples:
     """An army of ``owner``'s (shared, with a named snapshot), a render in the queue reached
     through its share link, and an army list."""
     saved = import_army(owner)
+    assert owner.post(reverse("armies:share_regenerate", args=[saved.pk])).status_code < 400
+    saved.refresh_from_db()
     assert saved.share_token
     render = Render.objects.create(
         key="route-test", spec={}, filename="test.pdf", queued=timezone.now()

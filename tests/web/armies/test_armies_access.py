@@ -9,7 +9,7 @@ from django.urls import Resolver404, resolve
 
 from armybuilder.armies import services
 from armybuilder.armies.models import Army
-from tests.support import army
+from tests.support import army, shared_army
 
 HX = {"HX-Request": "true"}
 
@@ -22,7 +22,7 @@ def owner(db):
 @pytest.fixture
 def saved(owner):
     doc = army("into-the-dark", [{"name": "Knights", "quality": "fanatic", "mounted": True}])
-    return services.create_army(doc, owner=owner)
+    return shared_army(doc, owner=owner)
 
 
 @pytest.fixture

@@ -11,14 +11,14 @@ from django.utils import timezone
 
 from armybuilder.armies import services
 from armybuilder.armies.models import Army
-from tests.support import army, example
+from tests.support import army, example, shared_army
 
 HX = {"HX-Request": "true"}
 
 
 @pytest.fixture
 def saved(user):
-    return services.create_army(example("into-the-dark-source-examples.json"), owner=user)
+    return shared_army(example("into-the-dark-source-examples.json"), owner=user)
 
 
 def army_rows(page: str) -> list[str]:

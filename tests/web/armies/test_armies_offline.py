@@ -6,13 +6,12 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.contrib.staticfiles import finders
 
-from armybuilder.armies import services
-from tests.support import army
+from tests.support import army, shared_army
 
 
 def test_pages_load_scripts_and_styles_only_from_the_app(client, db):
     user = User.objects.create_user("alice", password="a-long-Pass-123")
-    saved = services.create_army(army("into-the-dark", [{"name": "Knights"}]), owner=user)
+    saved = shared_army(army("into-the-dark", [{"name": "Knights"}]), owner=user)
     anonymous_pages = ["/accounts/login/", "/accounts/signup/", f"/s/{saved.share_token}/"]
     client.force_login(user)
     pages = [f"/armies/{saved.pk}/", "/armies/", "/armies/new/", "/armies/import/"]

@@ -38,13 +38,34 @@ def itd(units: list[dict[str, Any]], **top: Any) -> dict[str, Any]:
     return army("into-the-dark", units, **top)
 
 
+def test_a_new_army_is_private_until_its_owner_shares_it_with_one_tap(client, user):
+    saved = services.create_army(itd([MILITIA]), owner=user)
+    assert saved.share_token is None
+    client.force_login(user)
+    assert "Sharing is off" in client.get(f"/armies/{saved.pk}/").content.decode()
+    panel = client.post(f"/armies/{saved.pk}/share/regenerate/", HTTP_HX_REQUEST="true")
+    saved.refresh_from_db()
+    assert saved.share_token and saved.share_token in panel.content.decode()
+    assert "Sharing is on" in panel.content.decode()
+    client.logout()
+    assert client.get(f"/s/{saved.share_token}/").status_code == 200
+
+
+def test_turning_sharing_off_says_it_once(client, user):
+    saved = services.create_army(itd([MILITIA]), owner=user)
+    services.regenerate_share_token(saved)
+    client.force_login(user)
+    panel = client.post(f"/armies/{saved.pk}/share/off/", HTTP_HX_REQUEST="true")
+    assert panel.content.decode().count("Sharing is off") == 1
+
+
 def test_create_army_stores_the_parsers_normalised_document(user):
     saved = services.create_army(itd([MILITIA]), owner=user)
     saved.refresh_from_db()
     unit = saved.document["units"][0]
     assert unit["figures"] == 12 and unit["armour"] == "unarmoured" and unit["division"] is None
     assert saved.document["army_list"] is None and saved.document["notes"] == ""
-    assert saved.version == 1 and len(saved.share_token) == 32
+    assert saved.version == 1 and saved.share_token is None  # private until shared
 
 
 def test_malformed_document_never_saves(user):
@@ -232,10 +253,11 @@ def test_roll_is_refused_for_a_rule_set_without_a_force_matrix(user):
         services.roll_force(saved, 1, seed=1)
 
 
-def test_duplicate_army_is_a_new_army_with_its_own_token(user):
+def test_duplicate_army_is_a_new_private_army_even_of_a_shared_one(user):
     saved = services.create_army(itd([MILITIA]), owner=user)
+    services.regenerate_share_token(saved)
     copy = services.duplicate_army(saved, owner=user)
-    assert copy.pk != saved.pk and copy.share_token != saved.share_token
+    assert copy.pk != saved.pk and saved.share_token and copy.share_token is None
     assert copy.document["name"] == "Copy of Test army"
     assert copy.document["units"] == saved.document["units"]
 

@@ -5,8 +5,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import Resolver404, resolve
 
-from armybuilder.armies import services
-from tests.support import army
+from tests.support import army, shared_army
 
 SCRIPT = "<script>alert(1)</script>"
 ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;"
@@ -23,7 +22,7 @@ def saved(owner):
     units = [{"name": SCRIPT, "training": "missile", "division": SCRIPT}]  # two errors, named
     doc = army("into-the-dark", units, name=SCRIPT, notes=SCRIPT)
     doc["generals"] = [{"name": SCRIPT, "commanding": True}]
-    return services.create_army(doc, owner=owner)
+    return shared_army(doc, owner=owner)
 
 
 def assert_escaped(body: bytes, where: str) -> None:

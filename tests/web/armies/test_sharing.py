@@ -9,7 +9,7 @@ from django.test import Client
 
 from armybuilder.armies import services
 from armybuilder.armies.models import Army
-from tests.support import army, example
+from tests.support import army, example, shared_army
 
 PASSWORD = "a-long-Pass-123"
 HX = {"HX-Request": "true"}
@@ -22,10 +22,10 @@ def owner(db):
 
 @pytest.fixture
 def saved(owner):
-    return services.create_army(example("into-the-dark-source-examples.json"), owner=owner)
+    return shared_army(example("into-the-dark-source-examples.json"), owner=owner)
 
 
-def test_every_army_has_an_unguessable_share_token_from_creation(saved):
+def test_a_shared_army_has_an_unguessable_share_token(saved):
     assert re.fullmatch(r"[A-Za-z0-9_-]{32}", saved.share_token)
     other = services.duplicate_army(saved, owner=saved.owner)
     assert other.share_token != saved.share_token
@@ -53,7 +53,7 @@ def test_the_share_page_is_read_only(saved, client):
 
 def test_the_share_page_lists_problems_with_links_to_the_units(owner, client):
     doc = army("into-the-dark", [{"name": "Archers", "training": "missile"}], points_limit=10)
-    shared = services.create_army(doc, owner=owner)
+    shared = shared_army(doc, owner=owner)
     page = client.get(f"/s/{shared.share_token}/").content.decode()
     assert 'data-code="missing-missile-weapon"' in page and 'href="#unit-0"' in page
     assert 'data-code="over-points-limit"' in page and '<li class="item" id="unit-0">' in page
@@ -148,10 +148,10 @@ def test_the_link_preview_counts_one_problem_in_the_singular_and_an_empty_army_a
     owner, client
 ):
     doc = army("into-the-dark", [{"name": "Archers", "training": "missile"}], points_limit=1000)
-    one = services.create_army(doc, owner=owner)
+    one = shared_army(doc, owner=owner)
     page = client.get(f"/s/{one.share_token}/").content.decode()
     assert '· 1 problem">' in page and "problem(s)" not in page
-    empty = services.create_army(army("into-the-dark", []), owner=owner)
+    empty = shared_army(army("into-the-dark", []), owner=owner)
     page = client.get(f"/s/{empty.share_token}/").content.decode()
     assert '0 units · 0 points · no units yet">' in page
 
@@ -163,13 +163,13 @@ def test_the_share_page_names_the_list_and_the_revision_the_army_is_checked_agai
     norman = ArmyList.objects.get(ruleset="into-the-dark", slug="norman-1066")
     mine = lists.copy_list(owner, norman).army_list
     lists.edit_list(owner, mine, name="Normans, my way")
-    built = services.create_army(army("into-the-dark", [], army_list=mine.slug), owner=owner)
+    built = shared_army(army("into-the-dark", [], army_list=mine.slug), owner=owner)
     assert built.list_pins == {mine.slug: 2}
     lists.edit_list(owner, mine, name="Normans, later")  # revision 3: not this army's
     page = Client().get(f"/s/{built.share_token}/").content.decode()
     assert "List: Normans, my way, revision 2" in page
     assert mine.slug not in page  # a private list: named, never its slug or a link
-    free = services.create_army(army("into-the-dark", []), owner=owner)
+    free = shared_army(army("into-the-dark", []), owner=owner)
     assert "List:" not in Client().get(f"/s/{free.share_token}/").content.decode()
 
 
@@ -179,7 +179,7 @@ def test_the_shared_roster_and_qrs_name_the_list_revision_the_army_is_checked_ag
 
     norman = ArmyList.objects.get(ruleset="into-the-dark", slug="norman-1066")
     lists.save_list(norman, name="Norman, revised")  # revision 2 is what a new army reads
-    built = services.create_army(army("into-the-dark", [], army_list=norman.slug), owner=owner)
+    built = shared_army(army("into-the-dark", [], army_list=norman.slug), owner=owner)
     lists.save_list(norman, name="Norman, later")  # revision 3: not this army's
     for sheet in ("roster", "qrs"):
         page = Client().get(f"/s/{built.share_token}/{sheet}/").content.decode()
@@ -191,7 +191,7 @@ def test_the_share_page_names_the_newer_revision_once_the_owner_accepts_it(owner
     from armybuilder.catalog.models import ArmyList
 
     norman = ArmyList.objects.get(ruleset="into-the-dark", slug="norman-1066")
-    built = services.create_army(army("into-the-dark", [], army_list=norman.slug), owner=owner)
+    built = shared_army(army("into-the-dark", [], army_list=norman.slug), owner=owner)
     visitor = Client()
     assert (
         "List: Norman (Hastings, 1066), revision 1"

@@ -6,9 +6,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from armybuilder.armies import services
 from armybuilder.armies.models import Army
-from tests.support import example
+from tests.support import example, shared_army
 
 PASSWORD = "a-long-Pass-123"
 
@@ -16,7 +15,7 @@ PASSWORD = "a-long-Pass-123"
 @pytest.fixture
 def shared(db):
     owner = User.objects.create_user("owner", password=PASSWORD)
-    return services.create_army(example("into-the-dark-source-examples.json"), owner=owner)
+    return shared_army(example("into-the-dark-source-examples.json"), owner=owner)
 
 
 def test_the_share_page_tells_a_visitor_the_copy_needs_no_account(shared, client):
@@ -79,7 +78,7 @@ def test_the_share_page_names_the_army_list_and_links_it(client, db):
     owner = User.objects.create_user("owner", password=PASSWORD)
     document = example("into-the-dark-source-examples.json")
     document["army_list"] = "norman-1066"
-    army = services.create_army(document, owner=owner)
+    army = shared_army(document, owner=owner)
     page = client.get(f"/s/{army.share_token}/").content.decode()
     assert (
         '<a href="/rulesets/into-the-dark/lists/norman-1066/">'

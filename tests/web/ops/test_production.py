@@ -14,7 +14,7 @@ from django.test import RequestFactory
 from django.utils import timezone
 
 from armybuilder import errors
-from armybuilder.armies.models import Army
+from armybuilder.armies.models import Army, new_share_token
 from armybuilder.ops import health, maintenance
 from armybuilder.ops.models import Scheduled, WorkerBeat
 from armybuilder.printing.models import Render
@@ -32,7 +32,7 @@ INLINE = {
 @pytest.fixture
 def saved(db, user):
     document = example("dewitt-medieval-lance-and-bow.json")
-    return Army.objects.create(owner=user, document=document)
+    return Army.objects.create(owner=user, document=document, share_token=new_share_token())
 
 
 def test_every_page_sends_a_strict_content_security_policy(client, db):

@@ -119,10 +119,12 @@ def test_api_render_goes_from_queued_to_a_pdf(client, queue):
 
 @pytest.mark.django_db(transaction=True)
 def test_browser_print_shows_progress_then_the_download(client, queue):
-    from armybuilder.armies.models import Army
+    from armybuilder.armies.models import Army, new_share_token
 
     saved = Army.objects.create(
-        session_key="x" * 32, document=example("dewitt-medieval-lance-and-bow.json")
+        session_key="x" * 32,
+        document=example("dewitt-medieval-lance-and-bow.json"),
+        share_token=new_share_token(),
     )
     first = client.get(f"/s/{saved.share_token}/roster.pdf?paper=a4")
     assert first.status_code == 302

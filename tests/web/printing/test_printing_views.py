@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from pypdf import PdfReader
 
-from armybuilder.armies.models import Army
+from armybuilder.armies.models import Army, new_share_token
 from armybuilder.armies.selectors import DRAFT_SESSION_KEY
 from armybuilder.catalog.services import check_document
 from tests.support import EXAMPLES, army, example
@@ -41,7 +41,9 @@ def owner():
 @pytest.fixture
 def saved(owner):
     return Army.objects.create(
-        owner=owner, document=normalised(example("into-the-dark-source-examples.json"))
+        owner=owner,
+        document=normalised(example("into-the-dark-source-examples.json")),
+        share_token=new_share_token(),
     )
 
 
