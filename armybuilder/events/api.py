@@ -14,7 +14,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, JsonResponse
 from django.urls import path, reverse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from armybuilder.events import selectors
 from armybuilder.events.checking import event_rules
@@ -64,7 +64,7 @@ def army_file(submission: Submission) -> dict[str, Any]:
 
 
 @never_cache
-@require_GET
+@require_safe
 def event(request: HttpRequest, code: str) -> JsonResponse:
     try:
         found = selectors.event_or_404(code)
@@ -95,7 +95,7 @@ def _table_row(row: Any, *, full: bool) -> dict[str, Any]:
 
 
 @never_cache
-@require_GET
+@require_safe
 def entrants(request: HttpRequest, code: str) -> JsonResponse:
     """Organisers: every entrant with state and problems. After the reveal, to whoever may
     see the armies: the entrants whose approved army is shown."""
@@ -114,7 +114,7 @@ def entrants(request: HttpRequest, code: str) -> JsonResponse:
 
 
 @never_cache
-@require_GET
+@require_safe
 def submissions(request: HttpRequest, code: str) -> JsonResponse:
     """The approved armies, in entrant order, each a ``muster.army/1`` document."""
     try:
@@ -138,7 +138,7 @@ def submissions(request: HttpRequest, code: str) -> JsonResponse:
 
 
 @never_cache
-@require_GET
+@require_safe
 def submission(request: HttpRequest, code: str, submission: int) -> JsonResponse:
     try:
         found = selectors.event_or_404(code)

@@ -263,7 +263,9 @@ def roll_force(entrant: Entrant, army_list: ArmyList, by: Any) -> Submission:
         army_list=army_list, number=rules_.lists[army_list.slug]
     )
     seed = secrets.randbelow(1_000_000)  # the CLI's range, so `muster roll --seed` takes it
-    document = get_ruleset(event.ruleset).roll_force(army_list.slug, revision.data, seed)
+    document = get_ruleset(event.ruleset).roll_force(
+        army_list.slug, revision.data, seed, list_name=army_list.name
+    )
     checked = check_for_event(event, document, owner_id=entrant.user_id)
     if checked.document is None:
         raise Refused(f"The rolled force cannot be read: {checked.malformed}")

@@ -63,7 +63,10 @@ def list_routes() -> list:
 def url_of(route, army_list: ArmyList) -> str:
     if "ruleset" in route.params:  # the API: /api/v1/lists/<ruleset>/<slug>
         return url_for(route, {"ruleset": army_list.ruleset, "slug": army_list.slug})
-    return url_for(route, {"slug": army_list.ruleset, "list_slug": army_list.slug})
+    values = {"slug": army_list.ruleset, "list_slug": army_list.slug}
+    if "number" in route.params:  # a revision of the list: its first
+        values["number"] = 1
+    return url_for(route, values)
 
 
 def stored(army_list: ArmyList) -> tuple:

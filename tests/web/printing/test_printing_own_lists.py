@@ -77,7 +77,8 @@ def test_a_posted_document_naming_a_private_list_is_still_refused(client, own_ar
     answer = client.post("/api/v1/roster.pdf", document, content_type="application/json")
     assert answer.status_code == 400
     assert answer.json() == {
-        "error": "army_list: 'marcher-lords' is not an army list of dewitt-medieval; "
+        "error": "army_list: 'marcher-lords' is not an army list of "
+        "Medieval Wargaming Rules (Dewitt, 1987); "
         "known lists: none yet",
         "path": "army_list",
     }
