@@ -25,6 +25,7 @@ from armybuilder.armies.documents import Checked, check_army
 from armybuilder.armies.edits import Change, Edit
 from armybuilder.armies.models import Army, Revision
 from armybuilder.armies.revisions import RevisionNote
+from rules.document import with_ids
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,10 @@ def _run(army: Army, edit: Edit) -> _Saved | None:
     change = edit(army)  # the working copy, changed
     if change.document is None:
         return _Saved(army, change, None, None)
-    state = checking.check(army, change.document)  # from the army's last check when it can
+    # a new unit (or a document from before ids were kept) gets its id before it is stored
+    state = checking.check(
+        army, with_ids(change.document)
+    )  # from the army's last check when it can
     document = state.army.to_document()
     if document == army.document:  # normalised, it is what is stored: nothing to write
         return _Saved(army, change, state, None)

@@ -280,7 +280,11 @@ def duplicate_item(kind: str, index: int, version: int | None) -> Edit:
         document = working_copy(army)
         items = items_of(document, kind)
         checked_index(items, now)
-        items.insert(now + 1, copy.deepcopy(items[now]))
+        # the copy is a unit of its own: it gets an id of its own when it is stored
+        copied = copy.deepcopy(items[now])
+        if isinstance(copied, dict):
+            copied.pop("id", None)
+        items.insert(now + 1, copied)
         summary = f"Duplicated {item_name(items[now])}"
         return Change(document, RevisionNote(summary, op="add", target=kind, index=now + 1))
 

@@ -19,6 +19,7 @@ from armybuilder.armies import drafts
 from armybuilder.armies.documents import NAME_MAX
 from armybuilder.armies.models import Army, new_share_token, restore_cutoff
 from armybuilder.catalog.services import check_document, lookup_of
+from rules.document import with_ids
 
 
 def blank_document(
@@ -41,7 +42,7 @@ def create_army(raw: Any, *, owner: AbstractBaseUser | None = None, session_key:
     can fill the database without an account.
     """
     # a player may build on their own lists as well as the public ones
-    parsed, _ = check_document(raw, lookup_of(owner))
+    parsed, _ = check_document(with_ids(raw), lookup_of(owner))
     if owner is None:
         return drafts.create_draft(session_key, parsed.to_document())  # caps: drafts.py
     return Army.objects.create(owner=owner, session_key="", document=parsed.to_document())

@@ -128,9 +128,10 @@ class Army(models.Model):
         """The admin's guard: a document the engine's parser refuses cannot be saved."""
         from armybuilder.catalog.services import check_document
         from rules import MalformedDocument
+        from rules.document import with_ids
 
         try:
-            parsed, _ = check_document(self.document)
+            parsed, _ = check_document(with_ids(self.document))
         except MalformedDocument as exc:
             raise ValidationError({"document": exc.message}) from exc
         self.document = parsed.to_document()
