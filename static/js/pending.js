@@ -13,7 +13,7 @@
  * An action made without a connection (add, duplicate, move, delete, undo, a roll) waits
  * in order in the same storage, is counted and named in #pending-changes, and is sent by
  * itself when the connection returns, made from the version of the page it was made on,
- * so the server finds the units it meant (armies.revisions.current_index).
+ * and names each unit by its stable id, so it lands on the unit it was made on.
  *
  * Coming back to the page (Back/Forward, a tab shown again) asks the server for the
  * army's version; when it moved on elsewhere the builder is redrawn from the server, but
@@ -23,7 +23,9 @@
 
   var builder = null;
   var storeKey = "muster:pending:" + window.location.pathname;
-  var pending = {};  // field name -> entry {field, url, params, value, from, seq, state}
+  // the control's wrapper id (its unit's id and the field, "u-k7qm2xze-figures-wrap") ->
+  // entry {key, field, url, params, value, from, seq, state}: one per field of each unit
+  var pending = {};
   var seq = 0;
   var actionsKey = "muster:actions:" + window.location.pathname;
   var actions = [];  // in order: {path, params, target, swap, label}
@@ -52,8 +54,9 @@
   function wrapOf(element) {
     return element && element.closest ? element.closest("[data-field]") : null;
   }
-  function wrapFor(field) {
-    return document.querySelector('#builder [data-field="' + CSS.escape(field) + '"]');
+  function wrapFor(key) {
+    var wrap = document.getElementById(key);
+    return wrap && wrap.dataset.field && builder && builder.contains(wrap) ? wrap : null;
   }
   function controlOf(wrap) {
     return wrap.querySelector("input:not([type=hidden]), select, textarea");
@@ -85,7 +88,7 @@
   function entryFor(wrap) {
     var control = controlOf(wrap);
     var url = control ? postUrl(control) : null;
-    if (!url || !wrap.dataset.param) { return null; }
+    if (!url || !wrap.dataset.param || !wrap.id) { return null; }
     var param = wrap.dataset.param;
     var params = [];
     wrap.querySelectorAll("input[name], select[name], textarea[name]").forEach(function (c) {
@@ -97,7 +100,7 @@
       }
       params.push([c.name, c.value]);
     });
-    return { field: wrap.dataset.field, url: url, params: params, value: valueOf(wrap),
+    return { key: wrap.id, field: wrap.dataset.field, url: url, params: params, value: valueOf(wrap),
              from: wrap.dataset.from, seq: ++seq, state: "saving", reason: "" };
   }
 
@@ -138,7 +141,7 @@
     if (wrap.classList.contains("conflicted")) { return; }
     var entry = entryFor(wrap);
     if (!entry) { return; }
-    pending[entry.field] = entry;
+    pending[entry.key] = entry;
     writeStore();
     showState(wrap, "saving");
     showCount();
@@ -157,7 +160,7 @@
     var wrap = requestWrap(event.detail);
     var xhr = event.detail.xhr;
     if (!wrap || !wrap.dataset.field) { return; }
-    var entry = pending[wrap.dataset.field];
+    var entry = pending[wrap.id];
     var status = xhr ? xhr.status : 0;
     if (status === 0 && wrap.dataset.replaced) {
       delete wrap.dataset.replaced;  // replaced by a newer keystroke's save: still saving
@@ -165,12 +168,12 @@
     }
     if (status === 200) {
       // confirmed, unless the player typed more since this request left
-      if (entry && !wrap.dataset.dirty) { delete pending[wrap.dataset.field]; }
+      if (entry && !wrap.dataset.dirty) { delete pending[wrap.id]; }
       if (!wrap.dataset.dirty) { showState(wrap, "saved"); }
       attempts = 0;
     } else if (status === 400 || status === 409) {
       // refused or conflicted: the field shows why (or the choice); sending again would not help
-      delete pending[wrap.dataset.field];
+      delete pending[wrap.id];
       var msg = wrap.querySelector(".field-msg");
       showState(wrap, "failed", status === 409 ? "changed elsewhere, choose a value"
         : (msg && msg.textContent) || "the server refused this value");
@@ -199,8 +202,8 @@
     Object.keys(pending).map(function (k) { return pending[k]; })
       .sort(function (a, b) { return a.seq - b.seq; })
       .forEach(function (entry) {
-        var wrap = wrapFor(entry.field);
-        if (!wrap) { delete pending[entry.field]; return; }
+        var wrap = wrapFor(entry.key);
+        if (!wrap) { delete pending[entry.key]; return; }
         if (entry.state !== "failed" && entry.state !== "restored") { return; }
         entry.state = "saving";
         showState(wrap, "saving");
@@ -308,15 +311,15 @@
   // already saved reads as the page's own value now, and is dropped).
   function restore() {
     var stored = readStore();
-    Object.keys(stored).forEach(function (field) {
-      var entry = stored[field];
-      var wrap = wrapFor(field);
+    Object.keys(stored).forEach(function (key) {
+      var entry = stored[key];
+      var wrap = wrapFor(key);
       if (!wrap || !entry || valueOf(wrap) === entry.value) { return; }
       setValue(wrap, entry.value);
       wrap.dataset.from = entry.from;  // a change elsewhere meanwhile comes back as a conflict
       entry.state = "restored";
       seq = Math.max(seq, entry.seq || 0);
-      pending[field] = entry;
+      pending[key] = entry;
       showState(wrap, "saving");
     });
     writeStore();
@@ -326,12 +329,12 @@
 
   // A redrawn builder (undo, a restore, another tab's change) keeps the field states shown.
   document.addEventListener("htmx:afterSettle", function () {
-    Object.keys(pending).forEach(function (field) {
-      var wrap = wrapFor(field);
-      var entry = pending[field];
+    builder = document.getElementById("builder");
+    Object.keys(pending).forEach(function (key) {
+      var wrap = wrapFor(key);
+      var entry = pending[key];
       if (wrap && !wrap.dataset.state) { showState(wrap, entry.state === "failed" ? "failed" : "saving"); }
     });
-    builder = document.getElementById("builder");
     showCount();
   });
 

@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from armybuilder.armies import services
 from armybuilder.armies.models import Army, ArmySnapshot, Revision
-from tests.support import army
+from tests.support import army, item_id
 
 UNIT = {"name": "Fyrd", "figures": 12}
 
@@ -57,7 +57,7 @@ def test_added_and_duplicated_units_get_ids_of_their_own_and_the_others_keep_the
     saved = services.create_army(army("into-the-dark", [UNIT]), owner=user)
     first = unit_ids(saved)
     saved = services.add_item(saved, "units", saved.version).army
-    saved = services.duplicate_item(saved, "units", 0, saved.version).army
+    saved = services.duplicate_item(saved, "units", item_id(saved, 0)).army
     ids = unit_ids(saved)
     assert ids[0] == first[0]
     assert len(set(ids)) == 3
@@ -66,7 +66,7 @@ def test_added_and_duplicated_units_get_ids_of_their_own_and_the_others_keep_the
 def test_a_deleted_units_id_is_not_given_to_the_unit_added_after(user):
     saved = services.create_army(army("into-the-dark", [UNIT, UNIT]), owner=user)
     gone = unit_ids(saved)[1]
-    saved = services.delete_item(saved, "units", 1, saved.version).army
+    saved = services.delete_item(saved, "units", item_id(saved, 1)).army
     saved = services.add_item(saved, "units", saved.version).army
     assert gone not in unit_ids(saved)
 
@@ -89,3 +89,24 @@ def test_the_data_migration_gives_ids_to_stored_armies_revisions_and_snapshots(u
         ids = [u["id"] for u in stored.document["units"]]
         assert len(set(ids)) == 2
     assert unit_ids(complete) == kept
+
+
+def test_the_data_migration_names_each_old_revisions_unit_by_the_id_it_has_now(user):
+    saved = services.create_army(army("into-the-dark", [UNIT, UNIT, UNIT]), owner=user)
+    ids = unit_ids(saved)
+    # recorded before ids: unit 2's figures at version 2, then unit 0 deleted at version 3
+    edit = Revision.objects.create(
+        army=saved, version=2, summary="figures", kind=Revision.FIELD, target="units",
+        index=2, field="figures", before=12, after=20,
+    )  # fmt: skip
+    Revision.objects.create(
+        army=saved, version=3, summary="delete", kind=Revision.SNAPSHOT, target="units",
+        index=0, op="delete", document=saved.document,
+    )  # fmt: skip
+    Army.objects.filter(pk=saved.pk).update(
+        version=3, document={**saved.document, "units": saved.document["units"][1:]}
+    )
+    migration = importlib.import_module("armybuilder.armies.migrations.0012_revision_item_id")
+    migration.name_items(apps, None)
+    edit.refresh_from_db()
+    assert edit.item_id == ids[2]
