@@ -141,6 +141,14 @@
     if (wrap.classList.contains("conflicted")) { return; }
     var entry = entryFor(wrap);
     if (!entry) { return; }
+    // the value the server already confirmed (a change event after the save, on leaving
+    // the field for a link): nothing is unsent, so nothing to keep or to ask about
+    if (JSON.stringify(entry.params) === wrap.dataset.savedParams) {
+      delete pending[entry.key];
+      writeStore();
+      showCount();
+      return;
+    }
     pending[entry.key] = entry;
     writeStore();
     showState(wrap, "saving");
@@ -168,7 +176,11 @@
     }
     if (status === 200) {
       // confirmed, unless the player typed more since this request left
-      if (entry && !wrap.dataset.dirty) { delete pending[wrap.id]; }
+      if (entry && !wrap.dataset.dirty) {
+        wrap.dataset.savedParams = JSON.stringify(entry.params);
+        delete pending[wrap.id];
+      }
+      tellOtherTabs();
       if (!wrap.dataset.dirty) { showState(wrap, "saved"); }
       attempts = 0;
     } else if (status === 400 || status === 409) {
@@ -338,6 +350,29 @@
     showCount();
   });
 
+  // Other tabs of this army: a change saved here tells them at once (BroadcastChannel), so
+  // they ask the server for the army's version and redraw (unit cards included) when it
+  // moved on, instead of waiting to be shown again.
+  var channel = null;
+  try { channel = "BroadcastChannel" in window ? new BroadcastChannel("muster:armies") : null; }
+  catch (e) { channel = null; }
+  function tellOtherTabs() {
+    if (channel) { channel.postMessage({ path: window.location.pathname }); }
+  }
+  if (channel) {
+    channel.onmessage = function (event) {
+      if (event.data && event.data.path === window.location.pathname) { checkVersion(); }
+    };
+  }
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var config = event.detail.requestConfig;
+    var xhr = event.detail.xhr;
+    // an action (add, delete, move, settings...) saved here: the field answers tell above
+    if (config && config.verb === "post" && xhr && xhr.status === 200 && !requestWrap(event.detail)) {
+      tellOtherTabs();
+    }
+  });
+
   // Shown again: has the army changed elsewhere?
   var staleWaiting = false;
   var noticeTimer = null;
@@ -442,6 +477,7 @@
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") { checkVersion(); }
   });
+  window.addEventListener("focus", checkVersion);
 
   document.addEventListener("DOMContentLoaded", function () {
     builder = document.getElementById("builder");
