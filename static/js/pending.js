@@ -210,13 +210,17 @@
   function retryAll() {
     clearTimeout(retryTimer);
     if (navigator.onLine === false) { return; }  // the online event will call again
-    sendActions();
+    // waiting actions first, in order; the fields once they are through, since an
+    // action's answer redraws the units and would drop a field's request still queued
+    if (actions.length) { sendActions(); return; }
     Object.keys(pending).map(function (k) { return pending[k]; })
       .sort(function (a, b) { return a.seq - b.seq; })
       .forEach(function (entry) {
         var wrap = wrapFor(entry.key);
         if (!wrap) { delete pending[entry.key]; return; }
         if (entry.state !== "failed" && entry.state !== "restored") { return; }
+        // a redraw since (an action's answer) shows the server's value: put the player's back
+        if (valueOf(wrap) !== entry.value) { setValue(wrap, entry.value); }
         entry.state = "saving";
         showState(wrap, "saving");
         var control = controlOf(wrap);
@@ -266,6 +270,10 @@
     if (isAction(event.detail)) { queueAction(event.detail); }
   });
   var sending = false;
+  var fieldsAfterSettle = false;
+  document.addEventListener("htmx:afterSettle", function () {
+    if (fieldsAfterSettle) { fieldsAfterSettle = false; setTimeout(retryAll, 0); }
+  });
   function sendActions() {
     if (sending || !actions.length || navigator.onLine === false || !window.htmx) { return; }
     sending = true;
@@ -277,7 +285,15 @@
     values.csrfmiddlewaretoken = csrfToken();
     var settle = function (sent) {
       sending = false;
-      if (sent) { actions.shift(); writeActions(); showCount(); sendActions(); } else { scheduleRetry(); }
+      if (!sent) { scheduleRetry(); return; }
+      actions.shift();
+      writeActions();
+      showCount();
+      if (actions.length) { sendActions(); return; }
+      // then the fields, once the last action's answer is swapped in (their controls are
+      // the new ones then: a request from a control swapped out would be dropped)
+      fieldsAfterSettle = true;
+      setTimeout(function () { if (fieldsAfterSettle) { fieldsAfterSettle = false; retryAll(); } }, 1000);
     };
     window.htmx.ajax("POST", action.path, { target: action.target, swap: action.swap, values: values,
                                             headers: { "X-Muster-Replay": "1" } })

@@ -90,3 +90,38 @@ def test_an_offline_edit_of_unit_3_kept_over_an_offline_reload_lands_on_unit_3(
     expect(page.locator("#pending-changes")).to_be_hidden()
     units = exported(browser, live_server, user)["units"]
     assert [u["figures"] for u in units] == [before[0], before[1], 7]
+
+
+def test_offline_rename_two_edits_a_delete_and_an_add_over_two_reloads_all_land_once(
+    live_server, page: Page, browser: Browser
+):
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "into-the-dark", 4)
+    ids = [u["id"] for u in saved.document["units"]]
+    open_builder(page, live_server.url, saved)
+    page.evaluate("navigator.serviceWorker.ready.then(r => !!r.active)")
+    page.reload()  # under the worker: the page is kept for a reload without a connection
+    page.context.set_offline(True)
+    page.locator("#army-name").fill("Renamed offline")
+    page.locator("#army-name").press("Tab")
+    type_offline(page, 0, "20")
+    type_offline(page, 1, "21")
+    open_card(page, 3)
+    page.locator(f"#unit-{ids[3]} .item-actions button.danger").click()
+    page.get_by_role("button", name="Add unit").click()
+    expect(page.locator("#pending-changes")).to_contain_text("5 changes not yet saved")
+    page.on("dialog", lambda dialog: dialog.accept())  # the leave-page question: reload
+    for _ in range(2):
+        page.reload()
+        expect(page.locator("#army-title")).to_be_visible()
+        expect(page.locator("#pending-changes")).to_contain_text("5 changes not yet saved")
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#pending-changes")).to_be_hidden()
+    army = exported(browser, live_server, user)
+    assert army["name"] == "Renamed offline"
+    units = army["units"]
+    assert [u["id"] for u in units[:3]] == ids[:3]  # the fourth deleted, once
+    assert len(units) == 4 and units[3]["id"] not in ids  # one unit added, once
+    assert [u["figures"] for u in units[:2]] == [20, 21]
+    assert units[2]["figures"] == saved.document["units"][2]["figures"]
