@@ -21,11 +21,12 @@ from django.contrib.sessions.backends.db import SessionStore  # noqa: E402
 from armybuilder.armies.models import Army  # noqa: E402
 from armybuilder.catalog.services import check_document  # noqa: E402
 from bench.pdf import army_of  # noqa: E402
+from rules.document import with_ids  # noqa: E402
 
 
 def main() -> None:
     user = User.objects.create_user("bench", password=secrets.token_urlsafe(16))
-    parsed, _report = check_document(army_of(30))  # stored as the parser normalised it
+    parsed, _report = check_document(with_ids(army_of(30)))  # stored as the parser normalised it
     army = Army.objects.create(owner=user, document=parsed.to_document())
     session = SessionStore()
     session[SESSION_KEY] = str(user.pk)
@@ -38,7 +39,7 @@ def main() -> None:
                 "army": army.pk,
                 "token": army.share_token,
                 "session": session.session_key,
-                "document": army_of(30),
+                "document": army.document,
             }
         )
     )

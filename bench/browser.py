@@ -94,8 +94,9 @@ def run() -> dict[str, Any] | None:
             page = context.new_page()
             page.goto(f"{base}/armies/{army.pk}/")
             index = SIZE // 2
-            page.locator(f"#unit-{index} summary").click()
-            box = page.locator(f"#u{index}-figures")
+            unit = army.document["units"][index]["id"]  # a unit is named by its id
+            page.locator(f"#unit-{unit} summary").click()
+            box = page.locator(f"#u-{unit}-figures")
             expect(box).to_be_visible()
             page.evaluate(TIMER)
             wrap = page.locator(f"#u{index}-figures-wrap")

@@ -56,7 +56,8 @@ class Editor:
     def __init__(self, client: Any, army: Any) -> None:
         self.client = client
         self.index = len(army.document["units"]) // 2
-        self.url = f"/armies/{army.pk}/units/{self.index}/"
+        unit = army.document["units"][self.index]["id"]  # a unit is named by its id
+        self.url = f"/armies/{army.pk}/unit/{unit}/"
         self.version = army.version
         self.current = army.document["units"][self.index]["figures"]
         page = client.get(f"/armies/{army.pk}/")  # the page, as a player opens it

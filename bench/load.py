@@ -214,7 +214,8 @@ def _cases(
         ("POST /api/v1/check, 30 units",
          base + "/api/v1/check", ["-p", str(check_body), "-T", "application/json"]),
         ("cached roster PDF", pdf_url, []),
-        ("builder edit (htmx), 30 units", f"{base}/armies/{setup['army']}/units/15/",
+        ("builder edit (htmx), 30 units",
+         f"{base}/armies/{setup['army']}/unit/{setup['document']['units'][15]['id']}/",
          [*owner, "-p", str(edit_body), "-T", "application/x-www-form-urlencoded"]),
     ]  # fmt: skip
     rows = []

@@ -207,6 +207,11 @@ class Army:
     ruleset_lists: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, compare=False)
     # each list's name, {slug: name}, when the lists were given with names (NamedLists)
     list_names: Mapping[str, str] = field(default_factory=dict, compare=False)
+    # each unit's and general's stable ``id`` (None where the document gave none), in the
+    # order of ``units`` and ``generals``: the engine never reads them, the builder names
+    # items by them (rules.document.item_ids)
+    unit_ids: tuple[str | None, ...] = ()
+    general_ids: tuple[str | None, ...] = ()
     # each copied list's family, {slug: family slug} (NamedLists.families)
     list_families: Mapping[str, str] = field(default_factory=dict, compare=False)
 
@@ -234,10 +239,19 @@ class Army:
             "army_list": self.army_list,
             "points_limit": self.points_limit,
             "options": dict(self.options),
-            "generals": [dict(g) for g in self.generals],
-            "units": [dict(u) for u in self.units],
+            "generals": _with_ids(self.generals, self.general_ids),
+            "units": _with_ids(self.units, self.unit_ids),
             "notes": self.notes,
         }
+
+
+def _with_ids(items: tuple[Mapping[str, Any], ...], ids: tuple[str | None, ...]) -> list[Any]:
+    """The items as a document holds them: each one's ``id`` first, when it has one."""
+    found = []
+    for i, item in enumerate(items):
+        given = ids[i] if i < len(ids) else None
+        found.append({"id": given, **item} if given is not None else dict(item))
+    return found
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -17,6 +19,9 @@ from rules.text import check_tree, safe_text
 FORMAT = "muster.army/1"
 MAX_UNITS = 500
 MAX_GENERALS = 50
+ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,32}")
+_ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"  # no 0/o, 1/l: read aloud, typed by hand
+_ID_LENGTH = 8  # 32**8 = 10**12: a deleted item's id does not come back
 
 # ruleset slug -> {list slug: constraint data}; the web layer reads these from the database.
 ListLookup = Callable[[str], Mapping[str, Mapping[str, Any]]]
@@ -164,9 +169,12 @@ def parse_document(raw: Any, lists: ListLookup = no_lists) -> Army:
         )
     if len(generals_raw) > MAX_GENERALS:
         raise MalformedDocument("generals", f"generals: at most {MAX_GENERALS} generals")
-    generals = []
+    seen: dict[str, str] = {}  # id -> the path of the item holding it
+    generals, general_ids = [], []
     for i, g in enumerate(generals_raw):
         path = f"generals[{i}]"
+        general_ids.append(_item_id(g, path, seen))
+        g = _without_id(g)
         parsed = parse_object(ruleset.general_fields, g, path, what="a general (an object)")
         generals.append(ruleset.normalise_general(parsed, options, path))
 
@@ -178,7 +186,11 @@ def parse_document(raw: Any, lists: ListLookup = no_lists) -> Army:
             "units", f"units: {len(units_raw)} units; an army has at most {MAX_UNITS}"
         )
     options_key = memo.digest(options)  # a unit parses the same way in the same options
-    units = [_parse_unit(ruleset, options, options_key, u, i) for i, u in enumerate(units_raw)]
+    unit_ids = [_item_id(u, f"units[{i}]", seen) for i, u in enumerate(units_raw)]
+    units = [
+        _parse_unit(ruleset, options, options_key, _without_id(u), i)
+        for i, u in enumerate(units_raw)
+    ]
 
     notes = parse_value(_NOTES, raw.get("notes", ""), "notes")
     if notes is None:
@@ -196,8 +208,92 @@ def parse_document(raw: Any, lists: ListLookup = no_lists) -> Army:
         ruleset_lists=available,
         list_names=list_names(available),
         list_families=list_families(available),
+        unit_ids=tuple(unit_ids),
+        general_ids=tuple(general_ids),
     )
     return ruleset.normalise_army(army)
+
+
+def _item_id(raw: Any, path: str, seen: dict[str, str]) -> str | None:
+    """A unit's or general's optional ``id``: a short string of letters, digits, ``-`` and
+    ``_``, held by no other unit or general of the army (``seen`` gathers them)."""
+    if not isinstance(raw, Mapping) or "id" not in raw:
+        return None
+    value = raw["id"]
+    id_path = f"{path}.id"
+    if not isinstance(value, str) or not ID_PATTERN.fullmatch(value):
+        raise MalformedDocument(
+            id_path,
+            f"{id_path}: {describe(value)} is not an id; an id is 1 to 32 letters, digits, "
+            "'-' or '_' (or leave it out: one is given)",
+        )
+    if value in seen:
+        raise MalformedDocument(
+            id_path,
+            f"{id_path}: {value!r} is already the id of {seen[value]}; each unit and "
+            "general of an army has its own id",
+        )
+    seen[value] = path
+    return value
+
+
+def _without_id(raw: Any) -> Any:
+    """The item as the rule set reads it: every key but its ``id``."""
+    if isinstance(raw, Mapping) and "id" in raw:
+        return {k: v for k, v in raw.items() if k != "id"}
+    return raw
+
+
+def new_id(taken: set[str] | frozenset[str] = frozenset()) -> str:
+    """A fresh item id, none of ``taken``: random, so an id an army once held (a unit
+    deleted since) is not given again (one chance in 10**12)."""
+    while True:
+        found = "".join(secrets.choice(_ID_ALPHABET) for _ in range(_ID_LENGTH))
+        if found not in taken:
+            return found
+
+
+def item_ids(document: Mapping[str, Any]) -> set[str]:
+    """Every id the document's units and generals hold."""
+    found = set()
+    for kind in ("units", "generals"):
+        items = document.get(kind)
+        for item in items if isinstance(items, list) else ():
+            if isinstance(item, Mapping) and isinstance(item.get("id"), str):
+                found.add(item["id"])
+    return found
+
+
+def with_ids(document: Any) -> Any:
+    """``document`` with an ``id`` given to every unit and general that has none (the
+    same object when all have one; else a copy, the items that had one shared). What an
+    import, a new unit or a document from before ids were kept goes through before it is
+    stored. Anything but a document object is returned as it is, for the parser to refuse."""
+    if not isinstance(document, Mapping):
+        return document
+    missing = any(
+        isinstance(item, Mapping) and "id" not in item
+        for kind in ("units", "generals")
+        if isinstance(document.get(kind), list)
+        for item in document[kind]
+    )
+    if not missing:
+        return document
+    taken = item_ids(document)
+    result = dict(document)
+    for kind in ("units", "generals"):
+        items = document.get(kind)
+        if not isinstance(items, list):
+            continue
+        filled = []
+        for item in items:
+            if isinstance(item, Mapping) and "id" not in item:
+                fresh = new_id(taken)
+                taken.add(fresh)
+                item = {"id": fresh, **item}
+            filled.append(item)
+        result[kind] = filled
+    return result
 
 
 def _without_retired(ruleset: RuleSet, raw: Any) -> Any:
@@ -235,6 +331,10 @@ def reparse_unit(previous: Army, raw: Any, index: int) -> Army | None:
     if not 0 <= index < len(previous.units):
         raise IndexError(index)
     check_tree(raw, f"units[{index}]")
+    given = raw.get("id") if isinstance(raw, Mapping) else None
+    if given != (previous.unit_ids[index] if index < len(previous.unit_ids) else None):
+        return None  # the unit's id changed: only a full parse checks it against the others
+    raw = _without_id(raw)
     unit = _parse_unit(ruleset, previous.options, memo.digest(previous.options), raw, index)
     units = (*previous.units[:index], unit, *previous.units[index + 1 :])
     army = replace(previous, units=units)
@@ -265,6 +365,6 @@ def canonical_order(document: Mapping[str, Any]) -> dict[str, Any]:
             result["options"] = ordered(result["options"], [f.name for f in ruleset.options])
         for key, fields in (("units", ruleset.unit_fields), ("generals", ruleset.general_fields)):
             if isinstance(result.get(key), list):
-                names = [f.name for f in fields]
+                names = ["id", *(f.name for f in fields)]
                 result[key] = [ordered(item, names) for item in result[key]]
     return result

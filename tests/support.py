@@ -105,3 +105,26 @@ def shared_army(raw: Any, **kwargs: Any) -> Any:
     created = services.create_army(raw, **kwargs)
     services.regenerate_share_token(created)
     return created
+
+
+def item_id(saved: Any, index: int, kind: str = "units") -> str:
+    """The stable id of the army's ``kind[index]`` as stored now (``saved``: an Army row)."""
+    document = type(saved).objects.filter(pk=saved.pk).values_list("document", flat=True).get()
+    return document[kind][index]["id"]
+
+
+def item_url(saved: Any, index: int, kind: str = "units", tail: str = "") -> str:
+    """The builder address of the army's ``kind[index]``: by its id, never its place."""
+    return f"/armies/{saved.pk}/{kind[:-1]}/{item_id(saved, index, kind)}/{tail}"
+
+
+def control(saved: Any, index: int, field: str, kind: str = "units") -> str:
+    """The element id of a unit's (or general's) control, e.g. ``u-k7qm2xze-figures``."""
+    return f"{kind[0]}-{item_id(saved, index, kind)}-{field}"
+
+
+def unit_id(page: Any, index: int, kind: str = "units") -> str:
+    """In a browser test: the id of the card drawn ``index``-th in the builder's list (it
+    waits for that card to be drawn)."""
+    card = page.locator(f"#{kind[:-1]}-list > li.item").nth(index)
+    return str(card.get_attribute("id")).split("-", 1)[1]

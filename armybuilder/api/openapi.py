@@ -18,7 +18,7 @@ import rules
 from armybuilder.api.openapi_answers import answer_schemas, ref
 from armybuilder.api.openapi_lists import list_paths, list_schemas
 from armybuilder.events.openapi import event_paths, event_schemas
-from rules.document import FORMAT, MAX_GENERALS, MAX_UNITS
+from rules.document import FORMAT, ID_PATTERN, MAX_GENERALS, MAX_UNITS
 from rules.fields import Field
 
 JSON = "application/json"
@@ -94,15 +94,29 @@ def object_schema(fields: tuple[Field, ...]) -> dict[str, Any]:
     return schema
 
 
+def with_item_id(schema: dict[str, Any], what: str) -> dict[str, Any]:
+    """A unit's or general's schema with its optional stable ``id`` first."""
+    item_id = {
+        "type": "string",
+        "pattern": f"^{ID_PATTERN.pattern}$",
+        "title": "Id",
+        "description": f"The {what}'s stable id: it names the {what} in the builder, its "
+        "history and undo while it exists, and is kept on export and import. Optional: "
+        f"one is given to a {what} without. No two units or generals of an army share "
+        "an id (the parser refuses a duplicate, naming its path).",
+    }
+    return {**schema, "properties": {"id": item_id, **schema.get("properties", {})}}
+
+
 def ruleset_schemas(ruleset: rules.RuleSet) -> dict[str, dict[str, Any]]:
     """Components for one rule set: its army document, options, unit and general."""
     name = _camel(ruleset.slug)
     schemas = {
         f"{name}Options": object_schema(ruleset.options),
-        f"{name}Unit": object_schema(ruleset.unit_fields),
+        f"{name}Unit": with_item_id(object_schema(ruleset.unit_fields), "unit"),
     }
     if ruleset.has_generals:
-        schemas[f"{name}General"] = object_schema(ruleset.general_fields)
+        schemas[f"{name}General"] = with_item_id(object_schema(ruleset.general_fields), "general")
         generals: dict[str, Any] = {
             "type": "array",
             "items": ref(f"{name}General"),

@@ -1,11 +1,12 @@
 """The builder's change protocol: one field at a time, never lost, never on the wrong unit.
 
-A change names what it changes (an army setting, or unit/general N's field), the value it
-was made from (``_from``, JSON) and the version of the page it was made on. It is applied
-to the army as it is now unless that same field changed since (its value is no longer the
-one the change was made from): then ``FieldConflict`` carries both values and the player
-chooses. Changes to different fields, from two tabs, both land. The unit is followed
-across other tabs' adds, deletes and moves (``revisions.current_index``).
+A change names what it changes (an army setting, or a field of the unit or general with
+a given id), the value it was made from (``_from``, JSON) and the version of the page it
+was made on. It is applied to the army as it is now unless that same field changed since
+(its value is no longer the one the change was made from): then ``FieldConflict`` carries
+both values and the player chooses. Changes to different fields, from two tabs, both
+land. The unit is found by its id wherever other tabs' adds, deletes and moves put it
+(``revisions.index_of``).
 
 Undo names the change it takes back and takes back only that: a one-value change is set
 back on the army as it is now (a conflict when that value moved on since), a whole-army
@@ -25,7 +26,6 @@ from django.http import QueryDict
 from armybuilder.armies.controls import PREFIX, as_text, values_from_post
 from armybuilder.armies.documents import (
     ItemNotFound,
-    checked_index,
     item_fields,
     items_of,
     ruleset_of,
@@ -42,9 +42,9 @@ from armybuilder.armies.models import Army, Revision
 from armybuilder.armies.revisions import (
     ItemGone,
     RevisionNote,
-    current_index,
     document_at,
     get_value,
+    index_of,
     undoable,
     with_value,
 )
@@ -168,7 +168,7 @@ def _querydict(posted: Mapping[str, list[str]]) -> QueryDict:
     return result
 
 
-def _check_conflict(
+def check_conflict(
     army: Army,
     field: str,
     label: str,
@@ -210,7 +210,7 @@ def setting(field: str, data: QueryDict | Mapping[str, Any], made_from: Any) -> 
                 settings_document(army, _querydict(_only(sent, name))), "army", None, field
             )
 
-        _check_conflict(army, field, label, made_from, old, new, _also(made_from, read))
+        check_conflict(army, field, label, made_from, old, new, _also(made_from, read))
         said = _setting_words(army, ruleset, field)
         note = RevisionNote(
             f"{label}: {said(old)} → {said(new)}",
@@ -247,14 +247,9 @@ def typed(edit: Edit) -> Edit:
 
 
 def item_field(
-    kind: str,
-    index: int,
-    field: str,
-    data: QueryDict | Mapping[str, Any],
-    made_from: Any,
-    base_version: int | None,
+    kind: str, item_id: str, field: str, data: QueryDict | Mapping[str, Any], made_from: Any
 ) -> Edit:
-    """Change one field of unit/general ``index`` as it was on the page at ``base_version``.
+    """Change one field of the unit (or general) ``item_id``, wherever it is now.
 
     The change's ``index`` is the item's index now; ``revisions.ItemGone`` when that item
     is no longer there.
@@ -268,10 +263,9 @@ def item_field(
         posted = _only(data, PREFIX + field)
         if not posted:
             raise MalformedDocument(field, f"{field}: no value was sent")
-        now = current_index(army, kind, index, base_version)
+        now = index_of(army.document, kind, item_id)
         document = working_copy(army)
         items = items_of(document, kind)
-        checked_index(items, now)
         current = items[now] if isinstance(items[now], dict) else {}
         path = f"{kind}[{now}]"
         items[now] = values_from_post((chosen,), _querydict(posted), current, path)
@@ -282,14 +276,15 @@ def item_field(
             sent_posted = _querydict(_only(sent, PREFIX + field))
             return values_from_post((chosen,), sent_posted, current, path).get(field)
 
-        _check_conflict(army, field, label, made_from, old, new, _also(made_from, read))
+        check_conflict(army, field, label, made_from, old, new, _also(made_from, read))
         namer = list_namer(army, ruleset.slug) if field in ruleset.list_fields else None
 
         def said(value: Any) -> str:
             return field_value(chosen, value, shown, namer)
 
         note = RevisionNote(
-            f"{label} {said(old)} → {said(new)}", target=kind, index=now, field=field,
+            f"{label} {said(old)} → {said(new)}", target=kind, index=now, item_id=item_id,
+            field=field,
             retell=lambda first: f"{label} {said(first)} → {said(new)}",
         )  # fmt: skip
         if old == new:
@@ -326,12 +321,9 @@ def undo(revision_pk: int | None = None, made_from: Any = UNSET) -> Edit:
         now = revision.index
         if target != "army":
             try:
-                now = current_index(army, target, revision.index, revision.version)
+                now = index_of(army.document, target, revision.item_id)
             except ItemGone:
                 raise NothingToUndo("that item is gone") from None
-            items = army.document.get(target)
-            if now is None or not isinstance(items, list) or not 0 <= now < len(items):
-                raise NothingToUndo("that item is gone")
         value = get_value(army.document, target, now, field)
         expected = revision.after if made_from is UNSET else made_from
         if value != expected:
@@ -339,8 +331,9 @@ def undo(revision_pk: int | None = None, made_from: Any = UNSET) -> Edit:
             raise FieldConflict(army, field, label, theirs=value, yours=revision.before)
         document = with_value(army.document, target, now, field, revision.before)
         note = RevisionNote(
-            summary, op="edit", target=target, index=now, field=field, undo_of=revision
-        )
+            summary, op="edit", target=target, index=now, item_id=revision.item_id,
+            field=field, undo_of=revision,
+        )  # fmt: skip
         return Change(document, note, index=now)
 
     return apply
@@ -348,11 +341,14 @@ def undo(revision_pk: int | None = None, made_from: Any = UNSET) -> Edit:
 
 def _inverse(revision: Revision, summary: str) -> RevisionNote:
     """The note of taking back a whole-document change: the opposite move of the items,
-    so pages drawn before it still find their units (``revisions.current_index``)."""
+    as History tells it."""
     op, target, index = revision.op, revision.target, revision.index
     if op in ("add", "delete", "edit"):
         back = {"add": "delete", "delete": "add", "edit": "edit"}[op]
-        return RevisionNote(summary, op=back, target=target, index=index, undo_of=revision)
+        return RevisionNote(
+            summary, op=back, target=target, index=index, item_id=revision.item_id,
+            undo_of=revision,
+        )  # fmt: skip
     if op == "move":
         return RevisionNote(
             summary, op="move", target=target, index=revision.op_to, op_to=index, undo_of=revision

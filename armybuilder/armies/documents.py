@@ -17,6 +17,7 @@ import rules
 from armybuilder.armies import checking
 from armybuilder.armies.models import Army, Revision
 from rules.base import RuleSet
+from rules.document import with_ids
 from rules.errors import MalformedDocument
 from rules.fields import Field
 from rules.text import safe_text
@@ -75,7 +76,14 @@ def ruleset_of(army: Army) -> RuleSet:
 
 def check_army(army: Army) -> Checked:
     """Parse and check the stored document (one army-list query); this process
-    remembers the check for the army's next change (``armies.checking``)."""
+    remembers the check for the army's next change (``armies.checking``).
+
+    A row written around the services without its items' ids (a fixture, a script) is
+    given them here, quietly: the builder names every unit by its id."""
+    filled = with_ids(army.document)
+    if filled is not army.document:
+        Army.objects.filter(pk=army.pk, version=army.version).update(document=filled)
+        army.document = filled
     try:
         state = checking.check(army, army.document)
     except MalformedDocument as exc:

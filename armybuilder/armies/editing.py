@@ -25,6 +25,7 @@ from armybuilder.armies.documents import Checked, check_army
 from armybuilder.armies.edits import Change, Edit
 from armybuilder.armies.models import Army, Revision
 from armybuilder.armies.revisions import RevisionNote
+from rules.document import with_ids
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,10 @@ def _run(army: Army, edit: Edit) -> _Saved | None:
     change = edit(army)  # the working copy, changed
     if change.document is None:
         return _Saved(army, change, None, None)
-    state = checking.check(army, change.document)  # from the army's last check when it can
+    # a new unit (or a document from before ids were kept) gets its id before it is stored
+    state = checking.check(
+        army, with_ids(change.document)
+    )  # from the army's last check when it can
     document = state.army.to_document()
     if document == army.document:  # normalised, it is what is stored: nothing to write
         return _Saved(army, change, state, None)
@@ -80,27 +84,29 @@ def save_document(
 
 
 def edit_item(
-    army: Army, kind: str, index: int, data: QueryDict | Mapping[str, Any], version: int | None
+    army: Army, kind: str, item_id: str, data: QueryDict | Mapping[str, Any], version: int | None
 ) -> Checked:
     """Apply posted control values to one unit (or general); ``Checked.adjusted`` names
     the fields the builder set along with them (the page redraws the unit's controls)."""
-    return apply_edit(army, edits.edit_item(kind, index, data, version))
+    return apply_edit(army, edits.edit_item(kind, item_id, data, version))
 
 
 def add_item(army: Army, kind: str, version: int | None, preset_key: str = "blank") -> Checked:
     return apply_edit(army, edits.add_item(kind, version, preset_key))
 
 
-def duplicate_item(army: Army, kind: str, index: int, version: int | None) -> Checked:
-    return apply_edit(army, edits.duplicate_item(kind, index, version))
+def duplicate_item(army: Army, kind: str, item_id: str, version: int | None = None) -> Checked:
+    return apply_edit(army, edits.duplicate_item(kind, item_id, version))
 
 
-def move_item(army: Army, kind: str, index: int, delta: int, version: int | None) -> Checked:
-    return apply_edit(army, edits.move_item(kind, index, delta, version))
+def move_item(
+    army: Army, kind: str, item_id: str, delta: int, version: int | None = None
+) -> Checked:
+    return apply_edit(army, edits.move_item(kind, item_id, delta, version))
 
 
-def delete_item(army: Army, kind: str, index: int, version: int | None) -> Checked:
-    return apply_edit(army, edits.delete_item(kind, index, version))
+def delete_item(army: Army, kind: str, item_id: str, version: int | None = None) -> Checked:
+    return apply_edit(army, edits.delete_item(kind, item_id, version))
 
 
 def update_settings(
@@ -116,18 +122,17 @@ def roll_force(army: Army, version: int | None, seed: int | None = None) -> Chec
 def change_item_field(
     army: Army,
     kind: str,
-    index: int,
+    item_id: str,
     field: str,
     data: QueryDict | Mapping[str, Any],
     made_from: Any,
-    base_version: int | None,
     *,
     typing: bool = False,
 ) -> Checked:
-    """One field of the item that was ``kind[index]`` at ``base_version`` (its index now
-    in ``Checked.index``); ``typing``: a keystroke after others in that field, kept with
-    them as one revision when it follows them at once."""
-    edit = changes.item_field(kind, index, field, data, made_from, base_version)
+    """One field of the item ``item_id`` (its index now in ``Checked.index``); ``typing``:
+    a keystroke after others in that field, kept with them as one revision when it
+    follows them at once."""
+    edit = changes.item_field(kind, item_id, field, data, made_from)
     return apply_edit(army, changes.typed(edit) if typing else edit)
 
 

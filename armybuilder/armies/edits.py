@@ -24,7 +24,6 @@ from armybuilder.armies.controls import values_from_post
 from armybuilder.armies.documents import (
     ItemNotFound,
     StaleVersion,
-    checked_index,
     item_fields,
     item_name,
     items_of,
@@ -32,7 +31,7 @@ from armybuilder.armies.documents import (
     working_copy,
 )
 from armybuilder.armies.models import Army
-from armybuilder.armies.revisions import ItemGone, RevisionNote, current_index
+from armybuilder.armies.revisions import ItemGone, RevisionNote, index_of
 from armybuilder.catalog.selectors import army_lookup, get_list
 from rules.base import EntryStatus, RuleSet
 from rules.errors import MalformedDocument
@@ -66,11 +65,11 @@ def require_version(army: Army, version: int | None) -> None:
         raise StaleVersion(army)
 
 
-def follow(army: Army, kind: str, index: int, version: int | None) -> int:
-    """The index now of the item that was ``kind[index]`` on the page at ``version``;
+def follow(army: Army, kind: str, item_id: str) -> int:
+    """The index now of the item with ``item_id``, wherever other tabs moved it;
     StaleVersion (409, the army as it is now) when another tab deleted it."""
     try:
-        return current_index(army, kind, index, version)
+        return index_of(army.document, kind, item_id)
     except ItemGone:
         raise StaleVersion(army) from None
 
@@ -102,7 +101,7 @@ def follow_renamed_general(document: dict[str, Any], old: Any, new: Any) -> None
 
 
 def edit_item(
-    kind: str, index: int, data: QueryDict | Mapping[str, Any], version: int | None
+    kind: str, item_id: str, data: QueryDict | Mapping[str, Any], version: int | None
 ) -> Edit:
     """Every posted control of one unit (or general): the card's form without JavaScript."""
 
@@ -112,9 +111,10 @@ def edit_item(
         fields = item_fields(ruleset, kind)
         document = working_copy(army)
         items = items_of(document, kind)
-        checked_index(items, index)
+        index = located(army, kind, item_id)
         current = items[index] if isinstance(items[index], dict) else {}
         items[index] = values_from_post(fields, data, current, f"{kind}[{index}]")
+        items[index] = {"id": item_id, **items[index]}  # the form never changes the id
         adjusted: list[str] = []
         if kind == "units":
             adjusted = follow_ups(ruleset, current, items[index])
@@ -127,6 +127,7 @@ def edit_item(
             op="edit",
             target=kind,
             index=index,
+            item_id=item_id,
             field=one,  # one field: a small revision
         )
         return Change(document, note, tuple(adjusted), index)
@@ -274,27 +275,44 @@ def _replaced(
     return Change(document, RevisionNote(summary, target="units", index=at), index=at)
 
 
-def duplicate_item(kind: str, index: int, version: int | None) -> Edit:
+def located(army: Army, kind: str, item_id: str) -> int:
+    """The index of the item ``item_id`` in the army (ItemNotFound: 404, no such item)."""
+    try:
+        return index_of(army.document, kind, item_id)
+    except ItemGone:
+        raise ItemNotFound(f"no {kind[:-1]} {item_id!r}") from None
+
+
+def duplicate_item(kind: str, item_id: str, version: int | None = None) -> Edit:
+    """A copy of the item after it. ``version``, when the page sends one, must be one the
+    army has had (a page from nowhere is stale)."""
+
     def apply(army: Army) -> Change:
-        now = follow(army, kind, index, version)
+        if version is not None:
+            known_version(army, version)
+        now = follow(army, kind, item_id)
         document = working_copy(army)
         items = items_of(document, kind)
-        checked_index(items, now)
-        items.insert(now + 1, copy.deepcopy(items[now]))
+        # the copy is a unit of its own: it gets an id of its own when it is stored
+        copied = copy.deepcopy(items[now])
+        if isinstance(copied, dict):
+            copied.pop("id", None)
+        items.insert(now + 1, copied)
         summary = f"Duplicated {item_name(items[now])}"
         return Change(document, RevisionNote(summary, op="add", target=kind, index=now + 1))
 
     return apply
 
 
-def move_item(kind: str, index: int, delta: int, version: int | None) -> Edit:
+def move_item(kind: str, item_id: str, delta: int, version: int | None = None) -> Edit:
     """Move an item up (delta -1) or down (+1); at either end it stays put."""
 
     def apply(army: Army) -> Change:
-        now = follow(army, kind, index, version)
+        if version is not None:
+            known_version(army, version)
+        now = follow(army, kind, item_id)
         document = working_copy(army)
         items = items_of(document, kind)
-        checked_index(items, now)
         target = min(max(now + delta, 0), len(items) - 1)
         items.insert(target, items.pop(now))
         note = RevisionNote(
@@ -309,12 +327,13 @@ def move_item(kind: str, index: int, delta: int, version: int | None) -> Edit:
     return apply
 
 
-def delete_item(kind: str, index: int, version: int | None) -> Edit:
+def delete_item(kind: str, item_id: str, version: int | None = None) -> Edit:
     def apply(army: Army) -> Change:
-        now = follow(army, kind, index, version)
+        if version is not None:
+            known_version(army, version)
+        now = follow(army, kind, item_id)
         document = working_copy(army)
         items = items_of(document, kind)
-        checked_index(items, now)
         gone = items.pop(now)
         summary = f"Deleted {item_name(gone)}"
         return Change(document, RevisionNote(summary, op="delete", target=kind, index=now))

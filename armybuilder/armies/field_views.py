@@ -34,7 +34,7 @@ from armybuilder.armies.documents import (
     friendly_message,
 )
 from armybuilder.armies.models import Army
-from armybuilder.armies.revisions import HistoryMissing, ItemGone, get_value
+from armybuilder.armies.revisions import HistoryMissing, ItemGone, get_value, index_of
 from armybuilder.catalog.selectors import lists_for
 
 SETTING_IDS = {
@@ -100,42 +100,39 @@ def _typing(request: HttpRequest) -> bool:
     return request.POST.get("_typing") == "1"
 
 
-def item_field(request: HttpRequest, army: Army, kind: str, index: int) -> HttpResponse:
+def item_field(request: HttpRequest, army: Army, kind: str, item_id: str) -> HttpResponse:
     """POST ``_field`` (and ``_from``) to a unit's or general's URL: one field changes."""
     field = _field_name(request)
-    prefix = f"{'u' if kind == 'units' else 'g'}{index}"
-    msg_id = control_id(prefix, field) + "-msg"
+    msg_id = control_id(presenters.control_prefix(kind, item_id, 0), field) + "-msg"
     before = army.document
-    version = builder_page.posted_version(request)
     checked, refused = _attempt(
         request,
         army,
         msg_id,
         lambda made_from: editing.change_item_field(
-            army, kind, index, field, request.POST, made_from, version, typing=_typing(request)
+            army, kind, item_id, field, request.POST, made_from, typing=_typing(request)
         ),
     )
     if checked is None:
         assert refused is not None
         return refused
-    now = checked.index if checked.index is not None else index
+    now = presenters.index_in(checked, kind, item_id)
     if not request.htmx:
-        item = "unit" if kind == "units" else "general"
-        return HttpResponseRedirect(army_url(checked.army, f"{item}-{index}"))
+        anchor = presenters.item_anchor(kind, item_id, now)
+        return HttpResponseRedirect(army_url(checked.army, anchor))
     ctx = context(request, checked, full=False, rows=False)
     redraw = bool(checked.adjusted)
     ruleset = ctx["ruleset"]
     allies = presenters.ally_choices(ruleset, lists_for(ruleset.slug)) if redraw else ()
     row = presenters.item_row(checked, ruleset, kind, now, with_controls=redraw, ally_lists=allies)
-    ctx["row"] = replace(row, index=index, url=f"{ctx['base']}{kind}/{index}/", open=True)
+    ctx["row"] = replace(row, open=True)
     names = ["item-row" if redraw else "item-summary", "oob-edit"]
-    if not redraw and kind == "units" and _restrictions_moved(checked, ruleset, before, now):
+    moved = _restrictions_moved(checked, ruleset, before, item_id, now)
+    if not redraw and kind == "units" and moved:
         full_row = presenters.item_row(
             checked, ruleset, kind, now, ally_lists=presenters.ally_choices(ruleset, [])
         )
-        ctx["restricted_rows"] = [
-            replace(full_row, controls=_renumbered(full_row.controls, now, index))
-        ]
+        ctx["restricted_rows"] = [full_row]
         ctx["keep_field"] = field
         names.append("restricted-oob")
     response = parts(request, ctx, names)
@@ -146,27 +143,21 @@ def item_field(request: HttpRequest, army: Army, kind: str, index: int) -> HttpR
     return response
 
 
-def _restrictions_moved(checked: Checked, ruleset: Any, before: Any, now: int) -> bool:
+def _restrictions_moved(
+    checked: Checked, ruleset: Any, before: Any, item_id: str, now: int
+) -> bool:
     """Whether the change altered what the unit's list entry (or a rule) allows."""
     parsed = checked.parsed
     if parsed is None:
         return False
     try:
-        old = before["units"][now]
-    except (KeyError, IndexError, TypeError):
+        old = before["units"][index_of(before, "units", item_id)]
+    except (KeyError, TypeError, ItemGone):
         return True
     list_data = parsed.list_data
     return ruleset.allowed_values(list_data, old) != ruleset.allowed_values(
         list_data, parsed.units[now]
     )
-
-
-def _renumbered(controls: Any, now: int, index: int) -> Any:
-    """Controls drawn for unit ``now`` with the ids of unit ``index`` on the page."""
-    if now == index:
-        return controls
-    old, new = f"u{now}-", f"u{index}-"
-    return tuple(replace(c, id=new + c.id.removeprefix(old)) for c in controls)
 
 
 def setting_field(request: HttpRequest, army: Army) -> HttpResponse:
@@ -198,11 +189,23 @@ def setting_field(request: HttpRequest, army: Army) -> HttpResponse:
     return response
 
 
-def _posted_revision(request: HttpRequest) -> int | None:
-    """The change the page asks to undo; None when it names none (ValueError: not a pk)."""
+UNNAMED_UNDO = (
+    "This page is older than the army's history: it did not say which change to undo, so "
+    "nothing was undone (the newest change may be another tab's). Here is the army as it "
+    "is now; Undo takes back its newest change."
+)
+
+
+class UnnamedUndo(LookupError):
+    """An undo that names no change (a page from before undo named its change): it is
+    refused, never applied to the newest change, which may be another tab's."""
+
+
+def _posted_revision(request: HttpRequest) -> int:
+    """The change the page asks to undo (ValueError: not a pk)."""
     wanted = request.POST.get("revision")
     if wanted is None:
-        return None  # an older page's form: the newest change
+        raise UnnamedUndo("no revision")
     if not wanted.strip():
         raise NothingToUndo("this page has made no change")
     return int(wanted)
@@ -220,6 +223,8 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
         checked = editing.undo(army, wanted, changes.parse_from(request.POST.get("_from")))
     except ValueError:
         return HttpResponse("revision: not a number", status=400)
+    except UnnamedUndo:
+        return _whole(request, check_army(army), notice=UNNAMED_UNDO, status=409)
     except NothingToUndo:
         message = (
             "Nothing to undo."

@@ -131,9 +131,10 @@ class Army(models.Model):
         from armybuilder.catalog.selectors import army_lookup
         from armybuilder.catalog.services import check_document
         from rules import MalformedDocument
+        from rules.document import with_ids
 
         try:
-            parsed, _ = check_document(self.document, army_lookup(self))
+            parsed, _ = check_document(with_ids(self.document), army_lookup(self))
         except MalformedDocument as exc:
             raise ValidationError({"document": exc.message}) from exc
         self.document = parsed.to_document()
@@ -142,13 +143,13 @@ class Army(models.Model):
 class Revision(models.Model):
     """One change to an army: what changed, when, and enough to take it back.
 
-    A ``field`` revision names one value (``target`` army/units/generals, ``index`` and
-    ``field``) with the value before and after: small, so a keystroke-paced edit writes a
+    A ``field`` revision names one value (``target`` army/units/generals, the item's
+    ``item_id`` and its ``index`` then, and ``field``) with the value before and after: small, so a keystroke-paced edit writes a
     few bytes, never the whole document. Any other change (add, delete, move, roll,
     undo of those, restore, an edit whose follow-ups touched more than its own field)
     is a ``snapshot`` revision that keeps the whole document from before it.
-    ``op`` and ``op_to`` say how item indices moved, so a change posted from an older
-    page is applied to the same unit even after another tab added or deleted one.
+    ``op`` and ``op_to`` say how item indices moved (what History tells); a change is
+    applied to its unit by the unit's id, wherever other tabs moved it.
     """
 
     FIELD = "field"
@@ -168,7 +169,10 @@ class Revision(models.Model):
         max_length=10, choices=[(FIELD, "One field"), (SNAPSHOT, "Whole document")]
     )
     target = models.CharField(max_length=10, default="army")  # army | units | generals
-    index = models.IntegerField(null=True, blank=True)
+    index = models.IntegerField(null=True, blank=True)  # where the item was at ``version``
+    # the unit's or general's stable id (its ``id`` in the document): what undo and the
+    # typing of one field follow; "" for the army's own values
+    item_id = models.CharField(max_length=32, blank=True, default="")
     field = models.CharField(max_length=80, blank=True, default="")
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)

@@ -15,7 +15,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from armybuilder.armies.controls import Control, Option, controls_for, restrict
-from armybuilder.armies.documents import Checked
+from armybuilder.armies.documents import Checked, ItemNotFound
 from armybuilder.armies.edits import Preset, presets
 from rules.base import ItemReport, RuleSet
 
@@ -43,7 +43,7 @@ class Row:
     """One unit (or general) of the builder or the share page."""
 
     kind: str  # units | generals
-    index: int
+    index: int  # its place in the list now: what the page numbers, never what it names
     name: str
     points: int | None
     breakdown: tuple[str, ...]
@@ -59,6 +59,7 @@ class Row:
     size: str = ""  # "24 figures", "4 stands"
     code: str = ""  # the unit's code where the rule set has one (Into the Dark: "CUF")
     problems: tuple[IssueView, ...] = ()
+    item_id: str = ""  # the unit's stable id: its address, anchor and controls' ids
 
     @property
     def valid(self) -> bool:
@@ -70,7 +71,7 @@ class Row:
 
     @property
     def anchor(self) -> str:
-        return f"{self.item}-{self.index}"
+        return item_anchor(self.kind, self.item_id, self.index)
 
     @property
     def number(self) -> int:
@@ -122,6 +123,32 @@ class Builder:
         return self.checked.army
 
 
+def item_anchor(kind: str, item_id: str, index: int) -> str:
+    """The element id of a unit's card: ``unit-<its id>`` (its place only for an item
+    without an id, which a stored army never has)."""
+    return f"{ITEM[kind]}-{item_id or index}"
+
+
+def ids_of(checked: Checked, kind: str) -> tuple[str | None, ...]:
+    parsed = checked.parsed
+    if parsed is None:
+        return ()
+    return parsed.unit_ids if kind == "units" else parsed.general_ids
+
+
+def id_of(checked: Checked, kind: str, index: int) -> str:
+    found = ids_of(checked, kind)
+    return (found[index] or "") if 0 <= index < len(found) else ""
+
+
+def index_in(checked: Checked, kind: str, item_id: str) -> int:
+    """Where the item ``item_id`` is in the checked army (ItemNotFound: not there)."""
+    try:
+        return ids_of(checked, kind).index(item_id)
+    except ValueError:
+        raise ItemNotFound(f"no {ITEM[kind]} {item_id!r}") from None
+
+
 def stat_items(stats: Mapping[str, Any]) -> tuple[Stat, ...]:
     return tuple(
         Stat(str(key).replace("_", " "), "" if value is None else str(value))
@@ -156,12 +183,14 @@ def item_row(
     items = parsed.units if kind == "units" else parsed.generals
     reports: tuple[ItemReport, ...] = report.units if kind == "units" else report.generals
     item, item_report = items[index], reports[index]
+    item_id = id_of(checked, kind, index)
+    anchor = item_anchor(kind, item_id, index)
     if problems is None:
-        problems = [v for v in issue_views(checked) if v.href == f"#{ITEM[kind]}-{index}"]
+        problems = [v for v in issue_views(checked) if v.href == f"#{anchor}"]
     controls: tuple[Control, ...] = ()
     if with_controls:
         fields = ruleset.unit_fields if kind == "units" else ruleset.general_fields
-        prefix = f"{'u' if kind == 'units' else 'g'}{index}"
+        prefix = control_prefix(kind, item_id, index)
         controls = tuple(controls_for(fields, item, prefix, datalists=_datalists(ruleset)))
         if kind == "units":
             controls = list_aware(controls, ruleset, parsed, item, ally_lists)
@@ -177,12 +206,18 @@ def item_row(
         first=index == 0,
         last=index == len(items) - 1,
         focus=focus,
-        url=f"{base}{kind}/{index}/",
+        url=f"{base}{ITEM[kind]}/{item_id}/" if item_id else "",
+        item_id=item_id,
         descriptor=descriptor(ruleset, kind, item),
         code=str(item_report.stats.get("code") or ""),
         size=size_text(item),
         problems=tuple(problems),
     )
+
+
+def control_prefix(kind: str, item_id: str, index: int) -> str:
+    """What a unit's controls' element ids start with: ``u-<its id>``."""
+    return f"{'u' if kind == 'units' else 'g'}-{item_id or index}"
 
 
 def list_aware(
@@ -262,10 +297,11 @@ def issue_views(checked: Checked) -> list[IssueView]:
     for issue in report.issues:
         href = target = ""
         if issue.unit is not None and 0 <= issue.unit < len(parsed.units):
-            href = f"#unit-{issue.unit}"
+            href = f"#{item_anchor('units', id_of(checked, 'units', issue.unit), issue.unit)}"
             target = f"{parsed.units[issue.unit]['name']} (unit {issue.unit + 1})"
         elif issue.general is not None and 0 <= issue.general < len(parsed.generals):
-            href = f"#general-{issue.general}"
+            general = id_of(checked, "generals", issue.general)
+            href = f"#{item_anchor('generals', general, issue.general)}"
             target = f"{parsed.generals[issue.general]['name']} (general {issue.general + 1})"
         views.append(IssueView(issue.severity, issue.code, issue.message, issue.rule, href, target))
     return views
@@ -299,8 +335,8 @@ def builder(
     *,
     rows: bool = True,
     controls: bool = True,
-    focus: tuple[str, int] | None = None,
-    errors: Mapping[tuple[str, int], str] | None = None,
+    focus: tuple[str, str] | None = None,
+    errors: Mapping[tuple[str, str], str] | None = None,
     ally_lists: tuple[tuple[str, str], ...] = (),
 ) -> Builder:
     """The whole builder (``rows`` False: only totals and issues, for a partial)."""
@@ -326,10 +362,10 @@ def builder(
                     kind,
                     i,
                     with_controls=controls,
-                    error=errors.get((kind, i), ""),
-                    focus=focus == (kind, i),
+                    error=errors.get((kind, id_of(checked, kind, i)), ""),
+                    focus=focus == (kind, id_of(checked, kind, i)),
                     base=base,
-                    problems=by_item.get(f"#{ITEM[kind]}-{i}", []),
+                    problems=by_item.get(f"#{item_anchor(kind, id_of(checked, kind, i), i)}", []),
                     ally_lists=ally_lists,
                 )
                 for i in range(len(items))

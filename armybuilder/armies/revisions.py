@@ -14,11 +14,11 @@ version instead of recording another, so History reads "Figures 12 → 240", not
 digit. Such a revision spans versions (``since`` to ``version``); the versions inside
 it are not kept, and every other one still is.
 
-Unit identity across tabs: a change names the unit by its index on the page it was made
-from and that page's version. ``current_index`` follows the structural revisions since
-then (add, delete, move) to the unit's index now, or raises ``ItemGone`` when the unit was
-deleted or the whole army replaced, so an edit never lands on the wrong unit: a page
-however many versions old still finds its units by identity.
+Unit identity across tabs: a change names the unit by its stable id (its ``id`` in the
+document), never by its place. ``index_of`` finds where that unit is now, or raises
+``ItemGone`` when it is no longer in the army, so an edit never lands on the wrong unit:
+a page however many versions old, or a change queued offline, still finds its unit
+whatever other tabs added, deleted or moved.
 """
 
 from __future__ import annotations
@@ -50,7 +50,8 @@ class RevisionNote:
     summary: str
     op: str = "edit"  # edit | add | delete | move | replace
     target: str = "army"  # army | units | generals
-    index: int | None = None
+    index: int | None = None  # the item's index in the document this change made
+    item_id: str = ""  # the item's stable id
     op_to: int | None = None
     field: str = ""  # one field: a field revision if nothing else changed
     undo_of: Revision | None = None
@@ -95,12 +96,16 @@ def record(
     """Record the change that turned ``before`` into ``after`` (the army is at its new
     version). A field note whose change touched nothing else is stored as a field
     revision, anything else as a snapshot of ``before``."""
+    item_id = note.item_id
+    if not item_id and note.target != "army":
+        item_id = id_at(before if note.op == "delete" else after, note.target, note.index)
     fields: dict[str, Any] = {
         "army": army,
         "version": army.version,
         "summary": note.summary[:300],
         "target": note.target,
         "index": note.index,
+        "item_id": item_id,
         "op": note.op,
         "op_to": note.op_to,
         "undo_of": note.undo_of,
@@ -130,7 +135,7 @@ def _extended(army: Army, note: RevisionNote, after: Any) -> Revision | None:
     now = timezone.now()
     previous = Revision.objects.filter(
         army=army, version=army.version - 1, kind=Revision.FIELD, op="edit",
-        target=note.target, index=note.index, field=note.field, undone=False,
+        target=note.target, item_id=note.item_id, field=note.field, undone=False,
         undo_of__isnull=True, created__gte=now - timedelta(seconds=TYPING_SECONDS),
     ).first()  # fmt: skip
     if previous is None:
@@ -143,38 +148,23 @@ def _extended(army: Army, note: RevisionNote, after: Any) -> Revision | None:
     return previous
 
 
-def current_index(army: Army, kind: str, index: int, base_version: int | None) -> int:
-    """Where the item that was ``kind[index]`` at ``base_version`` is now (one query)."""
-    if base_version is None or base_version > army.version:
-        raise ItemGone("the page's version is unknown")
-    if base_version == army.version:
-        return index
-    moves = (
-        Revision.objects.filter(army=army, version__gt=base_version)
-        .exclude(op="edit")
-        .order_by("version")
-        .values_list("op", "target", "index", "op_to")
-    )
-    for op, target, at, to in moves:
-        if op == "replace":
-            raise ItemGone("the army was replaced")
-        if target != kind or at is None:
-            continue
-        if op == "add" and index >= at:
-            index += 1
-        elif op == "delete":
-            if index == at:
-                raise ItemGone("that item was deleted")
-            if index > at:
-                index -= 1
-        elif op == "move" and to is not None:
-            if index == at:
-                index = to
-            elif at < index <= to:
-                index -= 1
-            elif to <= index < at:
-                index += 1
-    return index
+def index_of(document: dict[str, Any], kind: str, item_id: str) -> int:
+    """Where the unit (``kind`` "units") or general with ``item_id`` is in ``document``;
+    ItemGone when no item there has that id."""
+    items = document.get(kind) if item_id else None
+    for i, item in enumerate(items if isinstance(items, list) else ()):
+        if isinstance(item, dict) and item.get("id") == item_id:
+            return i
+    raise ItemGone(f"no {kind[:-1]} {item_id!r}")
+
+
+def id_at(document: dict[str, Any], kind: str, index: int | None) -> str:
+    """The id of ``kind[index]`` in ``document`` ("" when there is none)."""
+    items = document.get(kind)
+    if index is None or not isinstance(items, list) or not 0 <= index < len(items):
+        return ""
+    found = items[index].get("id") if isinstance(items[index], dict) else None
+    return found if isinstance(found, str) else ""
 
 
 def undoable(army: Army, pk: int | None = None) -> Revision | None:

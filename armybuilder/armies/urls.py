@@ -6,11 +6,13 @@ from armybuilder.armies import (
     field_views,
     find,
     history_views,
+    operation_views,
     share_views,
     start,
     upgrade_views,
     views,
 )
+from rules.document import ID_PATTERN
 
 
 class KindConverter:
@@ -25,7 +27,34 @@ class KindConverter:
         return value
 
 
+class ItemConverter:
+    """``unit`` or ``general`` in an item's address, read as its list (``units``,
+    ``generals``): ``/armies/<pk>/unit/<id>/`` names one unit by its stable id."""
+
+    regex = "unit|general"
+
+    def to_python(self, value: str) -> str:
+        return value + "s"
+
+    def to_url(self, value: str) -> str:
+        return value.removesuffix("s")
+
+
+class ItemIdConverter:
+    """A unit's or general's stable id (``rules.document.ID_PATTERN``)."""
+
+    regex = ID_PATTERN.pattern
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
 register_converter(KindConverter, "kind")
+register_converter(ItemConverter, "item")
+register_converter(ItemIdConverter, "item_id")
 
 app_name = "armies"
 
@@ -45,6 +74,7 @@ urlpatterns = [
     path("armies/<int:pk>/settings/", views.update_settings, name="settings"),
     path("armies/<int:pk>/roll/", views.roll_force, name="roll"),
     path("armies/<int:pk>/undo/", field_views.undo, name="undo"),
+    path("armies/<int:pk>/operations/", operation_views.apply, name="operations"),
     path("armies/<int:pk>/history/", history_views.history, name="history"),
     path("armies/<int:pk>/history/compare/", history_views.compare, name="compare"),
     path("armies/<int:pk>/history/snapshots/", history_views.name_snapshot, name="name_snapshot"),
@@ -64,14 +94,19 @@ urlpatterns = [
     ),
     path("armies/<int:pk>/lists/undo/", upgrade_views.undo_list_upgrade, name="list_upgrade_undo"),
     path("armies/<int:pk>/<kind:kind>/add/", views.add_item, name="add_item"),
-    path("armies/<int:pk>/<kind:kind>/<int:index>/", views.edit_item, name="edit_item"),
+    # one unit or general, by its stable id: never by its place in the list
+    path("armies/<int:pk>/<item:kind>/<item_id:item_id>/", views.edit_item, name="edit_item"),
     path(
-        "armies/<int:pk>/<kind:kind>/<int:index>/duplicate/",
+        "armies/<int:pk>/<item:kind>/<item_id:item_id>/duplicate/",
         views.duplicate_item,
         name="duplicate_item",
     ),
-    path("armies/<int:pk>/<kind:kind>/<int:index>/move/", views.move_item, name="move_item"),
-    path("armies/<int:pk>/<kind:kind>/<int:index>/delete/", views.delete_item, name="delete_item"),
+    path("armies/<int:pk>/<item:kind>/<item_id:item_id>/move/", views.move_item, name="move_item"),
+    path(
+        "armies/<int:pk>/<item:kind>/<item_id:item_id>/delete/",
+        views.delete_item,
+        name="delete_item",
+    ),
     path("s/<str:token>/", share_views.shared, name="shared"),
     path("s/<str:token>/army.json", share_views.shared_json, name="shared_json"),
     path("s/<str:token>/copy/", share_views.copy_shared, name="copy"),

@@ -272,16 +272,17 @@ def restore_army(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def edit_item(request: HttpRequest, pk: int, kind: str, index: int) -> HttpResponse:
+def edit_item(request: HttpRequest, pk: int, kind: str, item_id: str) -> HttpResponse:
     """One unit's (or general's) controls changed: swap its summary, totals and issues."""
     army = selectors.army_to_change(request, pk)
     _kind_or_404(army, kind)
     if "_field" in request.POST:  # one field, made from a value (armies.changes)
-        return field_views.item_field(request, army, kind, index)
+        return field_views.item_field(request, army, kind, item_id)
 
     def success(checked: Checked) -> HttpResponse:
         ctx = builder_page.context(request, checked, full=False, rows=False)
         redraw = bool(checked.adjusted)  # the builder set other fields: redraw the controls
+        index = presenters.index_in(checked, kind, item_id)
         ctx["row"] = replace(
             presenters.item_row(checked, ctx["ruleset"], kind, index, with_controls=redraw),
             open=True,
@@ -295,8 +296,10 @@ def edit_item(request: HttpRequest, pk: int, kind: str, index: int) -> HttpRespo
 
     def refused(checked: Checked, message: str) -> HttpResponse:
         if not request.htmx or checked.parsed is None:
-            return page(request, checked, 400, error=message, errors={(kind, index): message})
+            errors = {(kind, item_id): message}
+            return page(request, checked, 400, error=message, errors=errors)
         ctx = builder_page.context(request, checked, full=False, rows=False)
+        index = presenters.index_in(checked, kind, item_id)
         ctx["row"] = presenters.item_row(
             checked, ctx["ruleset"], kind, index, with_controls=False, error=message
         )
@@ -306,10 +309,10 @@ def edit_item(request: HttpRequest, pk: int, kind: str, index: int) -> HttpRespo
     return _apply(
         request,
         army,
-        lambda version: editing.edit_item(army, kind, index, request.POST, version),
+        lambda version: editing.edit_item(army, kind, item_id, request.POST, version),
         on_success=success,
         on_refused=refused,
-        anchor=f"{item}-{index}",
+        anchor=f"{item}-{item_id}",
     )
 
 
@@ -318,15 +321,16 @@ def _structural(
     army: Army,
     kind: str,
     change: Change,
-    focus_index: Callable[[Checked], int | None],
+    focus_on: Callable[[Checked], str | None],
     **extra: Any,
 ) -> HttpResponse:
-    """Add, duplicate, move, delete: indices shift, so the whole section is swapped."""
+    """Add, duplicate, move, delete: the section's order changes, so it is swapped whole;
+    ``focus_on`` names the id of the item to focus (None: none)."""
     section = kind  # the partial named after the section: "units" or "generals"
 
     def success(checked: Checked) -> HttpResponse:
-        index = focus_index(checked)
-        focus = (kind, index) if index is not None else None
+        item_id = focus_on(checked)
+        focus = (kind, item_id) if item_id else None
         # a stand-in from the list replaced a unit (an edit, not an add): offer to undo it
         replaced = checked.revision is not None and checked.revision.op == "edit"
         toast = builder_page.toast(checked, always=replaced)
@@ -354,26 +358,32 @@ def add_item(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
         army,
         kind,
         lambda version: editing.add_item(army, kind, version, preset),
-        lambda checked: None if from_picker else len(checked.army.document[kind]) - 1,
+        lambda checked: None if from_picker else _made(checked),
         last_preset=preset,
     )
 
 
+def _made(checked: Checked) -> str | None:
+    """The id of the unit or general the change added (None: it added none)."""
+    made = checked.revision
+    return made.item_id if made is not None and made.op == "add" else None
+
+
 @require_POST
-def duplicate_item(request: HttpRequest, pk: int, kind: str, index: int) -> HttpResponse:
+def duplicate_item(request: HttpRequest, pk: int, kind: str, item_id: str) -> HttpResponse:
     army = selectors.owned_army_or_404(request, pk)
     _kind_or_404(army, kind)
     return _structural(
         request,
         army,
         kind,
-        lambda version: editing.duplicate_item(army, kind, index, version),
-        lambda checked: index + 1,
+        lambda version: editing.duplicate_item(army, kind, item_id, version),
+        _made,
     )
 
 
 @require_POST
-def move_item(request: HttpRequest, pk: int, kind: str, index: int) -> HttpResponse:
+def move_item(request: HttpRequest, pk: int, kind: str, item_id: str) -> HttpResponse:
     army = selectors.owned_army_or_404(request, pk)
     _kind_or_404(army, kind)
     direction = request.POST.get("direction", "")
@@ -384,20 +394,20 @@ def move_item(request: HttpRequest, pk: int, kind: str, index: int) -> HttpRespo
         request,
         army,
         kind,
-        lambda version: editing.move_item(army, kind, index, delta, version),
+        lambda version: editing.move_item(army, kind, item_id, delta, version),
         lambda checked: None,
     )
 
 
 @require_POST
-def delete_item(request: HttpRequest, pk: int, kind: str, index: int) -> HttpResponse:
+def delete_item(request: HttpRequest, pk: int, kind: str, item_id: str) -> HttpResponse:
     army = selectors.owned_army_or_404(request, pk)
     _kind_or_404(army, kind)
     return _structural(
         request,
         army,
         kind,
-        lambda version: editing.delete_item(army, kind, index, version),
+        lambda version: editing.delete_item(army, kind, item_id, version),
         lambda checked: None,
     )
 

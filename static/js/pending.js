@@ -13,7 +13,7 @@
  * An action made without a connection (add, duplicate, move, delete, undo, a roll) waits
  * in order in the same storage, is counted and named in #pending-changes, and is sent by
  * itself when the connection returns, made from the version of the page it was made on,
- * so the server finds the units it meant (armies.revisions.current_index).
+ * and names each unit by its stable id, so it lands on the unit it was made on.
  *
  * Coming back to the page (Back/Forward, a tab shown again) asks the server for the
  * army's version; when it moved on elsewhere the builder is redrawn from the server, but
@@ -23,7 +23,9 @@
 
   var builder = null;
   var storeKey = "muster:pending:" + window.location.pathname;
-  var pending = {};  // field name -> entry {field, url, params, value, from, seq, state}
+  // the control's wrapper id (its unit's id and the field, "u-k7qm2xze-figures-wrap") ->
+  // entry {key, field, url, params, value, from, seq, state}: one per field of each unit
+  var pending = {};
   var seq = 0;
   var actionsKey = "muster:actions:" + window.location.pathname;
   var actions = [];  // in order: {path, params, target, swap, label}
@@ -52,8 +54,9 @@
   function wrapOf(element) {
     return element && element.closest ? element.closest("[data-field]") : null;
   }
-  function wrapFor(field) {
-    return document.querySelector('#builder [data-field="' + CSS.escape(field) + '"]');
+  function wrapFor(key) {
+    var wrap = document.getElementById(key);
+    return wrap && wrap.dataset.field && builder && builder.contains(wrap) ? wrap : null;
   }
   function controlOf(wrap) {
     return wrap.querySelector("input:not([type=hidden]), select, textarea");
@@ -85,7 +88,7 @@
   function entryFor(wrap) {
     var control = controlOf(wrap);
     var url = control ? postUrl(control) : null;
-    if (!url || !wrap.dataset.param) { return null; }
+    if (!url || !wrap.dataset.param || !wrap.id) { return null; }
     var param = wrap.dataset.param;
     var params = [];
     wrap.querySelectorAll("input[name], select[name], textarea[name]").forEach(function (c) {
@@ -97,7 +100,7 @@
       }
       params.push([c.name, c.value]);
     });
-    return { field: wrap.dataset.field, url: url, params: params, value: valueOf(wrap),
+    return { key: wrap.id, field: wrap.dataset.field, url: url, params: params, value: valueOf(wrap),
              from: wrap.dataset.from, seq: ++seq, state: "saving", reason: "" };
   }
 
@@ -138,7 +141,15 @@
     if (wrap.classList.contains("conflicted")) { return; }
     var entry = entryFor(wrap);
     if (!entry) { return; }
-    pending[entry.field] = entry;
+    // the value the server already confirmed (a change event after the save, on leaving
+    // the field for a link): nothing is unsent, so nothing to keep or to ask about
+    if (JSON.stringify(entry.params) === wrap.dataset.savedParams) {
+      delete pending[entry.key];
+      writeStore();
+      showCount();
+      return;
+    }
+    pending[entry.key] = entry;
     writeStore();
     showState(wrap, "saving");
     showCount();
@@ -157,7 +168,7 @@
     var wrap = requestWrap(event.detail);
     var xhr = event.detail.xhr;
     if (!wrap || !wrap.dataset.field) { return; }
-    var entry = pending[wrap.dataset.field];
+    var entry = pending[wrap.id];
     var status = xhr ? xhr.status : 0;
     if (status === 0 && wrap.dataset.replaced) {
       delete wrap.dataset.replaced;  // replaced by a newer keystroke's save: still saving
@@ -165,12 +176,16 @@
     }
     if (status === 200) {
       // confirmed, unless the player typed more since this request left
-      if (entry && !wrap.dataset.dirty) { delete pending[wrap.dataset.field]; }
+      if (entry && !wrap.dataset.dirty) {
+        wrap.dataset.savedParams = JSON.stringify(entry.params);
+        delete pending[wrap.id];
+      }
+      tellOtherTabs();
       if (!wrap.dataset.dirty) { showState(wrap, "saved"); }
       attempts = 0;
     } else if (status === 400 || status === 409) {
       // refused or conflicted: the field shows why (or the choice); sending again would not help
-      delete pending[wrap.dataset.field];
+      delete pending[wrap.id];
       var msg = wrap.querySelector(".field-msg");
       showState(wrap, "failed", status === 409 ? "changed elsewhere, choose a value"
         : (msg && msg.textContent) || "the server refused this value");
@@ -195,13 +210,17 @@
   function retryAll() {
     clearTimeout(retryTimer);
     if (navigator.onLine === false) { return; }  // the online event will call again
-    sendActions();
+    // waiting actions first, in order; the fields once they are through, since an
+    // action's answer redraws the units and would drop a field's request still queued
+    if (actions.length) { sendActions(); return; }
     Object.keys(pending).map(function (k) { return pending[k]; })
       .sort(function (a, b) { return a.seq - b.seq; })
       .forEach(function (entry) {
-        var wrap = wrapFor(entry.field);
-        if (!wrap) { delete pending[entry.field]; return; }
+        var wrap = wrapFor(entry.key);
+        if (!wrap) { delete pending[entry.key]; return; }
         if (entry.state !== "failed" && entry.state !== "restored") { return; }
+        // a redraw since (an action's answer) shows the server's value: put the player's back
+        if (valueOf(wrap) !== entry.value) { setValue(wrap, entry.value); }
         entry.state = "saving";
         showState(wrap, "saving");
         var control = controlOf(wrap);
@@ -251,6 +270,10 @@
     if (isAction(event.detail)) { queueAction(event.detail); }
   });
   var sending = false;
+  var fieldsAfterSettle = false;
+  document.addEventListener("htmx:afterSettle", function () {
+    if (fieldsAfterSettle) { fieldsAfterSettle = false; setTimeout(retryAll, 0); }
+  });
   function sendActions() {
     if (sending || !actions.length || navigator.onLine === false || !window.htmx) { return; }
     sending = true;
@@ -262,7 +285,15 @@
     values.csrfmiddlewaretoken = csrfToken();
     var settle = function (sent) {
       sending = false;
-      if (sent) { actions.shift(); writeActions(); showCount(); sendActions(); } else { scheduleRetry(); }
+      if (!sent) { scheduleRetry(); return; }
+      actions.shift();
+      writeActions();
+      showCount();
+      if (actions.length) { sendActions(); return; }
+      // then the fields, once the last action's answer is swapped in (their controls are
+      // the new ones then: a request from a control swapped out would be dropped)
+      fieldsAfterSettle = true;
+      setTimeout(function () { if (fieldsAfterSettle) { fieldsAfterSettle = false; retryAll(); } }, 1000);
     };
     window.htmx.ajax("POST", action.path, { target: action.target, swap: action.swap, values: values,
                                             headers: { "X-Muster-Replay": "1" } })
@@ -308,15 +339,15 @@
   // already saved reads as the page's own value now, and is dropped).
   function restore() {
     var stored = readStore();
-    Object.keys(stored).forEach(function (field) {
-      var entry = stored[field];
-      var wrap = wrapFor(field);
+    Object.keys(stored).forEach(function (key) {
+      var entry = stored[key];
+      var wrap = wrapFor(key);
       if (!wrap || !entry || valueOf(wrap) === entry.value) { return; }
       setValue(wrap, entry.value);
       wrap.dataset.from = entry.from;  // a change elsewhere meanwhile comes back as a conflict
       entry.state = "restored";
       seq = Math.max(seq, entry.seq || 0);
-      pending[field] = entry;
+      pending[key] = entry;
       showState(wrap, "saving");
     });
     writeStore();
@@ -326,13 +357,36 @@
 
   // A redrawn builder (undo, a restore, another tab's change) keeps the field states shown.
   document.addEventListener("htmx:afterSettle", function () {
-    Object.keys(pending).forEach(function (field) {
-      var wrap = wrapFor(field);
-      var entry = pending[field];
+    builder = document.getElementById("builder");
+    Object.keys(pending).forEach(function (key) {
+      var wrap = wrapFor(key);
+      var entry = pending[key];
       if (wrap && !wrap.dataset.state) { showState(wrap, entry.state === "failed" ? "failed" : "saving"); }
     });
-    builder = document.getElementById("builder");
     showCount();
+  });
+
+  // Other tabs of this army: a change saved here tells them at once (BroadcastChannel), so
+  // they ask the server for the army's version and redraw (unit cards included) when it
+  // moved on, instead of waiting to be shown again.
+  var channel = null;
+  try { channel = "BroadcastChannel" in window ? new BroadcastChannel("muster:armies") : null; }
+  catch (e) { channel = null; }
+  function tellOtherTabs() {
+    if (channel) { channel.postMessage({ path: window.location.pathname }); }
+  }
+  if (channel) {
+    channel.onmessage = function (event) {
+      if (event.data && event.data.path === window.location.pathname) { checkVersion(); }
+    };
+  }
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var config = event.detail.requestConfig;
+    var xhr = event.detail.xhr;
+    // an action (add, delete, move, settings...) saved here: the field answers tell above
+    if (config && config.verb === "post" && xhr && xhr.status === 200 && !requestWrap(event.detail)) {
+      tellOtherTabs();
+    }
   });
 
   // Shown again: has the army changed elsewhere?
@@ -439,6 +493,7 @@
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") { checkVersion(); }
   });
+  window.addEventListener("focus", checkVersion);
 
   document.addEventListener("DOMContentLoaded", function () {
     builder = document.getElementById("builder");

@@ -7,6 +7,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
 from armybuilder.armies.models import Army
+from tests.support import unit_id
 
 pytestmark = pytest.mark.browser
 
@@ -41,14 +42,14 @@ def settled(page: Page) -> None:
 
 def add_unit(page: Page, index: int, name: str, choices: dict[str, str], ticks=()) -> None:
     page.get_by_role("button", name="Add unit").click()
-    unit = page.locator(f"#unit-{index}")
+    unit = page.locator(f"#unit-{unit_id(page, index)}")
     expect(unit).to_be_visible(timeout=TIMEOUT)
     settled(page)
-    page.locator(f"#u{index}-name").fill(name)
+    page.locator(f"#u-{unit_id(page, index)}-name").fill(name)
     for field, value in choices.items():
-        page.locator(f"#u{index}-{field.replace('_', '-')}").select_option(value)
+        page.locator(f"#u-{unit_id(page, index)}-{field.replace('_', '-')}").select_option(value)
     for field in ticks:
-        page.locator(f"#u{index}-{field}").check()
+        page.locator(f"#u-{unit_id(page, index)}-{field}").check()
     expect(unit.locator(".item-name")).to_have_text(name, timeout=TIMEOUT)
 
 
@@ -71,22 +72,26 @@ def test_sign_up_build_the_source_units_to_446_and_fix_a_rule_error(live_server,
     add_unit(page, 2, "Combat Archers", {"quality": "elite", "density": "loose",
              "armour": "protected", "training": "cross_trained", "missile_weapon": "foot_bow"})  # fmt: skip
     expect(total).to_have_text("446")
-    expect(page.locator("#unit-1-summary .points")).to_have_text("242 pts")
-    expect(page.locator("#unit-2-summary .points")).to_have_text("160 pts")
+    expect(page.locator(f"#unit-{unit_id(page, 1)}-summary .points")).to_have_text("242 pts")
+    expect(page.locator(f"#unit-{unit_id(page, 2)}-summary .points")).to_have_text("160 pts")
 
     # a rule error: the archers made melee troops keep their bow (the menu offers no bow
     # to melee troops, but a change of training leaves the bow there, reported)
-    page.locator("#u2-training").select_option("melee")
+    page.locator(f"#u-{unit_id(page, 2)}-training").select_option("melee")
     problem = page.locator('#issues [data-code="melee-with-missile-weapon"]')
     expect(problem).to_be_visible()
     expect(problem).to_contain_text("Combat Archers: melee troops carry no missile weapon")
     expect(page.locator("#army-totals .badge")).to_have_text("Illegal")
-    expect(page.locator("#unit-2-summary .card-problem")).to_contain_text("melee troops")
-    page.locator("#unit-1 summary").click()  # another card: the archers' closes
-    expect(page.locator("#u2-training")).to_be_hidden()
+    expect(page.locator(f"#unit-{unit_id(page, 2)}-summary .card-problem")).to_contain_text(
+        "melee troops"
+    )
+    page.locator(f"#unit-{unit_id(page, 1)} summary").click()  # another card: the archers' closes
+    expect(page.locator(f"#u-{unit_id(page, 2)}-training")).to_be_hidden()
     problem.get_by_role("link", name="Combat Archers (unit 3)").click()
-    assert page.url.endswith("#unit-2")
-    page.locator("#u2-training").select_option("cross_trained")  # the card opened
+    assert page.url.endswith(f"#unit-{unit_id(page, 2)}")
+    page.locator(f"#u-{unit_id(page, 2)}-training").select_option(
+        "cross_trained"
+    )  # the card opened
     expect(problem).to_have_count(0)
     expect(page.locator("#issues")).to_contain_text("No problems: this army is legal.")
     expect(total).to_have_text("446")
@@ -157,29 +162,39 @@ def test_a_second_tabs_stale_edit_is_refused_and_a_bad_value_is_explained_in_pla
     second = page.context.new_page()
     second.set_default_timeout(TIMEOUT)
     second.goto(page.url)
-    page.locator("#u0-figures").fill("20")
+    page.locator(f"#u-{unit_id(page, 0)}-figures").fill("20")
     expect(page.locator("#total-points")).to_have_text("60")
 
-    second.locator("#unit-0 summary").click()
-    second.locator("#u0-figures").fill("8")  # made from 12, but the first tab made it 20
-    choice = second.locator("#u0-figures-msg .conflict-choice")
+    second.locator(f"#unit-{unit_id(second, 0)} summary").click()
+    second.locator(f"#u-{unit_id(second, 0)}-figures").fill(
+        "8"
+    )  # made from 12, but the first tab made it 20
+    choice = second.locator(f"#u-{unit_id(second, 0)}-figures-msg .conflict-choice")
     expect(choice).to_contain_text("Changed somewhere else to 20; yours is 8.")
-    expect(second.locator("#u0-figures")).to_have_value("8")  # what the player typed stays
+    expect(second.locator(f"#u-{unit_id(second, 0)}-figures")).to_have_value(
+        "8"
+    )  # what the player typed stays
     expect(second.locator("#unsaved")).to_be_visible()  # the totals say it is not saved
     assert Army.objects.get(owner__username="carol").document["units"][0]["figures"] == 20
     choice.get_by_role("button", name="Use theirs").click()
-    expect(second.locator("#u0-figures")).to_have_value("20")
+    expect(second.locator(f"#u-{unit_id(second, 0)}-figures")).to_have_value("20")
     expect(second.locator("#unsaved")).to_be_hidden()
 
-    second.locator("#u0-figures").fill("0")
-    error = second.locator("#u0-figures-msg")
+    second.locator(f"#u-{unit_id(second, 0)}-figures").fill("0")
+    error = second.locator(f"#u-{unit_id(second, 0)}-figures-msg")
     expect(error).to_contain_text("Town Militia (unit 1), Figures: 0 is below the minimum 1")
-    expect(second.locator("#u0-figures")).to_have_attribute("aria-invalid", "true")
-    expect(second.locator("#u0-figures")).to_have_value("0")  # nothing reverts silently
+    expect(second.locator(f"#u-{unit_id(second, 0)}-figures")).to_have_attribute(
+        "aria-invalid", "true"
+    )
+    expect(second.locator(f"#u-{unit_id(second, 0)}-figures")).to_have_value(
+        "0"
+    )  # nothing reverts silently
     expect(second.locator("#unsaved")).to_contain_text("not saved")
     expect(second.locator("header.site")).to_be_visible()  # the page is still the builder
-    second.locator("#u0-figures").fill("12")
+    second.locator(f"#u-{unit_id(second, 0)}-figures").fill("12")
     expect(error).to_be_empty()
-    expect(second.locator("#u0-figures")).not_to_have_attribute("aria-invalid", "true")
+    expect(second.locator(f"#u-{unit_id(second, 0)}-figures")).not_to_have_attribute(
+        "aria-invalid", "true"
+    )
     expect(second.locator("#total-points")).to_have_text("44")
     assert Army.objects.get(owner__username="carol").document["units"][0]["figures"] == 12

@@ -22,7 +22,7 @@ import rules
 from armybuilder.armies import services
 from armybuilder.armies.models import Army
 from armybuilder.catalog.selectors import get_list
-from tests.support import example
+from tests.support import example, item_url, unit_id
 
 pytestmark = pytest.mark.browser
 
@@ -98,20 +98,20 @@ def open_builder(page: Page, base: str, saved: Army) -> None:
 
 
 def open_card(page: Page, index: int) -> None:
-    card = page.locator(f"#unit-{index} details")
+    card = page.locator(f"#unit-{unit_id(page, index)} details")
     if card.get_attribute("open") is None:
-        page.locator(f"#unit-{index} summary").click()
-    expect(page.locator(f"#u{index}-name")).to_be_visible()
+        page.locator(f"#unit-{unit_id(page, index)} summary").click()
+    expect(page.locator(f"#u-{unit_id(page, index)}-name")).to_be_visible()
 
 
 def second_field(page: Page, index: int) -> tuple[str, str]:
     """A field of the unit other than its name, and a new value for it: the figures or
     stands where the rule set counts them, else the first select's next option."""
     for field, value in (("figures", "24"), ("stands", "6")):
-        box = page.locator(f"#u{index}-{field}")
+        box = page.locator(f"#u-{unit_id(page, index)}-{field}")
         if box.count():
-            return f"#u{index}-{field}", value
-    select = page.locator(f"#unit-{index} .controls select").first
+            return f"#u-{unit_id(page, index)}-{field}", value
+    select = page.locator(f"#unit-{unit_id(page, index)} .controls select").first
     options = select.locator("option:not([disabled])")
     current = select.input_value()
     for i in range(options.count()):
@@ -155,13 +155,13 @@ def test_build_a_legal_army_from_the_picker_one_click_a_unit(live_server, page, 
     if not plan:  # no army lists in this rule set's source: the unit-type menu
         page.locator("#add-preset").select_option(index=1)
         page.locator("#add-preset-button").click()
-        expect(page.locator("#unit-0")).to_be_visible()
+        expect(page.locator(f"#unit-{unit_id(page, 0)}")).to_be_visible()
         page.locator("#add-preset-button").click()
-        expect(page.locator("#unit-1")).to_be_visible()
+        expect(page.locator(f"#unit-{unit_id(page, 1)}")).to_be_visible()
     for n, key in enumerate(plan):
         button = page.locator(f"#add-entry-{key}")
         button.click()
-        expect(page.locator(f"#unit-{n}")).to_be_visible()
+        expect(page.locator(f"#unit-{unit_id(page, n)}")).to_be_visible()
         settled(page)
         # the picker stays where it was: focus on the button just used
         expect(page.locator(f"#add-entry-{key}")).to_be_focused()
@@ -181,15 +181,17 @@ def test_rename_and_quick_unit_edits_all_land_after_a_reload(live_server, page, 
     selector, value = second_field(page, 0)
     page.locator("#army-name").fill("Renamed host")
     set_value(page, selector, value)  # within 100 ms of the rename
-    page.locator("#u0-name").fill("Halberdiers of Bern")
+    page.locator(f"#u-{unit_id(page, 0)}-name").fill("Halberdiers of Bern")
     expect(page.locator("#army-title")).to_have_text("Renamed host")
-    expect(page.locator("#unit-0-summary .item-name")).to_have_text("Halberdiers of Bern")
+    expect(page.locator(f"#unit-{unit_id(page, 0)}-summary .item-name")).to_have_text(
+        "Halberdiers of Bern"
+    )
     wait_saved(page, selector, value)
     wait_saved(page, "#army-name", "Renamed host")
     page.reload()
     expect(page.locator("#army-title")).to_have_text("Renamed host")
     open_card(page, 0)
-    expect(page.locator("#u0-name")).to_have_value("Halberdiers of Bern")
+    expect(page.locator(f"#u-{unit_id(page, 0)}-name")).to_have_value("Halberdiers of Bern")
     expect(page.locator(selector)).to_have_value(value)
     document = document_of(saved)
     assert document["name"] == "Renamed host"
@@ -209,23 +211,28 @@ def test_two_tabs_different_fields_both_land_and_the_same_field_offers_a_choice(
     open_card(other, 0)
     selector, value = second_field(other, 0)
 
-    page.locator("#u0-name").fill("From tab one")
-    expect(page.locator("#unit-0-summary .item-name")).to_have_text("From tab one")
+    page.locator(f"#u-{unit_id(page, 0)}-name").fill("From tab one")
+    expect(page.locator(f"#unit-{unit_id(page, 0)}-summary .item-name")).to_have_text(
+        "From tab one"
+    )
     set_value(other, selector, value)  # the other tab never saw tab one's change
     wait_saved(other, selector, value)
     document = document_of(saved)
     assert document["units"][0]["name"] == "From tab one"
-    assert str(document["units"][0][selector.split("-", 1)[1].replace("-", "_")]) == value
+    field = selector.split("-", 2)[2]  # "#u-<unit id>-<field>"
+    assert str(document["units"][0][field.replace("-", "_")]) == value
 
     # the same field: the second tab's name was made from the old name
-    other.locator("#u0-name").fill("From tab two")
-    choice = other.locator("#u0-name-msg .conflict-choice")
+    other.locator(f"#u-{unit_id(other, 0)}-name").fill("From tab two")
+    choice = other.locator(f"#u-{unit_id(other, 0)}-name-msg .conflict-choice")
     expect(choice).to_contain_text("From tab one")
     expect(choice).to_contain_text("From tab two")
     expect(other.locator("#unsaved")).to_be_visible()
     assert document_of(saved)["units"][0]["name"] == "From tab one"
     choice.get_by_role("button", name="Keep mine").click()
-    expect(other.locator("#unit-0-summary .item-name")).to_have_text("From tab two")
+    expect(other.locator(f"#unit-{unit_id(other, 0)}-summary .item-name")).to_have_text(
+        "From tab two"
+    )
     expect(other.locator("#unsaved")).to_be_hidden()
     assert document_of(saved)["units"][0]["name"] == "From tab two"
 
@@ -237,7 +244,9 @@ def test_undo_after_delete_restores_the_army_exactly(live_server, page, ruleset)
     before = document_of(saved)
     open_builder(page, live_server.url, saved)
     open_card(page, 1)
-    page.locator("#unit-1 .item-actions button.danger").click()  # no confirm: at once
+    page.locator(
+        f"#unit-{unit_id(page, 1)} .item-actions button.danger"
+    ).click()  # no confirm: at once
     expect(page.locator("#unit-list > li.item")).to_have_count(2)
     settled(page)
     toast = page.locator("#toast")
@@ -252,7 +261,9 @@ def test_undo_after_delete_restores_the_army_exactly(live_server, page, ruleset)
         assert box and box["y"] + box["height"] <= page.viewport_size["height"], box
         roll.click()  # no confirm either
         expect(page.locator("#toast")).to_contain_text("Rolled a force")
-        expect(page.locator("#unit-0")).to_be_in_viewport()  # the rolled units are shown
+        expect(
+            page.locator(f"#unit-{unit_id(page, 0)}")
+        ).to_be_in_viewport()  # the rolled units are shown
         assert document_of(saved) != before
         page.locator("body").press("Control+z")  # outside text inputs: undo
         expect(page.locator(".notice.ok-notice")).to_contain_text("Undone: Rolled a force")
@@ -265,13 +276,13 @@ def test_undo_takes_back_this_tabs_change_and_keeps_another_tabs(live_server, pa
     names = [u["name"] for u in document_of(saved)["units"]]
     open_builder(page, live_server.url, saved)
     open_card(page, 0)
-    page.locator("#u0-name").fill("Mine")
-    expect(page.locator("#unit-0-summary .item-name")).to_have_text("Mine")
-    wait_saved(page, "#u0-name", "Mine")
+    page.locator(f"#u-{unit_id(page, 0)}-name").fill("Mine")
+    expect(page.locator(f"#unit-{unit_id(page, 0)}-summary .item-name")).to_have_text("Mine")
+    wait_saved(page, f"#u-{unit_id(page, 0)}-name", "Mine")
     other = Client()  # another tab renames another unit after this page's change
     other.force_login(user)
     data = {"version": 1, "_field": "name", "_from": json.dumps(names[1]), "f.name": "Theirs"}
-    assert other.post(f"/armies/{saved.pk}/units/1/", data).status_code == 302
+    assert other.post(item_url(saved, 1), data).status_code == 302
     page.locator("#undo-button").click()
     expect(page.locator(".notice.ok-notice")).to_contain_text("Undone:")
     units = document_of(saved)["units"]
@@ -295,7 +306,7 @@ def test_phone_viewport_has_no_horizontal_scroll_and_cards_fit(live_server, new_
         assert cards["height"] <= 844
         open_card(page, 1)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
-        page.locator("#unit-1").screenshot(
+        page.locator(f"#unit-{unit_id(page, 1)}").screenshot(
             path=str(ARTIFACTS / f"builder-phone-open-{ruleset}.png")
         )
         small = page.evaluate(
@@ -380,13 +391,22 @@ def test_screenshots_of_six_units_collapsed_and_one_open_and_the_clicks_per_acti
     # twelve collapsed cards fit one 1280x800 screen: six take at most half of it
     height = page.locator("#unit-list").bounding_box()["height"]
     assert height <= 400
-    page.locator("#unit-2 summary").click()  # one click opens the card
+    page.locator(f"#unit-{unit_id(page, 2)} summary").click()  # one click opens the card
     selector, value = second_field(page, 2)
-    page.locator("#u2-armour").select_option(
-        page.locator("#u2-armour option:not([disabled]):not(:checked)").first.get_attribute("value")
+    page.locator(f"#u-{unit_id(page, 2)}-armour").select_option(
+        page.locator(
+            f"#u-{unit_id(page, 2)}-armour option:not([disabled]):not(:checked)"
+        ).first.get_attribute("value")
     )  # one more changes an option
-    wait_saved(page, "#u2-armour", page.locator("#u2-armour").input_value())
-    assert document_of(saved)["units"][2]["armour"] == page.locator("#u2-armour").input_value()
+    wait_saved(
+        page,
+        f"#u-{unit_id(page, 2)}-armour",
+        page.locator(f"#u-{unit_id(page, 2)}-armour").input_value(),
+    )
+    assert (
+        document_of(saved)["units"][2]["armour"]
+        == page.locator(f"#u-{unit_id(page, 2)}-armour").input_value()
+    )
     record_clicks("change an option", "into-the-dark", 2)
     page.screenshot(path=str(ARTIFACTS / "builder-desktop-open.png"))
     page.set_viewport_size({"width": 390, "height": 844})

@@ -15,6 +15,7 @@ from tests.browser.test_builder_journeys import (
     settled,
     sign_in,
 )
+from tests.support import unit_id
 
 pytestmark = pytest.mark.browser
 
@@ -32,7 +33,7 @@ def test_a_d5_player_adds_an_allied_contingent_from_tiles_grouped_by_list(live_s
     group.locator("summary").click()
     for n, key in enumerate(("infantry", "infantry", "nobles")):
         group.locator(f"#add-entry-ally-irish-{key}").click()
-        expect(page.locator(f"#unit-{n}")).to_be_visible()
+        expect(page.locator(f"#unit-{unit_id(page, n)}")).to_be_visible()
         settled(page)
     # three allies: the list's tiles say the contingent is full; the page names lists
     expect(page.locator("#add-entry-ally-irish-raiders")).to_have_attribute("aria-disabled", "true")
@@ -63,14 +64,15 @@ def test_a_feudal_stand_in_replaces_a_freemen_unit_and_undo_brings_it_back(live_
     page.locator("#add-entry-freemen-as-brigans").click()
     expect(page.locator("#toast")).to_contain_text("Replaced Freemen of Arfon with Brigans")
     expect(page.locator("#unit-list > li.item")).to_have_count(2)  # replaced, not added
-    expect(page.locator("#unit-0 summary")).to_contain_text("Brigans")
+    first = page.locator("#unit-list > li.item").first.locator("summary")  # by place: undo
+    expect(first).to_contain_text("Brigans")  # brings back the replaced unit, its own id
     settled(page)
     # nothing left to replace: the tile says so and stays marked
     tile = page.locator("#add-entry-freemen-as-brigans")
     expect(tile).to_have_attribute("aria-disabled", "true")
     expect(tile).to_contain_text("no Freemen to replace")
     page.locator("#toast").get_by_role("button", name="Undo").click()
-    expect(page.locator("#unit-0 summary")).to_contain_text("Freemen of Arfon")
+    expect(first).to_contain_text("Freemen of Arfon")
     assert document_of(saved) == before
 
 

@@ -25,6 +25,7 @@ from tests.browser.test_builder_journeys import (
     open_card,
     sign_in,
 )
+from tests.support import item_url, unit_id
 
 # the service worker is part of what these journeys prove (no connection, the app shell)
 pytestmark = [pytest.mark.browser, pytest.mark.browser_context_args(service_workers="allow")]
@@ -49,7 +50,8 @@ def unit_name(saved: Army) -> str:
 def rename_elsewhere(saved: Army, name: str) -> None:
     """Another tab or device renames the first unit (through the same edit pipeline)."""
     saved.refresh_from_db()
-    editing.change_item_field(saved, "units", 0, "name", {"f.name": name}, UNSET, saved.version)
+    first = saved.document["units"][0]["id"]
+    editing.change_item_field(saved, "units", first, "name", {"f.name": name}, UNSET)
 
 
 def test_an_offline_edit_is_marked_not_saved_and_lands_when_the_connection_returns(
@@ -60,9 +62,9 @@ def test_an_offline_edit_is_marked_not_saved_and_lands_when_the_connection_retur
     open_builder(page, live_server.url, saved)
     open_card(page, 0)
     page.context.set_offline(True)
-    page.locator("#u0-name").fill("Offline Jarls")
-    page.locator("#u0-name").press("Tab")
-    state = page.locator("#u0-name-wrap .field-state")
+    page.locator(f"#u-{unit_id(page, 0)}-name").fill("Offline Jarls")
+    page.locator(f"#u-{unit_id(page, 0)}-name").press("Tab")
+    state = page.locator(f"#u-{unit_id(page, 0)}-name-wrap .field-state")
     expect(state).to_contain_text("Not saved")
     expect(page.locator("#pending-changes")).to_contain_text("1 change not yet saved")
     expect(page.locator("#offline-notice")).to_be_visible()
@@ -70,7 +72,9 @@ def test_an_offline_edit_is_marked_not_saved_and_lands_when_the_connection_retur
     page.context.set_offline(False)
     expect(state).to_have_text("Saved")
     expect(page.locator("#pending-changes")).to_be_hidden()
-    expect(page.locator("#unit-0-summary .item-name")).to_have_text("Offline Jarls")
+    expect(page.locator(f"#unit-{unit_id(page, 0)}-summary .item-name")).to_have_text(
+        "Offline Jarls"
+    )
     assert unit_name(saved) == "Offline Jarls"
 
 
@@ -80,12 +84,14 @@ def test_a_reload_right_after_typing_keeps_the_change(live_server, page: Page):
     open_builder(page, live_server.url, saved)
     open_card(page, 0)
     page.on("dialog", lambda dialog: dialog.accept())  # the leave-page question, if asked
-    page.locator("#u0-name").fill("Typed then reloaded")
+    page.locator(f"#u-{unit_id(page, 0)}-name").fill("Typed then reloaded")
     page.reload()
     expect(page.locator("#army-title")).to_be_visible()
     open_card(page, 0)
-    expect(page.locator("#u0-name")).to_have_value("Typed then reloaded")
-    expect(page.locator("#unit-0-summary .item-name")).to_have_text("Typed then reloaded")
+    expect(page.locator(f"#u-{unit_id(page, 0)}-name")).to_have_value("Typed then reloaded")
+    expect(page.locator(f"#unit-{unit_id(page, 0)}-summary .item-name")).to_have_text(
+        "Typed then reloaded"
+    )
     expect(page.locator("#pending-changes")).to_be_hidden()
     assert unit_name(saved) == "Typed then reloaded"
 
@@ -100,18 +106,22 @@ def test_back_or_a_tab_shown_again_after_a_change_elsewhere_shows_the_army_as_it
     expect(page).to_have_url(f"{live_server.url}/armies/{saved.pk}/history/")
     rename_elsewhere(saved, "Renamed on the phone")
     page.go_back()
-    expect(page.locator("#unit-0-summary .item-name")).to_have_text("Renamed on the phone")
+    expect(page.locator(f"#unit-{unit_id(page, 0)}-summary .item-name")).to_have_text(
+        "Renamed on the phone"
+    )
     # the tab hidden and shown again (the event a browser sends then) after another change
     open_card(page, 1)  # the player had the other unit open: it stays open, untouched
-    page.locator("#unit-1").evaluate("el => { el.seenBefore = true; }")
+    page.locator(f"#unit-{unit_id(page, 1)}").evaluate("el => { el.seenBefore = true; }")
     rename_elsewhere(saved, "Renamed on the tablet")
     page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
-    expect(page.locator("#unit-0-summary .item-name")).to_have_text("Renamed on the tablet")
+    expect(page.locator(f"#unit-{unit_id(page, 0)}-summary .item-name")).to_have_text(
+        "Renamed on the tablet"
+    )
     expect(page.locator("#pending-changes")).to_contain_text("Updated from another tab or device")
     # only what changed was redrawn: the other card is the same element, still open
-    assert page.locator("#unit-1").evaluate("el => el.seenBefore === true")
-    expect(page.locator("#unit-1 details")).to_have_attribute("open", "")
-    expect(page.locator("#u1-name")).to_be_visible()
+    assert page.locator(f"#unit-{unit_id(page, 1)}").evaluate("el => el.seenBefore === true")
+    expect(page.locator(f"#unit-{unit_id(page, 1)} details")).to_have_attribute("open", "")
+    expect(page.locator(f"#u-{unit_id(page, 1)}-name")).to_be_visible()
 
 
 def test_a_conflict_made_while_offline_comes_back_as_the_two_value_choice(live_server, page: Page):
@@ -120,12 +130,14 @@ def test_a_conflict_made_while_offline_comes_back_as_the_two_value_choice(live_s
     open_builder(page, live_server.url, saved)
     open_card(page, 0)
     page.context.set_offline(True)
-    page.locator("#u0-name").fill("Named offline")
-    page.locator("#u0-name").press("Tab")
-    expect(page.locator("#u0-name-wrap .field-state")).to_contain_text("Not saved")
+    page.locator(f"#u-{unit_id(page, 0)}-name").fill("Named offline")
+    page.locator(f"#u-{unit_id(page, 0)}-name").press("Tab")
+    expect(page.locator(f"#u-{unit_id(page, 0)}-name-wrap .field-state")).to_contain_text(
+        "Not saved"
+    )
     rename_elsewhere(saved, "Named elsewhere")
     page.context.set_offline(False)
-    wrap = page.locator("#u0-name-wrap")
+    wrap = page.locator(f"#u-{unit_id(page, 0)}-name-wrap")
     expect(wrap.get_by_role("button", name="Keep mine")).to_be_visible()
     expect(wrap.get_by_role("button", name="Use theirs")).to_be_visible()
     assert unit_name(saved) == "Named elsewhere"
@@ -171,7 +183,7 @@ def test_adding_and_deleting_offline_wait_in_order_and_land_when_the_connection_
     open_card(page, 0)
     page.context.set_offline(True)
     page.locator("#add-entry-hird").click()
-    page.locator("#unit-0 .item-actions button.danger").click()
+    page.locator(f"#unit-{unit_id(page, 0)} .item-actions button.danger").click()
     count = page.locator("#pending-changes")
     expect(count).to_contain_text("2 changes not yet saved (offline")
     expect(count).to_contain_text("Add Hirdmen")
@@ -185,7 +197,7 @@ def test_adding_and_deleting_offline_wait_in_order_and_land_when_the_connection_
     page.evaluate("window.dispatchEvent(new Event('online'))")
     expect(count).to_be_hidden()
     expect(page.locator("#unit-list > li.item")).to_have_count(2)
-    expect(page.locator("#unit-0-summary .item-name")).to_have_text("Bondi 2")
+    expect(page.locator(f"#unit-{unit_id(page, 0)}-summary .item-name")).to_have_text("Bondi 2")
     assert [u["name"] for u in document_of(saved)["units"]] == ["Bondi 2", "Hirdmen"]
 
 
@@ -226,14 +238,14 @@ def test_a_keystroke_replaces_a_save_still_in_flight_and_the_last_value_lands(
         else:
             held.append(route)
 
-    page.route(f"**/armies/{saved.pk}/units/0/", hold_first)
+    page.route(f"**{item_url(saved, 0)}", hold_first)
     try:
-        box = page.locator("#u0-figures")
+        box = page.locator(f"#u-{unit_id(page, 0)}-figures")
         box.fill("2")
         page.wait_for_timeout(300)
         assert len(held) == 1
         box.fill("24")  # without the replacement this save would wait behind the held one
-        wrap = page.locator("#u0-figures-wrap")
+        wrap = page.locator(f"#u-{unit_id(page, 0)}-figures-wrap")
         expect(wrap).to_have_attribute("data-state", "saved")
         expect(wrap.locator(".field-state")).to_have_text("Saved")
         assert document_of(saved)["units"][0]["figures"] == 24

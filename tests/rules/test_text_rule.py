@@ -12,6 +12,7 @@ from armybuilder.catalog.models import ArmyList
 from armybuilder.catalog.services import ListFileError, load_lists
 from rules.errors import MalformedDocument
 from rules.text import check_text, repair, safe_text, text_problem
+from tests.support import item_url
 
 # Exactly the document of the report: JSON's escape gives Python a lone surrogate.
 SURROGATE_JSON = (
@@ -176,7 +177,7 @@ def test_bidi_and_invisible_characters_are_refused_everywhere_a_name_enters(owne
     response = owner_client.post(f"/armies/{army.pk}/settings/", {"version": 2, "name": name})
     assert response.status_code == 400
     response = owner_client.post(
-        f"/armies/{army.pk}/units/0/", {"version": 2, "f.name": name}, headers={"HX-Request": "1"}
+        item_url(army, 0), {"version": 2, "f.name": name}, headers={"HX-Request": "1"}
     )
     assert response.status_code == 400
     army.refresh_from_db()

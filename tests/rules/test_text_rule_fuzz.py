@@ -23,6 +23,7 @@ from armybuilder.armies import services
 from armybuilder.armies.models import Army
 from armybuilder.catalog.models import ArmyList
 from rules.text import text_problem
+from tests.support import item_url
 
 pytestmark = pytest.mark.django_db
 
@@ -116,7 +117,7 @@ def _unit(client: Client, army: Army, field: str, text: str):
         services.add_item(army, "units", army.version)
     return post_form(
         client,
-        f"/armies/{army.pk}/units/0/",
+        item_url(army, 0),
         {"version": str(army.version), f"f.{field}": text},
         headers={"HX-Request": "true"},
     )
@@ -126,7 +127,7 @@ def _general(client: Client, army: Army, text: str):
     if not army.document.get("generals"):
         services.add_item(army, "generals", army.version)
     return post_form(
-        client, f"/armies/{army.pk}/generals/0/", {"version": str(army.version), "f.name": text}
+        client, item_url(army, 0, "generals"), {"version": str(army.version), "f.name": text}
     )
 
 

@@ -141,6 +141,7 @@ ROUTES: dict[str, Rule] = {
     "armies:share_off": Rule(OWNER),
     "armies:add_item": Rule(OWNER),
     "armies:edit_item": Rule(OWNER),
+    "armies:operations": Rule(OWNER),
     "armies:duplicate_item": Rule(OWNER),
     "armies:move_item": Rule(OWNER),
     "armies:delete_item": Rule(OWNER),
@@ -258,6 +259,7 @@ class Samples:
     list_token: str
     own_list_slug: str
     snapshot_pk: int
+    unit_id: str = ""  # the army's unit, by its stable id
     ruleset: str = "into-the-dark"
 
 
@@ -266,7 +268,7 @@ def sample_kwargs(route: Route, samples: Samples) -> dict[str, Any]:
     values: dict[str, Any] = {
         "pk": samples.army_pk,
         "kind": "units",
-        "index": 0,
+        "item_id": samples.unit_id,
         "version": 1,
         "token": token_for(route, samples),
         "slug": samples.ruleset,
@@ -372,4 +374,5 @@ def make_samples(owner: Client) -> Samples:
         list_token=own.share_token,
         own_list_slug=own.slug,
         snapshot_pk=snapshot.pk,
+        unit_id=saved.document["units"][0]["id"],
     )

@@ -16,7 +16,7 @@ from pypdf import PdfReader
 import rules
 from armybuilder.armies.models import Army
 from rules import memo, registry
-from tests.support import army
+from tests.support import army, item_id, item_url
 
 pytestmark = pytest.mark.django_db
 
@@ -159,7 +159,7 @@ def test_a_player_builds_a_toy_army_in_the_builder(owner_client, user, toy):
     assert added.status_code == 200
     saved.refresh_from_db()
     edited = owner_client.post(
-        f"/armies/{saved.pk}/units/0/",
+        item_url(saved, 0),
         {"version": saved.version, "f.name": "Archers of the Hill", "f.kind": "archers",
          "f.figures": "5"},
         headers=HX,
@@ -170,7 +170,9 @@ def test_a_player_builds_a_toy_army_in_the_builder(owner_client, user, toy):
     assert (unit["name"], unit["kind"], unit["figures"]) == ("Archers of the Hill", "archers", 5)
 
     page = owner_client.get(f"/armies/{saved.pk}/").content.decode()
-    assert 'id="u0-kind"' in page and 'id="u0-veteran"' in page
+    assert (
+        f'id="u-{item_id(saved, 0)}-kind"' in page and f'id="u-{item_id(saved, 0)}-veteran"' in page
+    )
     assert "5 figures x 3 = 15" in page
     assert 'data-code="too-many-archers"' in page
     assert "1 archer units but 0 spearmen: never more archers than spearmen." in page

@@ -5,6 +5,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from armybuilder.armies.models import Army
+from tests.support import item_url
 
 PASSWORD = "a-long-Pass-123"
 HX = {"HX-Request": "true"}
@@ -20,7 +21,7 @@ def build_draft(client: Client, name: str = "Visitor's Normans") -> Army:
     draft = Army.objects.get(document__name=name)
     client.post(f"/armies/{draft.pk}/units/add/", {"version": 1}, headers=HX)
     client.post(
-        f"/armies/{draft.pk}/units/0/",
+        item_url(draft, 0),
         {"version": 2, "f.name": "Knights", "f.quality": "fanatic", "f.mounted": "1"},
         headers=HX,
     )

@@ -112,7 +112,8 @@ def test_each_rule_set_s_fields_choices_and_defaults_come_from_its_vocabulary(de
             if not fields:
                 continue
             properties = schemas[f"{name}{kind}"]["properties"]
-            assert list(properties) == [f.name for f in fields]
+            item_id = ["id"] if kind in ("Unit", "General") else []  # the stable id first
+            assert list(properties) == [*item_id, *(f.name for f in fields)]
             for f in fields:
                 prop = properties[f.name]
                 if f.kind == "choice":
@@ -173,3 +174,16 @@ def test_refusals_fit_the_error_schema(described, client):
     missing = client.get("/api/v1/rulesets/no-such-rules")
     assert missing.status_code == 404
     assert not list(validator(described, "Error").iter_errors(missing.json()))
+
+
+def test_a_unit_and_a_general_may_carry_a_stable_id_that_the_schema_describes(described):
+    schemas = described["components"]["schemas"]
+    for ruleset in rules.all_rulesets():
+        name = "".join(p.capitalize() for p in ruleset.slug.split("-"))
+        kinds = ("Unit", "General") if ruleset.has_generals else ("Unit",)
+        for kind in kinds:
+            schema = schemas[f"{name}{kind}"]
+            item_id = schema["properties"]["id"]
+            assert item_id["type"] == "string"
+            assert "id" not in schema.get("required", [])
+            assert "refuses a duplicate" in item_id["description"]

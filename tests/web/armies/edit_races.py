@@ -21,6 +21,7 @@ from django.test import Client
 
 from armybuilder.armies import services
 from armybuilder.armies.models import Army
+from tests.support import item_url
 
 HX = {"HX-Request": "true"}
 FIGURES = 12
@@ -43,15 +44,17 @@ def _tab(user: User) -> Client:
 
 
 def field_change(
-    tab: Client, army: Army, index: int, value: int, made_from: Any, version: int = 1
+    tab: Client, army: Army, index: int | str, value: int, made_from: Any, version: int = 1
 ) -> Any:
+    """A figures change of the unit at ``index`` now, or of the unit with that id."""
     data = {
         "version": version,
         "_field": "figures",
         "_from": json.dumps(made_from),
         "f.figures": str(value),
     }
-    return tab.post(f"/armies/{army.pk}/units/{index}/", data, headers=HX)
+    url = f"/armies/{army.pk}/unit/{index}/" if isinstance(index, str) else item_url(army, index)
+    return tab.post(url, data, headers=HX)
 
 
 def undo_target(response: Any) -> str:

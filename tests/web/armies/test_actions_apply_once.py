@@ -6,7 +6,7 @@ from django.contrib.auth.models import User
 
 from armybuilder.armies import services
 from armybuilder.armies.models import AppliedAction, Army
-from tests.support import army
+from tests.support import army, item_url
 
 HX = {"HX-Request": "true"}
 
@@ -46,21 +46,22 @@ def test_two_taps_with_their_own_keys_add_two_units(owner_client, user):
 @pytest.mark.parametrize(
     ("path", "data"),
     [
-        ("units/0/delete/", {}),
-        ("units/0/move/", {"direction": "down"}),
-        ("units/0/duplicate/", {}),
+        ("delete/", {}),
+        ("move/", {"direction": "down"}),
+        ("duplicate/", {}),
     ],
 )
 def test_a_delete_move_or_duplicate_sent_twice_is_made_once(owner_client, user, path, data):
     saved = make(user)
     post = {"version": 1, "_once": "k-" + path.replace("/", "-"), **data}
+    url = item_url(saved, 0, "units", path)
     for _ in range(2):
-        response = owner_client.post(f"/armies/{saved.pk}/{path}", post, headers=HX)
+        response = owner_client.post(url, post, headers=HX)
         assert response.status_code == 200
     expected = {
-        "units/0/delete/": ["Bondi"],
-        "units/0/move/": ["Bondi", "Hirdmen"],
-        "units/0/duplicate/": ["Hirdmen", "Hirdmen", "Bondi"],
+        "delete/": ["Bondi"],
+        "move/": ["Bondi", "Hirdmen"],
+        "duplicate/": ["Hirdmen", "Hirdmen", "Bondi"],
     }[path]
     assert names(saved) == expected
     assert saved.version == 2
@@ -68,7 +69,7 @@ def test_a_delete_move_or_duplicate_sent_twice_is_made_once(owner_client, user, 
 
 def test_a_refused_action_does_not_use_up_its_key(owner_client, user):
     saved = make(user)
-    url = f"/armies/{saved.pk}/units/0/delete/"
+    url = item_url(saved, 0, "units", "delete/")
     stale = owner_client.post(url, {"version": 7, "_once": "retry-me"}, headers=HX)
     assert stale.status_code == 409
     assert names(saved) == ["Hirdmen", "Bondi"]

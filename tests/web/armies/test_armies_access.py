@@ -9,7 +9,7 @@ from django.urls import Resolver404, resolve
 
 from armybuilder.armies import services
 from armybuilder.armies.models import Army
-from tests.support import army, shared_army
+from tests.support import army, item_url, shared_army
 
 HX = {"HX-Request": "true"}
 
@@ -32,15 +32,17 @@ def intruder(db):
     return client
 
 
-def owner_only_requests(pk: int) -> list[tuple[str, str, dict]]:
-    base = f"/armies/{pk}/"
+def owner_only_requests(saved: Army) -> list[tuple[str, str, dict]]:
+    base = f"/armies/{saved.pk}/"
+    unit = item_url(saved, 0)
     return [
         ("get", base, {}),
-        ("post", base + "units/0/", {"version": 1, "f.figures": "1"}),
+        ("post", unit, {"version": 1, "f.figures": "1"}),
         ("post", base + "units/add/", {"version": 1}),
-        ("post", base + "units/0/duplicate/", {"version": 1}),
-        ("post", base + "units/0/move/", {"version": 1, "direction": "down"}),
-        ("post", base + "units/0/delete/", {"version": 1}),
+        ("post", unit + "duplicate/", {"version": 1}),
+        ("post", unit + "move/", {"version": 1, "direction": "down"}),
+        ("post", unit + "delete/", {"version": 1}),
+        ("post", base + "operations/", {}),
         ("post", base + "generals/add/", {"version": 1}),
         ("post", base + "settings/", {"version": 1, "name": "Mine now"}),
         ("get", base + "export.json", {}),
@@ -53,7 +55,7 @@ def owner_only_requests(pk: int) -> list[tuple[str, str, dict]]:
 
 
 def test_another_users_army_is_404_for_every_page_and_change(saved, intruder):
-    for method, url, data in owner_only_requests(saved.pk):
+    for method, url, data in owner_only_requests(saved):
         response = getattr(intruder, method)(url, data)
         assert response.status_code == 404, (method, url)
         response = getattr(intruder, method)(url, data, headers=HX)
@@ -76,7 +78,7 @@ def test_the_404_does_not_confirm_the_army_exists(saved, intruder):
 
 
 def test_anonymous_visitors_get_404_for_a_users_army(saved, client):
-    for method, url, data in owner_only_requests(saved.pk):
+    for method, url, data in owner_only_requests(saved):
         response = getattr(client, method)(url, data)
         assert response.status_code == 404, (method, url)
     assert Army.objects.get(pk=saved.pk).version == 1
@@ -145,7 +147,7 @@ def test_turning_sharing_off_kills_the_link(saved, client):
 def test_every_post_needs_a_csrf_token(saved):
     strict = Client(enforce_csrf_checks=True)
     strict.force_login(saved.owner)
-    for method, url, data in owner_only_requests(saved.pk):
+    for method, url, data in owner_only_requests(saved):
         if method == "post":
             assert strict.post(url, data).status_code == 403, url
     assert strict.post("/armies/new/", {"ruleset": "into-the-dark"}).status_code == 403
@@ -159,7 +161,7 @@ def test_every_post_needs_a_csrf_token(saved):
     )
     token = strict.cookies["csrftoken"].value
     response = strict.post(
-        f"/armies/{saved.pk}/units/0/",
+        item_url(saved, 0),
         {"version": 1, "f.figures": "6"},
         headers={**HX, "X-CSRFToken": token},
     )

@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 import rules
 from armybuilder.armies import services
 from armybuilder.armies.models import Army
-from tests.support import army
+from tests.support import army, item_id, item_url
 
 HX = {"HX-Request": "true"}
 MILITIA = {"name": "Town Militia", "quality": "levy"}
@@ -29,13 +29,15 @@ def make(user: User, units: list[dict[str, Any]], **top: Any) -> Army:
 def edit(client, saved: Army, index: int, version: int | None = None, **fields: str):
     data = {"version": saved.version if version is None else version}
     data.update({f"f.{k}": v for k, v in fields.items()})
-    return client.post(f"/armies/{saved.pk}/units/{index}/", data, headers=HX)
+    return client.post(item_url(saved, index), data, headers=HX)
 
 
 def test_builder_page_offers_exactly_the_rule_sets_values(owner_client, user):
     saved = make(user, [MILITIA])
     page = owner_client.get(f"/armies/{saved.pk}/").content.decode()
-    armour = re.search(r'<select id="u0-armour" name="f.armour"[^>]*>(.*?)</select>', page).group(1)
+    armour = re.search(
+        rf'<select id="u-{item_id(saved, 0)}-armour" name="f.armour"[^>]*>(.*?)</select>', page
+    ).group(1)
     assert re.findall(r'value="([^"]*)"', armour) == [
         "unarmoured",
         "protected",
@@ -43,10 +45,15 @@ def test_builder_page_offers_exactly_the_rule_sets_values(owner_client, user):
         "mailed",
         "encased",
     ]
-    missile = re.search(r'<select id="u0-missile-weapon"[^>]*>(.*?)</select>', page).group(1)
+    missile = re.search(
+        rf'<select id="u-{item_id(saved, 0)}-missile-weapon"[^>]*>(.*?)</select>', page
+    ).group(1)
     assert re.findall(r'value="([^"]*)"', missile)[0] == ""  # "none" for a nullable choice
-    assert 'type="number" id="u0-figures" name="f.figures" value="12" min="1" max="400"' in page
-    assert 'id="u0-mounted" name="f.mounted" value="1"' in page
+    assert (
+        f'type="number" id="u-{item_id(saved, 0)}-figures" name="f.figures" value="12" min="1" max="400"'
+        in page
+    )
+    assert f'id="u-{item_id(saved, 0)}-mounted" name="f.mounted" value="1"' in page
 
 
 @pytest.mark.parametrize("ruleset", [r.slug for r in rules.all_rulesets()])
@@ -62,7 +69,7 @@ def test_every_rule_set_builds_labelled_controls_from_its_vocabulary(owner_clien
         if f.kind in ("multi", "object"):
             assert f"<legend>{f.label}</legend>" in page
             continue
-        ident = f"u0-{f.name}".replace("_", "-")
+        ident = f"u-{item_id(saved, 0)}-{f.name}".replace("_", "-")
         assert f'id="{ident}"' in page
         assert f'<label for="{ident}">' in page, f"{ruleset}: no label for {f.name}"
 
@@ -72,7 +79,9 @@ def test_htmx_unit_edit_swaps_the_summary_and_out_of_band_totals_and_issues(owne
     response = edit(owner_client, saved, 0, figures="24")
     body = response.content.decode()
     assert response.status_code == 200
-    assert body.lstrip().startswith('<span class="item-summary" id="unit-0-summary">')
+    assert body.lstrip().startswith(
+        f'<span class="item-summary" id="unit-{item_id(saved, 0)}-summary">'
+    )
     assert "24 figures x 2 = 48" in body and 'data-points="68"' in body
     assert '<input type="hidden" id="army-version" value="2" hx-swap-oob="true">' in body
     assert re.search(r'<section id="army-totals"[^>]*hx-swap-oob="true"', body)
@@ -107,7 +116,9 @@ def test_a_rule_error_is_listed_with_its_rule_and_a_link_to_the_unit_then_goes(o
     issues = body[body.index('<section id="issues"') :]
     assert 'data-code="melee-with-missile-weapon"' in issues
     assert "Rule: Missile Weapons" in issues
-    assert '<a href="#unit-1" data-open-target>Town Militia (unit 2)</a>' in issues
+    assert (
+        f'<a href="#unit-{item_id(saved, 1)}" data-open-target>Town Militia (unit 2)</a>' in issues
+    )
     assert '<span class="badge illegal">Illegal</span>' in body
     body = edit(owner_client, saved, 1, version=2, missile_weapon="").content.decode()
     assert "melee-with-missile-weapon" not in body
@@ -126,7 +137,7 @@ def test_a_malformed_edit_answers_400_with_the_message_and_saves_nothing(owner_c
     response = edit(owner_client, saved, 0, figures="0")
     assert response.status_code == 400
     body = response.content.decode()
-    assert 'id="unit-0-summary"' in body
+    assert f'id="unit-{item_id(saved, 0)}-summary"' in body
     assert "Town Militia (unit 1), Figures: 0 is below the minimum 1" in body
     saved.refresh_from_db()
     assert saved.version == 1 and saved.document["units"][0]["figures"] == 12
@@ -134,7 +145,7 @@ def test_a_malformed_edit_answers_400_with_the_message_and_saves_nothing(owner_c
 
 def test_a_malformed_edit_without_javascript_shows_the_page_with_the_message(owner_client, user):
     saved = make(user, [MILITIA])
-    response = owner_client.post(f"/armies/{saved.pk}/units/0/", {"version": 1, "f.name": "   "})
+    response = owner_client.post(item_url(saved, 0), {"version": 1, "f.name": "   "})
     assert response.status_code == 400
     assert "Not saved: Town Militia (unit 1), Name: must not be empty" in response.content.decode()
     saved.refresh_from_db()
@@ -143,9 +154,9 @@ def test_a_malformed_edit_without_javascript_shows_the_page_with_the_message(own
 
 def test_without_javascript_a_change_posts_and_redirects_to_the_unit(owner_client, user):
     saved = make(user, [MILITIA])
-    response = owner_client.post(f"/armies/{saved.pk}/units/0/", {"version": 1, "f.figures": "6"})
+    response = owner_client.post(item_url(saved, 0), {"version": 1, "f.figures": "6"})
     assert response.status_code == 302
-    assert response["Location"] == f"/armies/{saved.pk}/#unit-0"
+    assert response["Location"] == f"/armies/{saved.pk}/#unit-{item_id(saved, 0)}"
     saved.refresh_from_db()
     assert saved.document["units"][0]["figures"] == 6
 
@@ -155,8 +166,9 @@ def test_queries_per_unit_edit_are_the_same_at_5_and_at_50_units(
 ):
     for size in (5, 50):
         saved = make(user, [dict(MILITIA, name=f"Militia {i}") for i in range(size)])
+        url = item_url(saved, size // 2)
         with django_assert_num_queries(QUERIES_PER_EDIT):
-            response = edit(owner_client, saved, size // 2, figures="20")
+            response = owner_client.post(url, {"version": 1, "f.figures": "20"}, headers=HX)
         assert response.status_code == 200
 
 
@@ -169,10 +181,9 @@ def test_queries_per_edit_do_not_grow_for_a_visitors_draft_either(
     for version in range(1, 51):
         client.post(url, {"version": version}, headers=HX)
     # session, the army, the army lists, the UPDATE, the revision (no user row for a visitor)
+    url = item_url(saved, 25)
     with django_assert_num_queries(5):
-        response = client.post(
-            f"/armies/{saved.pk}/units/25/", {"version": 51, "f.figures": "6"}, headers=HX
-        )
+        response = client.post(url, {"version": 51, "f.figures": "6"}, headers=HX)
     assert response.status_code == 200
 
 
@@ -186,7 +197,7 @@ def test_a_stale_version_gets_409_with_the_current_state_and_nothing_is_overwrit
     assert response["HX-Retarget"] == "#builder" and response["HX-Reswap"] == "outerHTML"
     body = response.content.decode()
     assert "was changed somewhere else" in body
-    assert 'id="u0-figures" name="f.figures" value="20"' in body
+    assert f'id="u-{item_id(saved, 0)}-figures" name="f.figures" value="20"' in body
     assert 'id="army-version" value="2"' in body
     saved.refresh_from_db()
     assert saved.document["units"][0]["figures"] == 20 and saved.version == 2
@@ -195,7 +206,7 @@ def test_a_stale_version_gets_409_with_the_current_state_and_nothing_is_overwrit
 def test_a_stale_version_without_javascript_is_409_too(owner_client, user):
     saved = make(user, [MILITIA])
     edit(owner_client, saved, 0, version=1, figures="20")
-    response = owner_client.post(f"/armies/{saved.pk}/units/0/", {"version": 1, "f.figures": "6"})
+    response = owner_client.post(item_url(saved, 0), {"version": 1, "f.figures": "6"})
     assert response.status_code == 409
     saved.refresh_from_db()
     assert saved.document["units"][0]["figures"] == 20
@@ -208,16 +219,17 @@ def test_structural_changes_from_an_older_page_apply_to_the_army_as_it_is_now(ow
     # a whole-form settings save (no JavaScript) made from version 1 is still refused
     stale = owner_client.post(base + "settings/", {"version": 1, "name": "Other"}, headers=HX)
     assert stale.status_code == 409
+    first, spears = item_id(saved, 0), item_id(saved, 1)  # as the version-1 page names them
     for url, extra in [
         ("units/add/", {}),
-        ("units/0/duplicate/", {}),
-        ("units/1/move/", {"direction": "up"}),
+        (f"unit/{first}/duplicate/", {}),
+        (f"unit/{spears}/move/", {"direction": "up"}),
     ]:
         response = owner_client.post(base + url, {"version": 1, **extra}, headers=HX)
         assert response.status_code == 200, url
     saved.refresh_from_db()
-    # unit 1 of the version-1 page was "Spears": after the duplicate it is unit 2 now,
-    # and it is the one that moved up
+    # "Spears" of the version-1 page is unit 2 after the duplicate, and it is the one that
+    # moved up
     assert [u["name"] for u in saved.document["units"]] == [
         "Town Militia",
         "Spears",
@@ -229,29 +241,47 @@ def test_structural_changes_from_an_older_page_apply_to_the_army_as_it_is_now(ow
 
 def test_structural_changes_swap_the_units_section(owner_client, user):
     saved = make(user, [MILITIA, dict(MILITIA, name="Spears")])
-    base = f"/armies/{saved.pk}/units/"
-    body = owner_client.post(base + "1/move/", {"version": 1, "direction": "up"}, headers=HX)
+    base = f"/armies/{saved.pk}/unit/"
+    spears = item_id(saved, 1)
+    body = owner_client.post(
+        base + f"{spears}/move/", {"version": 1, "direction": "up"}, headers=HX
+    )
     text = body.content.decode()
     assert text.lstrip().startswith('<section id="units"')
-    assert text.index('id="unit-0"') < text.index("Spears") < text.index("Town Militia")
-    text = owner_client.post(base + "0/duplicate/", {"version": 2}, headers=HX).content.decode()
+    assert (
+        text.index(f'id="unit-{item_id(saved, 0)}"')
+        < text.index("Spears")
+        < text.index("Town Militia")
+    )
+    text = owner_client.post(
+        base + f"{spears}/duplicate/", {"version": 2}, headers=HX
+    ).content.decode()
     assert text.count('class="item-name">Spears<') == 2
-    text = owner_client.post(base + "add/", {"version": 3}, headers=HX).content.decode()
-    assert 'id="u3-name" name="f.name" value="Unit 4"' in text and " autofocus" in text
-    text = owner_client.post(base + "0/delete/", {"version": 4}, headers=HX).content.decode()
+    add = f"/armies/{saved.pk}/units/add/"
+    text = owner_client.post(add, {"version": 3}, headers=HX).content.decode()
+    assert (
+        f'id="u-{item_id(saved, 3)}-name" name="f.name" value="Unit 4"' in text
+        and " autofocus" in text
+    )
+    text = owner_client.post(
+        base + f"{item_id(saved, 0)}/delete/", {"version": 4}, headers=HX
+    ).content.decode()
     assert 'Units <span class="count">(3)</span>' in text
     assert 'id="army-version" value="5" hx-swap-oob="true"' in text
 
 
 def test_moving_needs_a_direction(owner_client, user):
     saved = make(user, [MILITIA])
-    response = owner_client.post(f"/armies/{saved.pk}/units/0/move/", {"version": 1})
+    response = owner_client.post(item_url(saved, 0, "units", "move/"), {"version": 1})
     assert response.status_code == 400
 
 
 def test_a_unit_that_is_not_there_is_404(owner_client, user):
     saved = make(user, [MILITIA])
-    assert edit(owner_client, saved, 5, figures="3").status_code == 404
+    for unit in ("no-such-unit", "0"):
+        url = f"/armies/{saved.pk}/unit/{unit}/"
+        assert owner_client.post(url, {"version": 1, "f.figures": "3"}).status_code == 404
+    assert owner_client.post(f"/armies/{saved.pk}/units/0/", {"version": 1}).status_code == 404
 
 
 def test_generals_are_404_in_a_rule_set_without_generals(owner_client, user):
@@ -269,7 +299,7 @@ def test_generals_are_added_and_edited_with_the_object_champion(owner_client, us
     data = {"version": 2, "f.name": "Odo", "f.rating": "good", "f.commanding": ["0", "1"],
             "f.champion": ["0", "1"], "f.champion.quality": "elite",
             "f.champion.armour": "armoured"}  # fmt: skip
-    response = owner_client.post(base + "0/", data, headers=HX)
+    response = owner_client.post(item_url(saved, 0, "generals"), data, headers=HX)
     assert response.status_code == 200
     saved.refresh_from_db()
     general = saved.document["generals"][0]
@@ -345,15 +375,20 @@ def test_print_links_point_at_the_printing_apps_paths(owner_client, user):
 def test_without_javascript_every_change_posts_and_redirects(owner_client, user):
     saved = make(user, [MILITIA])
     base = f"/armies/{saved.pk}/"
+
+    def unit(index, action):  # the unit's address as the page drawn then names it
+        return lambda: f"unit/{item_id(saved, index)}/{action}/"
+
     steps = [
-        ("units/add/", {"version": 1, "preset": "blank"}, "#units"),
-        ("units/0/duplicate/", {"version": 2}, "#units"),
-        ("units/2/move/", {"version": 3, "direction": "up"}, "#units"),
-        ("units/0/delete/", {"version": 4}, "#units"),
-        ("generals/add/", {"version": 5}, "#generals"),
-        ("settings/", {"version": 6, "name": "Plain HTML"}, "#settings"),
+        (lambda: "units/add/", {"version": 1, "preset": "blank"}, "#units"),
+        (unit(0, "duplicate"), {"version": 2}, "#units"),
+        (unit(2, "move"), {"version": 3, "direction": "up"}, "#units"),
+        (unit(0, "delete"), {"version": 4}, "#units"),
+        (lambda: "generals/add/", {"version": 5}, "#generals"),
+        (lambda: "settings/", {"version": 6, "name": "Plain HTML"}, "#settings"),
     ]
-    for url, data, anchor in steps:
+    for address, data, anchor in steps:
+        url = address()
         response = owner_client.post(base + url, data)
         assert response.status_code == 302, url
         assert response["Location"] == base + anchor
@@ -368,10 +403,13 @@ def test_without_javascript_every_change_posts_and_redirects(owner_client, user)
 def test_ticking_champion_sets_open_order_and_one_figure_and_redraws_the_unit(owner_client, user):
     saved = make(user, [MILITIA])
     response = edit(owner_client, saved, 0, champion="1")
-    assert response["HX-Retarget"] == "#unit-0" and response["HX-Reswap"] == "outerHTML"
+    assert (
+        response["HX-Retarget"] == f"#unit-{item_id(saved, 0)}"
+        and response["HX-Reswap"] == "outerHTML"
+    )
     body = response.content.decode()
     assert '<option value="open" selected>' in body
-    assert 'id="u0-figures" name="f.figures" value="1"' in body
+    assert f'id="u-{item_id(saved, 0)}-figures" name="f.figures" value="1"' in body
     assert "champion-not-open" not in body and "champion-figures" not in body
     saved.refresh_from_db()
     unit = saved.document["units"][0]

@@ -1,6 +1,7 @@
 """The builder's change protocol: one field at a time, conflicts, revisions, undo, history."""
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -8,10 +9,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 import rules
-from armybuilder.armies import revisions, services
+from armybuilder.armies import services
 from armybuilder.armies.models import Army, Revision
 from armybuilder.catalog.selectors import get_list
-from tests.support import army
+from tests.support import army, item_id, item_url
 
 HX = {"HX-Request": "true"}
 
@@ -28,7 +29,7 @@ def make(user: User, count: int = 3, ruleset: str = "into-the-dark", **top: Any)
 def change(
     client: Client,
     saved: Army,
-    index: int,
+    index: int | str,  # the unit's place now, or its id (a page drawn before other changes)
     field: str,
     value: str,
     made_from: Any,
@@ -41,7 +42,16 @@ def change(
         "_from": json.dumps(made_from),
         f"f.{field}": value,
     }
-    return client.post(f"/armies/{saved.pk}/{kind}/{index}/", data, headers=HX)
+    unit_id = index if isinstance(index, str) else item_id(saved, index, kind)
+    return client.post(f"/armies/{saved.pk}/{kind[:-1]}/{unit_id}/", data, headers=HX)
+
+
+def undo(client: Client, saved: Army):
+    """Undo as the builder page does: naming the change its Undo button shows."""
+    page = client.get(f"/armies/{saved.pk}/").content.decode()
+    shown = re.search(r'id="undo-revision" value="(\d*)"', page)
+    assert shown is not None
+    return client.post(f"/armies/{saved.pk}/undo/", {"revision": shown.group(1)}, headers=HX)
 
 
 def setting(client: Client, saved: Army, field: str, value: str, made_from: Any):
@@ -60,7 +70,9 @@ def test_a_field_change_saves_that_field_and_answers_with_the_saved_value(owner_
     assert response.status_code == 200
     assert json.loads(response["X-Muster-Value"]) == 24
     body = response.content.decode()
-    assert body.lstrip().startswith('<span class="item-summary" id="unit-1-summary">')
+    assert body.lstrip().startswith(
+        f'<span class="item-summary" id="unit-{item_id(saved, 1)}-summary">'
+    )
     assert 'id="army-version"' not in body  # the page's units stay as drawn: no version swap
     assert 'name="f.figures"' not in body  # the control being typed in is never redrawn
     assert [u["figures"] for u in units_of(saved)] == [12, 24, 12]
@@ -83,7 +95,7 @@ def test_only_the_named_field_is_applied_whatever_else_was_posted(owner_client, 
         "f.name": "Huscarls",
         "f.figures": "99",  # a stale value of another control: not this change
     }
-    assert owner_client.post(f"/armies/{saved.pk}/units/0/", data, headers=HX).status_code == 200
+    assert owner_client.post(item_url(saved, 0), data, headers=HX).status_code == 200
     assert units_of(saved)[0]["name"] == "Huscarls" and units_of(saved)[0]["figures"] == 12
 
 
@@ -97,7 +109,7 @@ def test_the_same_field_changed_since_gets_409_with_both_values_and_nothing_is_o
     body = response.content.decode()
     assert "<strong>24</strong>" in body and "<strong>18</strong>" in body
     assert 'data-conflict="mine"' in body and 'data-conflict="theirs"' in body
-    assert response["HX-Retarget"] == "#u0-figures-msg"
+    assert response["HX-Retarget"] == f"#u-{item_id(saved, 0)}-figures-msg"
     assert json.loads(response["X-Muster-Conflict"]) == 24
     assert units_of(saved)[0]["figures"] == 24
     # "Keep mine": the same value sent again, made from theirs, lands
@@ -118,8 +130,9 @@ def test_changes_to_different_fields_from_two_tabs_both_land(owner_client, user)
 
 def test_a_change_follows_its_unit_when_another_tab_deleted_one_before_it(owner_client, user):
     saved = make(user)
-    services.delete_item(saved, "units", 0, 1)  # another tab: "Unit 0" gone, version 2
-    response = change(owner_client, saved, 2, "figures", "30", 12, version=1)
+    drawn = [u["id"] for u in units_of(saved)]  # the page's units
+    services.delete_item(saved, "units", drawn[0])  # another tab: "Unit 0" gone, version 2
+    response = change(owner_client, saved, drawn[2], "figures", "30", 12, version=1)
     assert response.status_code == 200
     assert [(u["name"], u["figures"]) for u in units_of(saved)] == [
         ("Unit 1", 12),
@@ -129,40 +142,49 @@ def test_a_change_follows_its_unit_when_another_tab_deleted_one_before_it(owner_
 
 def test_a_change_to_a_unit_another_tab_deleted_changes_nothing(owner_client, user):
     saved = make(user)
-    services.delete_item(saved, "units", 1, 1)
+    gone = item_id(saved, 1)
+    services.delete_item(saved, "units", gone)
     before = units_of(saved)
-    response = change(owner_client, saved, 1, "figures", "30", 12, version=1)
+    response = change(owner_client, saved, gone, "figures", "30", 12, version=1)
     assert response.status_code == 409
     assert "deleted or moved away" in response.content.decode()
     assert units_of(saved) == before
 
 
 @pytest.mark.parametrize(
-    ("ops", "index", "now"),
+    ("ops", "index"),
     [
-        ([("add", 0, None)], 1, 2),
-        ([("move", 0, 2)], 0, 2),
-        ([("move", 2, 0)], 0, 1),
-        ([("delete", 0, None), ("add", 0, None)], 2, 2),
-        ([("edit", 0, None)], 1, 1),
+        ([("add", 0)], 1),
+        ([("move", 0)], 0),
+        ([("move", 2)], 0),
+        ([("delete", 0), ("add", 0)], 2),
+        ([("duplicate", 1), ("move", 3)], 1),
     ],
 )
-def test_current_index_follows_adds_moves_and_deletes(user, ops, index, now):
+def test_a_change_lands_on_its_unit_whatever_other_tabs_added_moved_or_deleted(
+    owner_client, user, ops, index
+):
     saved = make(user)
-    for version, (op, at, to) in enumerate(ops, start=2):
-        Revision.objects.create(
-            army=saved, version=version, summary=op, kind="snapshot", target="units",
-            index=at, op=op, op_to=to, document={},
-        )  # fmt: skip
-    saved.version = len(ops) + 1
-    assert revisions.current_index(saved, "units", index, 1) == now
+    target = item_id(saved, index)  # the unit as drawn on the page
+    for op, at in ops:  # another tab
+        if op == "add":
+            saved = services.add_item(saved, "units", saved.version).army
+        elif op == "move":
+            saved = services.move_item(saved, "units", item_id(saved, at), 1).army
+        else:
+            getattr(services, f"{op}_item")(saved, "units", item_id(saved, at))
+            saved.refresh_from_db()
+    assert change(owner_client, saved, target, "figures", "30", 12).status_code == 200
+    changed = [u for u in units_of(saved) if u["figures"] == 30]
+    assert [u["id"] for u in changed] == [target]
+    assert changed[0]["name"] == f"Unit {index}"
 
 
 def test_a_refused_value_is_shown_beside_its_field_and_nothing_is_saved(owner_client, user):
     saved = make(user)
     response = change(owner_client, saved, 0, "figures", "-5", 12)
     assert response.status_code == 400
-    assert response["HX-Retarget"] == "#u0-figures-msg"
+    assert response["HX-Retarget"] == f"#u-{item_id(saved, 0)}-figures-msg"
     assert "Not saved:" in response.content.decode()
     assert units_of(saved)[0]["figures"] == 12
     assert not Revision.objects.filter(army=saved).exists()
@@ -173,17 +195,19 @@ def test_a_settings_change_updates_unit_points_out_of_band_not_the_units_panel(o
     response = setting(owner_client, saved, "army_list", "anglo-danish-1066", None)
     body = response.content.decode()
     assert response.status_code == 200
-    assert 'id="unit-0-summary" hx-swap-oob="true"' in body
+    assert f'id="unit-{item_id(saved, 0)}-summary" hx-swap-oob="true"' in body
     assert 'id="units"' not in body and 'name="f.figures"' not in body
     assert "Undo" in body  # changing the list acts at once and offers undo
     renamed = setting(owner_client, saved, "name", "New name", "Test army").content.decode()
-    assert 'id="unit-0-summary"' not in renamed and '<h1 id="army-title"' in renamed
+    assert (
+        f'id="unit-{item_id(saved, 0)}-summary"' not in renamed and '<h1 id="army-title"' in renamed
+    )
 
 
 def test_undo_after_delete_restores_the_army_exactly(owner_client, user):
     saved = make(user)
     before = dict(saved.document)
-    response = owner_client.post(f"/armies/{saved.pk}/units/1/delete/", {"version": 1}, headers=HX)
+    response = owner_client.post(item_url(saved, 1, "units", "delete/"), {"version": 1}, headers=HX)
     assert (
         "Deleted Unit 1" in response.content.decode() and "toast-undo" in response.content.decode()
     )
@@ -207,10 +231,10 @@ def test_undo_steps_back_through_changes_one_at_a_time(owner_client, user):
     states.append(json.loads(json.dumps(saved.document)))
     setting(owner_client, saved, "points_limit", "500", None)
     for expected in reversed(states):
-        assert owner_client.post(f"/armies/{saved.pk}/undo/", headers=HX).status_code == 200
+        assert undo(owner_client, saved).status_code == 200
         saved.refresh_from_db()
         assert saved.document == expected
-    assert owner_client.post(f"/armies/{saved.pk}/undo/", headers=HX).status_code == 409
+    assert undo(owner_client, saved).status_code == 409
 
 
 def test_undo_after_a_feudal_roll_restores_the_army_exactly(owner_client, user):
@@ -222,14 +246,15 @@ def test_undo_after_a_feudal_roll_restores_the_army_exactly(owner_client, user):
     assert "toast-undo" in rolled.content.decode()
     saved.refresh_from_db()
     assert saved.document != before
-    assert owner_client.post(f"/armies/{saved.pk}/undo/", headers=HX).status_code == 200
+    assert undo(owner_client, saved).status_code == 200
     saved.refresh_from_db()
     assert saved.document == before
 
 
 def test_a_toast_undo_of_a_change_no_longer_latest_is_refused(owner_client, user):
     saved = make(user)
-    services.delete_item(saved, "units", 0, 1)
+    services.delete_item(saved, "units", item_id(saved, 0))
+    saved.refresh_from_db()
     deleted = Revision.objects.get(army=saved, version=2)
     change(owner_client, saved, 0, "figures", "20", 12, version=2)
     response = owner_client.post(f"/armies/{saved.pk}/undo/", {"revision": deleted.pk}, headers=HX)
@@ -244,7 +269,7 @@ def test_history_lists_changes_and_restores_any_version_exactly(owner_client, us
     change(owner_client, saved, 0, "figures", "20", 12)
     saved.refresh_from_db()
     documents[2] = json.loads(json.dumps(saved.document))
-    owner_client.post(f"/armies/{saved.pk}/units/2/delete/", {"version": 1}, headers=HX)
+    owner_client.post(item_url(saved, 2, "units", "delete/"), {"version": 1}, headers=HX)
     setting(owner_client, saved, "name", "Renamed", "Test army")
     page = owner_client.get(f"/armies/{saved.pk}/history/").content.decode()
     assert "Unit 0: Figures 12 → 20" in page and "Deleted Unit 2" in page
@@ -281,10 +306,11 @@ def test_queries_per_field_change_do_not_grow_with_the_army(
     owner_client, user, django_assert_max_num_queries, size
 ):
     saved = make(user, size)
-    services.delete_item(saved, "units", 0, 1)  # the page is older than the army: mapped
-    # session, user, army, structural revisions since the page, lists, UPDATE, INSERT
-    with django_assert_max_num_queries(7):
-        response = change(owner_client, saved, size // 2, "figures", "20", 12, version=1)
+    drawn = item_id(saved, size // 2 + 1)
+    services.delete_item(saved, "units", item_id(saved, 0))  # the page is older than the army
+    # session, user, army, lists, UPDATE, INSERT
+    with django_assert_max_num_queries(6):
+        response = change(owner_client, saved, drawn, "figures", "20", 12, version=1)
     assert response.status_code == 200
     with django_assert_max_num_queries(7):
         response = setting(owner_client, saved, "points_limit", "900", None)
@@ -294,10 +320,10 @@ def test_queries_per_field_change_do_not_grow_with_the_army(
 def test_a_field_name_that_is_not_a_field_path_is_404_not_a_header(owner_client, user):
     saved = make(user)
     data = {"version": 1, "_field": "name\r\nX-Evil: 1", "_from": "nope", "f.name": "x"}
-    response = owner_client.post(f"/armies/{saved.pk}/units/0/", data, headers=HX)
+    response = owner_client.post(item_url(saved, 0), data, headers=HX)
     assert response.status_code == 404
     data.update(_field="no_such_field", _from='"x"')
-    assert owner_client.post(f"/armies/{saved.pk}/units/0/", data, headers=HX).status_code == 404
+    assert owner_client.post(item_url(saved, 0), data, headers=HX).status_code == 404
 
 
 def test_the_d5_ally_is_a_menu_of_the_other_lists_names(owner_client, user):
@@ -306,7 +332,7 @@ def test_the_d5_ally_is_a_menu_of_the_other_lists_names(owner_client, user):
         owner=user,
     )
     page = owner_client.get(f"/armies/{saved.pk}/").content.decode()
-    menu = page[page.index('<select id="u0-ally"') :]
+    menu = page[page.index(f'<select id="u-{item_id(saved, 0)}-ally"') :]
     menu = menu[: menu.index("</select>")]
     assert '<option value="" selected>' in menu
     assert '<option value="north-welsh">' in menu and 'value="picts"' not in menu
@@ -327,7 +353,7 @@ def test_a_list_unit_is_offered_only_the_values_its_entry_allows_with_the_reason
         (f, a) for f, a in rule.items() if "." not in f and ruleset.unit_field(f).kind == "choice"
     )
     page = owner_client.get(f"/armies/{saved.pk}/").content.decode()
-    control = page[page.index(f'id="u0-{field.replace("_", "-")}"') :]
+    control = page[page.index(f'id="u-{item_id(saved, 0)}-{field.replace("_", "-")}"') :]
     control = control[: control.index("</div>")]
     assert allowed.reason in control.replace("&#x27;", "'")
     assert "disabled" in control and "(not allowed)" in control
@@ -339,17 +365,24 @@ def test_the_error_count_jumps_to_the_first_problem_and_each_card_shows_its_own(
         owner=user,
     )
     page = owner_client.get(f"/armies/{saved.pk}/").content.decode()
-    assert '<a class="jump" href="#unit-1" data-open-target>1 error, 0 warnings</a>' in page
-    card = page[page.index('id="unit-1-summary"') :]
+    assert (
+        f'<a class="jump" href="#unit-{item_id(saved, 1)}" data-open-target>1 error, 0 warnings</a>'
+        in page
+    )
+    card = page[page.index(f'id="unit-{item_id(saved, 1)}-summary"') :]
     card = card[: card.index("</summary>")]
     assert "card-problem error" in card and "melee troops carry no missile weapon" in card
-    first = page[page.index('id="unit-0-summary"') : page.index('id="unit-1-summary"')]
+    first = page[
+        page.index(f'id="unit-{item_id(saved, 0)}-summary"') : page.index(
+            f'id="unit-{item_id(saved, 1)}-summary"'
+        )
+    ]
     assert "card-problem" not in first
 
 
 def test_revisions_are_visible_in_the_admin(client, user):
     saved = make(user)
-    services.delete_item(saved, "units", 0, 1)
+    services.delete_item(saved, "units", item_id(saved, 0))
     admin = User.objects.create_superuser("root", "root@example.com", "a-long-Pass-123")
     client.force_login(admin)
     page = client.get("/admin/armies/revision/").content.decode()
@@ -363,7 +396,7 @@ def test_values_the_page_sent_without_waiting_are_its_own_not_a_conflict(owner_c
     replaced value, and the page names it in ``_sent``."""
     saved = services.create_army(army("into-the-dark", [{"name": "Hird", "figures": 12}]),
                                  owner=user)  # fmt: skip
-    url = f"/armies/{saved.pk}/units/0/"
+    url = item_url(saved, 0)
     first = {"version": 1, "_field": "figures", "_from": "12", "f.figures": "20"}
     assert owner_client.post(url, first, headers=HX).status_code == 200  # landed, unanswered
     later = {"version": 1, "_field": "figures", "_from": "12", "f.figures": "24",
@@ -377,7 +410,7 @@ def test_values_the_page_sent_without_waiting_are_its_own_not_a_conflict(owner_c
 def test_a_value_the_page_never_sent_is_still_a_conflict(owner_client, user):
     saved = services.create_army(army("into-the-dark", [{"name": "Hird", "figures": 12}]),
                                  owner=user)  # fmt: skip
-    url = f"/armies/{saved.pk}/units/0/"
+    url = item_url(saved, 0)
     elsewhere = {"version": 1, "_field": "figures", "_from": "12", "f.figures": "30"}
     owner_client.post(url, elsewhere, headers=HX)  # another tab
     mine = {"version": 1, "_field": "figures", "_from": "12", "f.figures": "24",
@@ -385,3 +418,17 @@ def test_a_value_the_page_never_sent_is_still_a_conflict(owner_client, user):
     assert owner_client.post(url, mine, headers=HX).status_code == 409
     bad = dict(mine, _sent="[1, 2]")
     assert owner_client.post(url, bad, headers=HX).status_code == 400
+
+
+def test_an_undo_from_an_older_pages_form_naming_no_change_is_refused_and_undoes_nothing(
+    owner_client, user
+):
+    saved = make(user)
+    assert change(owner_client, saved, 0, "figures", "20", 12).status_code == 200  # this tab
+    assert change(owner_client, saved, 1, "figures", "30", 12).status_code == 200  # another tab
+    before = units_of(saved)
+    response = owner_client.post(f"/armies/{saved.pk}/undo/", {}, headers=HX)
+    assert response.status_code == 409
+    assert "did not say which change to undo, so nothing was undone" in response.content.decode()
+    assert units_of(saved) == before
+    assert not Revision.objects.filter(army=saved, undone=True).exists()

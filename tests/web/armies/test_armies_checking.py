@@ -16,7 +16,7 @@ from armybuilder.armies.models import Army
 from armybuilder.catalog import pins
 from armybuilder.catalog import services as catalog_services
 from armybuilder.catalog.models import ArmyList
-from tests.support import army
+from tests.support import army, item_id, item_url
 
 HX = {"HX-Request": "true"}
 ITD = type(rules.get_ruleset("into-the-dark"))
@@ -27,14 +27,18 @@ def make(user: User, count: int = 4, **top: Any) -> Army:
     return services.create_army(army("into-the-dark", units, **top), owner=user)
 
 
-def change(client: Client, saved: Army, index: int, figures: int, made_from: Any, version: int):
+def change(
+    client: Client, saved: Army, index: int | str, figures: int, made_from: Any, version: int
+):
+    """A figures change of the unit at ``index`` now, or of the unit with that id."""
+    url = f"/armies/{saved.pk}/unit/{index}/" if isinstance(index, str) else item_url(saved, index)
     data = {
         "version": version,
         "_field": "figures",
         "_from": json.dumps(made_from),
         "f.figures": str(figures),
     }
-    return client.post(f"/armies/{saved.pk}/units/{index}/", data, headers=HX)
+    return client.post(url, data, headers=HX)
 
 
 @pytest.fixture
@@ -134,12 +138,13 @@ def test_an_edit_from_the_remembered_check_costs_the_same_queries_as_one_without
 ):
     saved = make(user, 40)
     assert owner_client.get(f"/armies/{saved.pk}/").status_code == 200
+    unit = item_id(saved, 20)
     # session, user, the army, the army lists, the UPDATE, the revision
     with django_assert_num_queries(6):
-        assert change(owner_client, saved, 20, 20, 12, 1).status_code == 200
+        assert change(owner_client, saved, unit, 20, 12, 1).status_code == 200
     checking.forget_all()
     with django_assert_num_queries(6):
-        assert change(owner_client, saved, 20, 21, 20, 2).status_code == 200
+        assert change(owner_client, saved, unit, 21, 20, 2).status_code == 200
 
 
 def test_the_process_remembers_a_bounded_number_of_units_the_oldest_armies_going_first(

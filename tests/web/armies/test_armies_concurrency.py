@@ -11,7 +11,7 @@ from django.db import connection
 
 from armybuilder.armies import changes, editing, services
 from armybuilder.armies.models import Army, Revision
-from tests.support import ROOT, army
+from tests.support import ROOT, army, item_id, item_url
 from tests.web.armies import edit_races
 from tests.web.armies.edit_races import HX, field_change, undo_target
 
@@ -91,7 +91,7 @@ def test_undo_takes_back_only_the_change_it_names_after_another_tabs_edit(owner_
 def test_undo_follows_its_unit_after_another_tab_deleted_one_above_it(owner_client, user):
     saved = _make(user)
     mine = field_change(owner_client, saved, 2, 30, 12)
-    owner_client.post(f"/armies/{saved.pk}/units/0/delete/", {"version": 1}, headers=HX)
+    owner_client.post(item_url(saved, 0, "units", "delete/"), {"version": 1}, headers=HX)
     owner_client.post(f"/armies/{saved.pk}/undo/", {"revision": undo_target(mine)}, headers=HX)
     saved.refresh_from_db()
     assert [(u["name"], u["figures"]) for u in saved.document["units"]] == [
@@ -141,13 +141,14 @@ def test_a_page_with_no_change_to_undo_undoes_nothing(owner_client, user):
 
 def test_a_page_150_revisions_old_still_finds_its_unit_by_identity(owner_client, user):
     saved = _make(user)
-    services.delete_item(saved, "units", 0, 1)  # unit 2 on the page is unit 1 now
+    drawn = item_id(saved, 2)  # unit 2 on the page
+    services.delete_item(saved, "units", item_id(saved, 0))  # unit 2 on the page is unit 1 now
     for i in range(150):
         saved = Army.objects.get(pk=saved.pk)
         services.update_settings(saved, {"name": f"Name {i}"}, saved.version)
     assert saved.version == 152
     assert Revision.objects.filter(army=saved).count() == 151  # every change kept
-    response = field_change(owner_client, saved, 2, 30, 12, version=1)
+    response = field_change(owner_client, saved, drawn, 30, 12, version=1)
     assert response.status_code == 200, response.content.decode()[:300]
     saved.refresh_from_db()
     assert [(u["name"], u["figures"]) for u in saved.document["units"]] == [
@@ -157,7 +158,7 @@ def test_a_page_150_revisions_old_still_finds_its_unit_by_identity(owner_client,
 
 def test_a_change_120_versions_old_is_restorable_but_not_undoable_on_its_own(owner_client, user):
     saved = _make(user)
-    services.delete_item(saved, "units", 0, 1)
+    services.delete_item(saved, "units", item_id(saved, 0))
     deleted = Revision.objects.get(army=saved, version=2)
     for i in range(120):
         saved = Army.objects.get(pk=saved.pk)
@@ -173,9 +174,10 @@ def test_a_change_120_versions_old_is_restorable_but_not_undoable_on_its_own(own
 def test_a_change_read_before_another_writer_saved_is_made_again_on_the_latest_army(user):
     saved = _make(user)
     read_by_a, read_by_b = Army.objects.get(pk=saved.pk), Army.objects.get(pk=saved.pk)
-    editing.change_item_field(read_by_a, "units", 0, "figures", {"f.figures": "20"}, 12, 1)
+    first, second = item_id(saved, 0), item_id(saved, 1)
+    editing.change_item_field(read_by_a, "units", first, "figures", {"f.figures": "20"}, 12)
     checked = editing.change_item_field(
-        read_by_b, "units", 1, "figures", {"f.figures": "30"}, 12, 1
+        read_by_b, "units", second, "figures", {"f.figures": "30"}, 12
     )  # b's read is one version behind: its save finds the row moved and goes again
     assert checked.army.version == 3 and checked.index == 1
     assert _figures(saved) == [20, 30, 12, 12]
@@ -184,9 +186,10 @@ def test_a_change_read_before_another_writer_saved_is_made_again_on_the_latest_a
 def test_only_a_change_of_the_same_field_since_is_a_conflict(user):
     saved = _make(user)
     read_by_a, read_by_b = Army.objects.get(pk=saved.pk), Army.objects.get(pk=saved.pk)
-    editing.change_item_field(read_by_a, "units", 0, "figures", {"f.figures": "20"}, 12, 1)
+    first = item_id(saved, 0)
+    editing.change_item_field(read_by_a, "units", first, "figures", {"f.figures": "20"}, 12)
     with pytest.raises(changes.FieldConflict) as raised:
-        editing.change_item_field(read_by_b, "units", 0, "figures", {"f.figures": "30"}, 12, 1)
+        editing.change_item_field(read_by_b, "units", first, "figures", {"f.figures": "30"}, 12)
     assert (raised.value.theirs, raised.value.yours) == (20, 30)
     assert _figures(saved) == [20, 12, 12, 12]
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from armybuilder.armies import revisions, services
 from armybuilder.armies.models import Army, Revision
-from tests.support import army
+from tests.support import army, item_url
 
 
 def make(user: User, count: int = 3) -> Army:
@@ -141,7 +141,7 @@ def typed(client, saved: Army, value: str, *, typing: bool, field: str = "figure
     data = {"version": saved.version, "_field": field, f"f.{field}": value}
     if typing:
         data["_typing"] = "1"
-    response = client.post(f"/armies/{saved.pk}/units/0/", data, headers={"HX-Request": "true"})
+    response = client.post(item_url(saved, 0), data, headers={"HX-Request": "true"})
     assert response.status_code == 200
     return response
 
@@ -163,7 +163,9 @@ def test_keystrokes_of_one_field_are_one_change_in_the_history(owner_client, use
         revisions.document_at(saved, 2)  # a keystroke inside the change is not kept
     page = owner_client.get(f"/armies/{saved.pk}/history/").content.decode()
     assert page.count("Figures 12 → 240") == 1 and "Figures 12 → 2<" not in page
-    owner_client.post(f"/armies/{saved.pk}/undo/", {}, headers={"HX-Request": "true"})
+    owner_client.post(
+        f"/armies/{saved.pk}/undo/", {"revision": revision.pk}, headers={"HX-Request": "true"}
+    )
     assert fresh(saved).document == first  # undo takes back the whole typed value
 
 

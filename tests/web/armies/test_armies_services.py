@@ -14,7 +14,7 @@ from armybuilder.armies.controls import Control, controls_for, values_from_post
 from armybuilder.armies.models import Army
 from rules.document import parse_document
 from rules.fields import Field
-from tests.support import army, example, fixture_lists
+from tests.support import army, example, fixture_lists, item_id
 
 MILITIA = {"name": "Town Militia", "quality": "levy"}
 KNIGHTS = {
@@ -85,9 +85,11 @@ def test_stale_version_is_refused_and_nothing_is_overwritten(user):
     saved = services.create_army(itd([MILITIA]), owner=user)
     first_tab = Army.objects.get(pk=saved.pk)
     second_tab = Army.objects.get(pk=saved.pk)
-    services.edit_item(first_tab, "units", 0, {"f.figures": "20"}, version=1)
+    services.edit_item(first_tab, "units", item_id(first_tab, 0), {"f.figures": "20"}, version=1)
     with pytest.raises(services.StaleVersion) as caught:
-        services.edit_item(second_tab, "units", 0, {"f.figures": "6"}, version=1)
+        services.edit_item(
+            second_tab, "units", item_id(second_tab, 0), {"f.figures": "6"}, version=1
+        )
     assert caught.value.army.version == 2
     saved.refresh_from_db()
     assert saved.document["units"][0]["figures"] == 20 and saved.version == 2
@@ -106,7 +108,7 @@ def test_concurrent_write_between_read_and_update_is_caught_by_the_version_filte
 
 def test_an_unchanged_document_writes_nothing_and_keeps_the_version(user):
     saved = services.create_army(itd([MILITIA]), owner=user)
-    services.edit_item(saved, "units", 0, {"f.name": "  Town Militia  "}, version=1)
+    services.edit_item(saved, "units", item_id(saved, 0), {"f.name": "  Town Militia  "}, version=1)
     saved.refresh_from_db()
     assert saved.version == 1
 
@@ -117,7 +119,7 @@ def test_edit_converts_form_strings_by_field_kind(user):
     post.update({"f.figures": "24", "f.missile_weapon": "", "f.division": " "})
     post.setlist("f.mounted", ["0", "1"])
     post.setlist("f.shieldwall", ["0"])
-    checked = services.edit_item(saved, "units", 0, post, version=1)
+    checked = services.edit_item(saved, "units", item_id(saved, 0), post, version=1)
     unit = checked.army.document["units"][0]
     assert (unit["figures"], unit["mounted"], unit["shieldwall"]) == (24, True, False)
     assert unit["missile_weapon"] is None and unit["division"] is None
@@ -126,7 +128,7 @@ def test_edit_converts_form_strings_by_field_kind(user):
 def test_letters_in_a_number_box_are_refused_naming_unit_and_field(user):
     saved = services.create_army(itd([MILITIA]), owner=user)
     with pytest.raises(rules.MalformedDocument) as caught:
-        services.edit_item(saved, "units", 0, {"f.figures": "twelve"}, version=1)
+        services.edit_item(saved, "units", item_id(saved, 0), {"f.figures": "twelve"}, version=1)
     message = services.friendly_message(caught.value, saved.document)
     assert message == "Town Militia (unit 1), Figures: 'twelve' is not a whole number"
     saved.refresh_from_db()
@@ -136,7 +138,7 @@ def test_letters_in_a_number_box_are_refused_naming_unit_and_field(user):
 def test_out_of_range_value_gives_the_parsers_message_in_player_terms(user):
     saved = services.create_army(itd([MILITIA]), owner=user)
     with pytest.raises(rules.MalformedDocument) as caught:
-        services.edit_item(saved, "units", 0, {"f.figures": "500"}, version=1)
+        services.edit_item(saved, "units", item_id(saved, 0), {"f.figures": "500"}, version=1)
     assert services.friendly_message(caught.value, saved.document) == (
         "Town Militia (unit 1), Figures: 500 is above the maximum 400"
     )
@@ -145,7 +147,7 @@ def test_out_of_range_value_gives_the_parsers_message_in_player_terms(user):
 def test_a_value_the_rule_set_lacks_is_refused_with_the_allowed_values(user):
     saved = services.create_army(itd([MILITIA]), owner=user)
     with pytest.raises(rules.MalformedDocument) as caught:
-        services.edit_item(saved, "units", 0, {"f.armour": "plate"}, version=1)
+        services.edit_item(saved, "units", item_id(saved, 0), {"f.armour": "plate"}, version=1)
     assert "'plate' is not one of unarmoured, protected" in caught.value.message
 
 
@@ -153,23 +155,27 @@ def test_add_duplicate_move_and_delete_units(user):
     saved = services.create_army(itd([MILITIA, KNIGHTS]), owner=user)
     services.add_item(saved, "units", 1)
     assert [u["name"] for u in saved.document["units"]] == ["Town Militia", "Knights", "Unit 3"]
-    services.duplicate_item(saved, "units", 1, 2)
+    services.duplicate_item(saved, "units", item_id(saved, 1))
     names = [u["name"] for u in saved.document["units"]]
     assert names == ["Town Militia", "Knights", "Knights", "Unit 3"]
-    services.move_item(saved, "units", 3, -1, 3)
-    services.move_item(saved, "units", 0, -1, 4)  # already first: stays put, nothing written
+    services.move_item(saved, "units", item_id(saved, 3), -1)
+    services.move_item(
+        saved, "units", item_id(saved, 0), -1
+    )  # already first: stays put, nothing written
     names = [u["name"] for u in saved.document["units"]]
     assert names == ["Town Militia", "Knights", "Unit 3", "Knights"]
-    services.delete_item(saved, "units", 0, 4)
+    services.delete_item(saved, "units", item_id(saved, 0))
     saved.refresh_from_db()
     assert [u["name"] for u in saved.document["units"]] == ["Knights", "Unit 3", "Knights"]
     assert saved.version == 5
 
 
-def test_an_index_past_the_end_is_not_found(user):
+def test_a_unit_id_the_army_does_not_hold_is_stale_for_a_delete_and_not_found_for_an_edit(user):
     saved = services.create_army(itd([MILITIA]), owner=user)
+    with pytest.raises(services.StaleVersion):  # deleted elsewhere: the army as it is now
+        services.delete_item(saved, "units", "gone-unit")
     with pytest.raises(services.ItemNotFound):
-        services.delete_item(saved, "units", 3, 1)
+        services.edit_item(saved, "units", "gone-unit", {"f.figures": "3"}, version=1)
 
 
 def test_add_unit_from_an_army_list_entry_takes_the_entrys_values(user):
@@ -206,7 +212,9 @@ def test_an_unknown_preset_is_not_found(user):
 def test_renaming_a_general_keeps_the_units_in_their_division(user):
     doc = example("into-the-dark-source-examples.json")
     saved = services.create_army(doc, owner=user)
-    checked = services.edit_item(saved, "generals", 0, {"f.name": "Duke William"}, version=1)
+    checked = services.edit_item(
+        saved, "generals", item_id(saved, 0, "generals"), {"f.name": "Duke William"}, version=1
+    )
     assert {u["division"] for u in checked.army.document["units"]} == {"Duke William"}
     assert not [i for i in checked.report.issues if i.code == "unknown-division"]
 
@@ -392,7 +400,13 @@ def test_a_refused_change_leaves_the_army_in_memory_as_it_was(user):
     saved = services.create_army(example("into-the-dark-source-examples.json"), owner=user)
     before = json.loads(json.dumps(saved.document))
     with pytest.raises(rules.MalformedDocument):
-        services.edit_item(saved, "generals", 0, {"f.name": "Duke", "f.rating": "great"}, 1)
+        services.edit_item(
+            saved,
+            "generals",
+            item_id(saved, 0, "generals"),
+            {"f.name": "Duke", "f.rating": "great"},
+            1,
+        )
     with pytest.raises(rules.MalformedDocument):
         services.update_settings(saved, {"f.figure_scale": "28mm", "name": "X"}, 1)
     assert saved.document == before and saved.version == 1

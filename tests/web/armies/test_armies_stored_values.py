@@ -7,7 +7,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from armybuilder.armies.models import Army
-from tests.support import army
+from tests.support import army, item_url
 
 HX = {"HX-Request": "true"}
 pytestmark = pytest.mark.django_db
@@ -51,7 +51,7 @@ def test_a_line_break_typed_into_a_name_is_refused_and_nothing_is_saved(
         "_from": json.dumps(made_from),
         "f.name": "Two\nlines",
     }
-    response = owner_client.post(f"/armies/{saved.pk}/{kind}/0/", data, headers=HX)
+    response = owner_client.post(item_url(saved, 0, kind), data, headers=HX)
     assert response.status_code == 400
     assert "one line" in response.content.decode()
     saved.refresh_from_db()

@@ -5,7 +5,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import Resolver404, resolve
 
-from tests.support import army, shared_army
+from tests.support import army, item_url, shared_army
 
 SCRIPT = "<script>alert(1)</script>"
 ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;"
@@ -62,13 +62,14 @@ def test_names_render_escaped_in_every_htmx_response(saved):
     owner = Client()
     owner.force_login(saved.owner)
     base = f"/armies/{saved.pk}/"
+    unit, general = item_url(saved, 0), item_url(saved, 0, "generals")
     responses = {
-        "edit": owner.post(base + "units/0/", {"version": 1, "f.figures": "6"}, headers=HX),
-        "refused": owner.post(base + "units/0/", {"version": 2, "f.figures": "x"}, headers=HX),
+        "edit": owner.post(unit, {"version": 1, "f.figures": "6"}, headers=HX),
+        "refused": owner.post(unit, {"version": 2, "f.figures": "x"}, headers=HX),
         "add": owner.post(base + "units/add/", {"version": 2}, headers=HX),
-        "general": owner.post(base + "generals/0/", {"version": 3, "f.rating": "good"}, headers=HX),
+        "general": owner.post(general, {"version": 3, "f.rating": "good"}, headers=HX),
         "settings": owner.post(base + "settings/", {"version": 4, "points_limit": "9"}, headers=HX),
-        "stale": owner.post(base + "units/0/", {"version": 1, "f.figures": "5"}, headers=HX),
+        "stale": owner.post(unit, {"version": 1, "f.figures": "5"}, headers=HX),
     }
     for where, response in responses.items():
         assert response.status_code in (200, 400, 409), where

@@ -39,7 +39,8 @@ def test_undo_puts_the_replaced_unit_back(owner_client, user):
     saved = welsh(user, [dict(FREEMEN), KNIGHTS])
     before = saved.document["units"]
     add(owner_client, saved, "entry:freemen-as-brigans")
-    undone = owner_client.post(f"/armies/{saved.pk}/undo/", {}, headers=HX)
+    replaced = saved.revisions.get()  # the change the toast's Undo names
+    undone = owner_client.post(f"/armies/{saved.pk}/undo/", {"revision": replaced.pk}, headers=HX)
     assert undone.status_code == 200
     saved.refresh_from_db()
     assert saved.document["units"] == before

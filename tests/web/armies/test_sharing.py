@@ -9,7 +9,7 @@ from django.test import Client
 
 from armybuilder.armies import services
 from armybuilder.armies.models import Army
-from tests.support import army, example, shared_army
+from tests.support import army, example, item_id, item_url, shared_army
 
 PASSWORD = "a-long-Pass-123"
 HX = {"HX-Request": "true"}
@@ -55,8 +55,14 @@ def test_the_share_page_lists_problems_with_links_to_the_units(owner, client):
     doc = army("into-the-dark", [{"name": "Archers", "training": "missile"}], points_limit=10)
     shared = shared_army(doc, owner=owner)
     page = client.get(f"/s/{shared.share_token}/").content.decode()
-    assert 'data-code="missing-missile-weapon"' in page and 'href="#unit-0"' in page
-    assert 'data-code="over-points-limit"' in page and '<li class="item" id="unit-0">' in page
+    assert (
+        'data-code="missing-missile-weapon"' in page
+        and f'href="#unit-{item_id(shared, 0)}"' in page
+    )
+    assert (
+        'data-code="over-points-limit"' in page
+        and f'<li class="item" id="unit-{item_id(shared, 0)}">' in page
+    )
 
 
 def test_open_graph_title_and_description_for_link_previews(saved, client):
@@ -132,7 +138,7 @@ def test_copy_to_my_armies_makes_a_fork_owned_by_the_viewer(saved):
     fork = Army.objects.get(owner=viewer)
     assert response["Location"] == f"/armies/{fork.pk}/"
     assert fork.document == saved.document and fork.share_token != saved.share_token
-    client.post(f"/armies/{fork.pk}/units/0/delete/", {"version": 1})
+    client.post(item_url(fork, 0, "units", "delete/"), {"version": 1})
     saved.refresh_from_db()
     assert len(saved.document["units"]) == 4  # the original is untouched
 

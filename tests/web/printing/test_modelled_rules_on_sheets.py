@@ -6,7 +6,7 @@ import pytest
 import rules
 from armybuilder.printing.roster import build_roster
 from rules.qrs import qrs_sheet
-from tests.support import army, example, fixture_lists
+from tests.support import army, example, fixture_lists, item_url
 
 
 def checked(document):
@@ -140,9 +140,7 @@ def test_a_player_picks_a_mixed_unit_in_the_builder(owner_client, user):
     assert 'name="f.mixed.figures"' in page
     data = {"version": saved.version, "f.mixed": ["0", "1"], "f.mixed.figures": "4",
             "f.mixed.density": "loose", "f.mixed.armour": "unarmoured"}  # fmt: skip
-    response = owner_client.post(
-        f"/armies/{saved.pk}/units/0/", data, headers={"HX-Request": "true"}
-    )
+    response = owner_client.post(item_url(saved, 0), data, headers={"HX-Request": "true"})
     assert response.status_code == 200
     saved.refresh_from_db()
     assert saved.document["units"][0]["mixed"] == {

@@ -9,7 +9,7 @@ from django.utils import timezone
 from armybuilder.armies import services
 from armybuilder.printing.models import Render
 from armybuilder.printing.prerender import prerender_army
-from tests.support import army
+from tests.support import army, item_url
 
 HX = {"HX-Request": "true"}
 DUMMY = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}
@@ -31,7 +31,7 @@ def make(user):
 def edit(client, saved, name: str):
     saved.refresh_from_db()
     data = {"version": saved.version, "f.name": name}
-    return client.post(f"/armies/{saved.pk}/units/0/", data, headers=HX)
+    return client.post(item_url(saved, 0), data, headers=HX)
 
 
 def prerenders(queue):
