@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('armies', '0010_applied_action'),
+        ('armies', '0012_revision_item_id'),
     ]
 
     operations = [
