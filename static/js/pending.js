@@ -141,6 +141,7 @@
     if (wrap.classList.contains("conflicted")) { return; }
     var entry = entryFor(wrap);
     if (!entry) { return; }
+    changesMade++;
     // the value the server already confirmed (a change event after the save, on leaving
     // the field for a link): nothing is unsent, so nothing to keep or to ask about
     if (JSON.stringify(entry.params) === wrap.dataset.savedParams) {
@@ -413,14 +414,19 @@
       })
       .catch(function () {});
   }
+  // counts the player's changes: a redraw drawn from a page fetched before one of them
+  // would put back the value from before it, so it is dropped and asked for again
+  var changesMade = 0;
   function redraw() {
     staleWaiting = false;
+    var madeBefore = changesMade;
     fetch(window.location.pathname + window.location.search, { credentials: "same-origin", cache: "no-store" })
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (html) {
         var fresh = html ? new DOMParser().parseFromString(html, "text/html").getElementById("builder") : null;
         var old = document.getElementById("builder");
         if (!fresh || !old || busy()) { return; }
+        if (changesMade !== madeBefore) { checkVersion(); return; }
         var touched = [];
         patch(old, document.importNode(fresh, true), touched);
         builder = document.getElementById("builder");
@@ -493,7 +499,7 @@
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") { checkVersion(); }
   });
-  window.addEventListener("focus", checkVersion);
+
 
   document.addEventListener("DOMContentLoaded", function () {
     builder = document.getElementById("builder");
