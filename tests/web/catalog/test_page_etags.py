@@ -5,7 +5,7 @@ import pytest
 from django.test import Client
 
 from armybuilder.armies import services
-from armybuilder.armies.models import Army
+from armybuilder.armies.models import Army, new_share_token
 from armybuilder.catalog.models import ArmyList
 from tests.support import example
 
@@ -20,7 +20,11 @@ def visitor() -> Client:
 
 @pytest.fixture
 def saved(db, user):
-    return Army.objects.create(owner=user, document=example("dewitt-medieval-lance-and-bow.json"))
+    return Army.objects.create(
+        owner=user,
+        document=example("dewitt-medieval-lance-and-bow.json"),
+        share_token=new_share_token(),  # shared by its owner
+    )
 
 
 def pages(saved):
