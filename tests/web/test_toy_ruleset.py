@@ -179,7 +179,7 @@ def test_a_player_builds_a_toy_army_in_the_builder(owner_client, user, toy):
 
     # one field at a time, as the builder's page sends a change (made from the value shown)
     one_field = owner_client.post(
-        f"/armies/{saved.pk}/units/0/",
+        item_url(saved, 0),
         {"version": saved.version, "_field": "figures", "_from": json.dumps(5), "f.figures": "7"},
         headers=HX,
     )
@@ -189,7 +189,7 @@ def test_a_player_builds_a_toy_army_in_the_builder(owner_client, user, toy):
     saved.refresh_from_db()
     assert saved.document["units"][0]["figures"] == 7
     refused = owner_client.post(
-        f"/armies/{saved.pk}/units/0/",
+        item_url(saved, 0),
         {"version": saved.version, "_field": "figures", "_from": json.dumps(7), "f.figures": "25"},
         headers=HX,
     )
