@@ -99,7 +99,7 @@ def run() -> dict[str, Any] | None:
             box = page.locator(f"#u-{unit}-figures")
             expect(box).to_be_visible()
             page.evaluate(TIMER)
-            wrap = page.locator(f"#u{index}-figures-wrap")
+            wrap = page.locator(f"#u-{unit}-figures-wrap")
             for n in range(KEYSTROKES):
                 box.fill("1")  # one digit left: the next keystroke makes 12 or 13
                 expect(wrap).to_have_attribute("data-state", "saved", timeout=10_000)
@@ -108,12 +108,12 @@ def run() -> dict[str, Any] | None:
             samples = page.evaluate("window.__typing")
             # just edited: rendered on demand, in the request (no worker process here)
             with override_settings(TASKS={"default": {"BACKEND": IMMEDIATE}}):
-                _rename(page, index, "Just edited")
+                _rename(page, unit, "Just edited")
                 edited = _print(page)
             still = []
             with override_settings(TASKS={"default": {"BACKEND": HELD}}):
                 for n in range(PRINTS):
-                    _rename(page, index, f"Still {n}")
+                    _rename(page, unit, f"Still {n}")
                     _work_until(time.monotonic() + STILL)
                     still.append(_print(page))
             browser.close()
@@ -150,14 +150,14 @@ def run() -> dict[str, Any] | None:
     }
 
 
-def _rename(page: Any, index: int, name: str) -> None:
+def _rename(page: Any, unit: str, name: str) -> None:
     """An edit of the open unit's name, until saved: a new version nobody printed yet."""
     from playwright.sync_api import expect
 
-    box = page.locator(f"#u{index}-name")
+    box = page.locator(f"#u-{unit}-name")
     box.fill(name)
     box.press("Tab")
-    wrap = page.locator(f"#u{index}-name-wrap")
+    wrap = page.locator(f"#u-{unit}-name-wrap")
     expect(wrap).to_have_attribute("data-state", "saved", timeout=10_000)
 
 

@@ -25,6 +25,7 @@ from tests.browser.test_builder_journeys import (
     open_card,
     sign_in,
 )
+from tests.support import control, item_id
 
 # the service worker is what these journeys prove
 pytestmark = [pytest.mark.browser, pytest.mark.browser_context_args(service_workers="allow")]
@@ -136,17 +137,17 @@ def test_an_army_opened_first_by_its_url_reads_offline_with_its_roster_and_an_ed
     print_link = page.locator("#files").get_by_role("link", name="Order of battle (PDF)")
     assert page.evaluate(FETCH, print_link.get_attribute("href")) == [200, "application/pdf"]
 
-    # an edit made on the kept copy waits, and lands when the connection returns (one unit:
-    # pending.js keys a waiting change by its field's name, whichever unit it is on)
+    # an edit made on the kept copy waits, and lands when the connection returns
+    name = "#" + control(saved, 0, "name")
     open_card(page, 0)
-    page.locator("#u0-name").fill("Named offline")
-    page.locator("#u0-name").press("Tab")
-    expect(page.locator("#u0-name-wrap .field-state")).to_contain_text("Not saved")
+    page.locator(name).fill("Named offline")
+    page.locator(name).press("Tab")
+    expect(page.locator(f"{name}-wrap .field-state")).to_contain_text("Not saved")
     page.set_viewport_size({"width": 390, "height": 844})
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "offline-builder-phone.png"))
     back_online(page)
-    expect(page.locator("#u0-name-wrap .field-state")).to_have_text("Saved")
+    expect(page.locator(f"{name}-wrap .field-state")).to_have_text("Saved")
     units = document_of(saved)["units"]
     assert units[0]["name"] == "Named offline" and units[1]["name"] != "Named offline"
 
@@ -305,14 +306,17 @@ def test_an_army_changed_online_reads_offline_as_last_saved(live_server, page: P
     url = f"{live_server.url}/armies/{saved.pk}/"
     page.goto(url)
     assert kept(page, url)
+    name = "#" + control(saved, 0, "name")
     open_card(page, 0)
-    page.locator("#u0-name").fill("Renamed online")
-    page.locator("#u0-name").press("Tab")
-    expect(page.locator("#u0-name-wrap .field-state")).to_have_text("Saved")
+    page.locator(name).fill("Renamed online")
+    page.locator(name).press("Tab")
+    expect(page.locator(f"{name}-wrap .field-state")).to_have_text("Saved")
     # once the changes have settled the worker fetches the army's page again
     assert page.evaluate(KEPT_TEXT, [url, "Renamed online"])
 
     page.context.set_offline(True)
     page.reload()
-    expect(page.locator("#unit-0-summary .item-name")).to_have_text("Renamed online")
+    expect(page.locator(f"#unit-{item_id(saved, 0)}-summary .item-name")).to_have_text(
+        "Renamed online"
+    )
     expect(page.locator("#offline-copy")).to_be_visible()

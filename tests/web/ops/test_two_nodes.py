@@ -207,6 +207,8 @@ def test_edits_sent_through_both_nodes_at_once_are_all_kept(site):
     pk = site.facts["army"]
     version_url = f"/armies/{pk}/version.json"
     first = json.loads(alice.get(site.ports[1], version_url)[2])["version"]
+    exported = json.loads(alice.get(site.ports[0], f"/armies/{pk}/export.json")[2])
+    unit_ids = [u["id"] for u in exported["units"]]  # a unit is named by its id, not its place
     refused = []
 
     def edit(unit):  # each unit renamed through one node, its version read through the other
@@ -214,7 +216,7 @@ def test_edits_sent_through_both_nodes_at_once_are_all_kept(site):
         while True:
             version = json.loads(alice.get(other, version_url)[2])["version"]
             status, _, _ = alice.post(
-                port, f"/armies/{pk}/units/{unit}/", {"version": version, "f.name": f"Kept {unit}"},
+                port, f"/armies/{pk}/unit/{unit_ids[unit]}/", {"version": version, "f.name": f"Kept {unit}"},
                 **{"HX-Request": "true"},
             )  # fmt: skip
             if status == 200:
@@ -280,7 +282,9 @@ def test_a_share_page_follows_edits_and_sharing_off_on_both_nodes(site):
     assert etags[0] == etags[1]  # one page, one version, whichever node answers
 
     version = json.loads(alice.get(site.ports[0], f"/armies/{pk}/version.json")[2])["version"]
-    status, _, _ = alice.post(site.ports[0], f"/armies/{pk}/units/0/",
+    exported = json.loads(alice.get(site.ports[0], f"/armies/{pk}/export.json")[2])
+    first_unit = exported["units"][0]["id"]
+    status, _, _ = alice.post(site.ports[0], f"/armies/{pk}/unit/{first_unit}/",
                               {"version": version, "f.name": "Renamed on a"},
                               **{"HX-Request": "true"})  # fmt: skip
     assert status == 200
