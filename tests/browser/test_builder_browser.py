@@ -28,7 +28,7 @@ def sign_up(page: Page, username: str) -> None:
 
 def new_into_the_dark_army(page: Page, base: str, name: str) -> None:
     page.goto(f"{base}/armies/new/")
-    page.get_by_label("Rule set").select_option("into-the-dark")
+    page.get_by_label("Rule set", exact=True).select_option("into-the-dark")
     page.get_by_label("Army name").fill(name)
     page.get_by_role("button", name="Create army").click()
     expect(page.locator("#army-title")).to_have_text(name)
@@ -117,6 +117,8 @@ def test_share_link_opens_in_a_fresh_browser_and_copies_into_a_second_account(
     add_unit(page, 0, "Knights", {"quality": "fanatic", "density": "loose", "armour": "mailed"},
              ticks=["mounted"])  # fmt: skip
     expect(page.locator("#total-points")).to_have_text("242")
+    # a new army is private: one tap shares it by link
+    page.locator("#share").get_by_role("button", name="Turn sharing on (new link)").click()
     link = page.locator("#share-link").input_value()
     assert re.fullmatch(rf"{re.escape(base)}/s/[\w-]{{32}}/", link)
 
@@ -147,8 +149,8 @@ def test_share_link_opens_in_a_fresh_browser_and_copies_into_a_second_account(
     assert fork.document == original.document and fork.pk != original.pk
 
 
-def test_a_second_tabs_stale_edit_is_refused_and_a_bad_value_is_explained_in_place(
-    live_server, page: Page, settings
+def test_a_second_devices_stale_edit_is_refused_and_a_bad_value_is_explained_in_place(
+    live_server, page: Page, settings, new_context
 ):
     settings.DEBUG = True  # with django-htmx's debug script, as `make run` serves it
     page.set_default_timeout(TIMEOUT)
@@ -159,7 +161,11 @@ def test_a_second_tabs_stale_edit_is_refused_and_a_bad_value_is_explained_in_pla
     add_unit(page, 0, "Town Militia", {"quality": "levy"})
     expect(page.locator("#total-points")).to_have_text("44")
 
-    second = page.context.new_page()
+    # another device signed in to the same account: tabs of one browser tell each other of a
+    # change at once, so the stale page is on a browser of its own
+    other_device = new_context()
+    other_device.add_cookies(page.context.cookies())
+    second = other_device.new_page()
     second.set_default_timeout(TIMEOUT)
     second.goto(page.url)
     page.locator(f"#u-{unit_id(page, 0)}-figures").fill("20")

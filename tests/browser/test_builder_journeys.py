@@ -413,9 +413,11 @@ def test_screenshots_of_six_units_collapsed_and_one_open_and_the_clicks_per_acti
     page.screenshot(path=str(ARTIFACTS / "builder-phone-one-open.png"), full_page=True)
     page.set_viewport_size({"width": 1024, "height": 768})
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    # a new army is private: one tap shares it, one more copies its link
+    page.locator("#share").get_by_role("button", name="Turn sharing on (new link)").click()
     page.locator("#share").get_by_role("button", name="Copy").click()
     expect(page.locator("#share").get_by_role("button", name="Copied")).to_be_visible()
-    record_clicks("copy the share link", "into-the-dark", 1)
+    record_clicks("share by link and copy the link", "into-the-dark", 2)
     # print: one click on the sheet in the "Print and export" panel
     page.locator("#files").get_by_role("link", name="Order of battle (preview)").click()
     expect(page).to_have_url(re.compile(r"/roster/$"))

@@ -91,7 +91,7 @@ def test_a_shared_list_is_copied_by_an_opponent(live_server, new_context):
     opponent.get_by_role("button", name="Copy this list").click()
     expect(opponent.get_by_role("link", name="Edit this list")).to_be_visible()
     copy = ArmyList.objects.get(author__username="bob")
-    assert copy.name == "Saxon raiders" and copy.status == "private"
+    assert (copy.name, copy.status) == ("Saxon raiders — my copy", "private")
     opponent.context.close()
 
 

@@ -238,6 +238,7 @@ def test_a_revoked_share_page_is_not_served_offline_once_the_device_has_been_onl
 ):
     owner = User.objects.create_user("owner", password="a-long-Pass-123")
     saved = named_army(owner, "Lent Host")
+    services.regenerate_share_token(saved)  # new armies are private: its owner shares it
     shared = f"{live_server.url}/s/{saved.share_token}/"
     page.goto(shared)
     expect(page.get_by_text("Lent Host").first).to_be_visible()
