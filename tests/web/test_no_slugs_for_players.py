@@ -76,8 +76,8 @@ def built_army(owner, ruleset, slug):
         # History: the allies change list ("Allied from list ... → ...")
         third = next(s for r, s in SHIPPED if r == ruleset and s not in (slug, other))
         editing.change_item_field(
-            saved, "units", len(document["units"]) - 1, "ally",
-            {f"{PREFIX}ally": third}, UNSET, saved.version,
+            saved, "units", saved.document["units"][-1]["id"], "ally",
+            {f"{PREFIX}ally": third}, UNSET,
         )  # fmt: skip
     # History: an option changed ("Option ...: ... → ..."), one with identifier values
     choices = [o for o in rs.options if o.kind == "choice" and len(o.values) > 1]

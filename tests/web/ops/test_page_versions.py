@@ -5,7 +5,7 @@ the share page of an army built on it no longer links it; an old ETag gets the n
 import pytest
 from django.test import Client
 
-from armybuilder.armies.models import Army
+from armybuilder.armies.models import Army, new_share_token
 from armybuilder.catalog import services
 from armybuilder.catalog.models import PRIVATE, PUBLISHED, ArmyList
 from tests.support import example
@@ -69,7 +69,7 @@ def test_a_list_made_private_is_gone_from_its_page_and_the_api_which_no_cache_ma
 def test_the_share_page_of_an_army_on_a_list_made_private_stops_linking_it(published, user):
     document = dict(example("dewitt-medieval-lance-and-bow.json"))
     document.update(ruleset=RULESET, army_list=published.slug)
-    army = Army.objects.create(owner=user, document=document)
+    army = Army.objects.create(owner=user, document=document, share_token=new_share_token())
     client = visitor()
     url = f"/s/{army.share_token}/"
     link = f'href="/rulesets/{RULESET}/lists/{published.slug}/"'

@@ -34,7 +34,7 @@ UNITS = 8
 SETUP = f"""
 import json
 from django.contrib.auth.models import User
-from armybuilder.armies.models import Army
+from armybuilder.armies import services
 from armybuilder.catalog.models import PUBLISHED, ArmyList
 from armybuilder.catalog.services import load_lists
 from tests.support import army
@@ -46,7 +46,8 @@ own = ArmyList.objects.create(
     period=model.period, data=model.data, author=alice, status=PUBLISHED,
 )
 document = army({RULESET!r}, [{{"name": f"Unit {{n}}"}} for n in range({UNITS})])
-saved = Army.objects.create(owner=alice, document=document)
+saved = services.create_army(document, owner=alice)  # its units get their ids
+services.regenerate_share_token(saved)  # new armies are private: alice shares this one
 print(json.dumps({{"army": saved.pk, "token": saved.share_token, "list": own.slug,
                   "list_name": own.name}}))
 """

@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from armybuilder.armies.models import Army
+from armybuilder.armies.models import Army, new_share_token
 from armybuilder.printing.models import Render
 from tests.support import army
 
@@ -52,9 +52,8 @@ def asked_through(client: Client, url: str):
 @pytest.fixture
 def shared(user) -> Army:
     doc = army("into-the-dark", [{"name": "Knights", "quality": "fanatic", "mounted": True}])
-    saved = Army.objects.create(owner=user, document=doc)
-    assert saved.share_token
-    return saved
+    # new armies are private: its owner shares this one by link
+    return Army.objects.create(owner=user, document=doc, share_token=new_share_token())
 
 
 SHEETS = ["roster", "qrs"]
