@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from rules.fields import Field
@@ -58,6 +59,8 @@ def entries(data: Any) -> dict[str, dict[str, Any]]:
     if not isinstance(data, Mapping):
         return {"data": {"value": data}}
     for key, value in data.items():
+        if value == []:
+            continue  # no entries of this kind: the same as the key left out
         if _is_entry_list(value):
             _collect(found, str(key), value)
         else:
@@ -180,6 +183,52 @@ class ReadableChange:
     title: str  # "Huscarls (entry)", "Replacement: Freemen → Brigans"
     change: str  # "added" | "removed" | "changed"
     lines: tuple[str, ...]  # "Armour: mailed → armoured, plate", "Units: at most 3 → at most 2"
+    verb: str = ""  # what a player reads: "added", "removed", "tightened", "loosened", "changed"
+
+    def __post_init__(self) -> None:
+        if not self.verb:
+            object.__setattr__(self, "verb", self.change)
+
+
+# which way a count moves when it grows: +1 allows more (loosens), -1 allows fewer (tightens)
+_LOOSER_WHEN_GREATER = {"max": 1, "max_stands": 1, "max_share": 1, "min": -1, "min_stands": -1}
+
+
+def _direction(name: str, pair: tuple[Any, Any]) -> int:
+    """+1 if the change of the count ``name`` allows more, -1 if fewer, 0 if neither or unknown."""
+    sign = _LOOSER_WHEN_GREATER.get(name)
+    if sign is None:
+        return 0
+    before, after = (_number(v) for v in pair)
+    missing = "max" in name  # a maximum left out allows any number; a minimum asks for none
+    if before is None and after is None:
+        return 0
+    if before is None or after is None:
+        return (-1 if before is None else 1) if missing else (1 if before is None else -1) * sign
+    if before == after:
+        return 0
+    return sign if after > before else -sign
+
+
+def _number(value: Any) -> Fraction | None:
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        return Fraction(str(value))
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def _verb(change: EntryChange) -> str:
+    """ "tightened"/"loosened" when every changed field is a count moving one way."""
+    if change.change != "changed" or not change.fields:
+        return change.change
+    ways = {_direction(name, pair) for name, pair in change.fields.items()}
+    if ways == {-1}:
+        return "tightened"
+    if ways == {1}:
+        return "loosened"
+    return "changed"
 
 
 def _count(name: str, value: Any) -> str:
@@ -228,4 +277,4 @@ def readable(change: EntryChange, words: Vocabulary) -> ReadableChange:
     lines: list[str] = []
     for name, pair in change.fields.items():
         lines.extend(_lines(name, pair, words))
-    return ReadableChange(_title(change, words), change.change, tuple(lines))
+    return ReadableChange(_title(change, words), change.change, tuple(lines), _verb(change))

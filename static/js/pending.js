@@ -323,10 +323,13 @@
       entry.params.forEach(function (p) { body.append(p[0], p[1]); });
       body.append("_field", entry.field);
       body.append("_from", entry.from);
+      // offline, or refused: the restore after a reload sends it again (a rejected promise
+      // is caught here, not thrown into the page as an uncaught error)
       try {
         fetch(entry.url, { method: "POST", body: body, keepalive: true, credentials: "same-origin",
-                           headers: { "X-CSRFToken": csrfToken(), "HX-Request": "true" } });
-      } catch (e) { /* the restore after a reload sends it again */ }
+                           headers: { "X-CSRFToken": csrfToken(), "HX-Request": "true" } })
+          .catch(function () {});
+      } catch (e) { /* a fetch that cannot even start: sent again after the reload */ }
     });
   }
   window.addEventListener("beforeunload", function (event) {

@@ -69,6 +69,66 @@ def _require_chromium():
         )
 
 
+# Offline on purpose: loads fail (the browser's own message, or the worker's 503 "offline"
+# answer), and htmx logs each request it could not send. Script and CSP errors still fail.
+OFFLINE_LOAD_FAILURES = pytest.mark.expected_console_errors(
+    r"^Failed to load resource: net::ERR_(FAILED|INTERNET_DISCONNECTED)$",
+    r"^Failed to load resource: the server responded with a status of 503 \(\)$",
+    r"^htmx:(sendError|afterRequest), \[object HTML\w*Element\]$",
+)
+
+BROWSER_FIXTURES = {"browser", "new_context", "context", "page"}
+
+
+@pytest.fixture(autouse=True)
+def _fail_on_browser_console_errors(request, _require_chromium):
+    """Fails the test, at teardown, on any console error (a script error, a CSP violation,
+    a failed load) or uncaught page error in any page of any context the test opened,
+    whether from the ``context``/``new_context`` fixtures or ``browser.new_context()``.
+
+    A test that makes loads fail on purpose (taking the browser offline) names the messages
+    it expects with ``@pytest.mark.expected_console_errors(r"regex", ...)``; only console
+    messages matching one of them are let through, never uncaught page errors."""
+    if not BROWSER_FIXTURES & set(request.fixturenames):
+        yield
+        return
+    expected = [
+        re.compile(pattern)
+        for marker in request.node.iter_markers("expected_console_errors")
+        for pattern in marker.args
+    ]
+    browser = request.getfixturevalue("browser")
+    seen: list[str] = []
+
+    def watch(context):
+        def on_console(message):
+            if message.type != "error" or any(p.search(message.text) for p in expected):
+                return
+            where = message.page.url if message.page else message.location.get("url", "?")
+            source = message.location or {}
+            at = (
+                f" (at {source.get('url')}:{source.get('lineNumber')})" if source.get("url") else ""
+            )
+            seen.append(f"console error on {where}{at}: {message.text}")
+
+        def on_page_error(error):
+            where = error.page.url if error.page else "?"
+            seen.append(f"uncaught error on {where}: {error.error.message}")
+
+        context.on("console", on_console)
+        context.on("weberror", on_page_error)
+        return context
+
+    new_context = browser.new_context
+    browser.new_context = lambda *args, **kwargs: watch(new_context(*args, **kwargs))
+    try:
+        yield
+    finally:
+        browser.new_context = new_context
+    if seen:
+        pytest.fail("the browser logged errors:\n" + "\n".join(seen), pytrace=False)
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield

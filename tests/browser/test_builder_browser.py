@@ -149,6 +149,11 @@ def test_share_link_opens_in_a_fresh_browser_and_copies_into_a_second_account(
     assert fork.document == original.document and fork.pk != original.pk
 
 
+# the refusals this test provokes are answers with their HTTP status, which Chromium logs
+@pytest.mark.expected_console_errors(
+    r"^Failed to load resource: the server responded with a status of 409 \(Conflict\)$",
+    r"^Failed to load resource: the server responded with a status of 400 \(Bad Request\)$",
+)
 def test_a_second_devices_stale_edit_is_refused_and_a_bad_value_is_explained_in_place(
     live_server, page: Page, settings, new_context
 ):

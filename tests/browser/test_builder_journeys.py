@@ -198,6 +198,10 @@ def test_rename_and_quick_unit_edits_all_land_after_a_reload(live_server, page, 
     assert document["units"][0]["name"] == "Halberdiers of Bern"
 
 
+# the same field changed in both tabs: the later save is refused with 409, which Chromium logs
+@pytest.mark.expected_console_errors(
+    r"^Failed to load resource: the server responded with a status of 409 \(Conflict\)$"
+)
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_two_tabs_different_fields_both_land_and_the_same_field_offers_a_choice(
     live_server, page, ruleset

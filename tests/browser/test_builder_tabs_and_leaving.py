@@ -19,6 +19,11 @@ from tests.support import unit_id
 pytestmark = pytest.mark.browser
 
 
+# offline on purpose: the edit's request fails to load, and htmx logs that it could not send
+@pytest.mark.expected_console_errors(
+    r"^Failed to load resource: net::ERR_INTERNET_DISCONNECTED$",
+    r"^htmx:(sendError|afterRequest), \[object HTMLSpanElement\]$",
+)
 def test_leaving_after_every_edit_is_saved_asks_nothing_and_with_an_unsent_edit_it_asks(
     live_server, page: Page
 ):

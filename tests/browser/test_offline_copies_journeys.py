@@ -15,6 +15,7 @@ from playwright.sync_api import Error, Page, expect
 
 from armybuilder.armies import lifecycle, services
 from armybuilder.armies.models import Army
+from tests.browser.conftest import OFFLINE_LOAD_FAILURES
 from tests.browser.test_builder_journeys import (
     ARTIFACTS,
     PLANS,
@@ -28,7 +29,11 @@ from tests.browser.test_builder_journeys import (
 from tests.support import control, item_id
 
 # the service worker is what these journeys prove
-pytestmark = [pytest.mark.browser, pytest.mark.browser_context_args(service_workers="allow")]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.browser_context_args(service_workers="allow"),
+    OFFLINE_LOAD_FAILURES,
+]
 
 NOT_KEPT = "This page has not been opened on this device yet"
 
@@ -225,6 +230,10 @@ def test_after_log_out_none_of_the_players_pages_or_documents_open_offline(
         assert page.evaluate(FETCH, url) == "no answer", url
 
 
+# the revoked link's page answers 404 online, as it should
+@pytest.mark.expected_console_errors(
+    r"^Failed to load resource: the server responded with a status of 404 \(Not Found\)$"
+)
 @pytest.mark.parametrize(
     ("revoke", "online_again"),
     [

@@ -9,10 +9,15 @@ import pytest
 from django.test import Client
 from playwright.sync_api import Browser, Error, Page, expect
 
+from tests.browser.conftest import OFFLINE_LOAD_FAILURES
 from tests.browser.test_builder_journeys import make_army, open_builder, open_card, sign_in
 from tests.support import unit_id
 
-pytestmark = [pytest.mark.browser, pytest.mark.browser_context_args(service_workers="allow")]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.browser_context_args(service_workers="allow"),
+    OFFLINE_LOAD_FAILURES,
+]
 
 
 @pytest.fixture(autouse=True)

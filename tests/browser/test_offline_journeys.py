@@ -17,6 +17,7 @@ from playwright.sync_api import Error, Page, expect
 from armybuilder.armies import editing
 from armybuilder.armies.changes import UNSET
 from armybuilder.armies.models import Army
+from tests.browser.conftest import OFFLINE_LOAD_FAILURES
 from tests.browser.test_builder_journeys import (
     TIMEOUT,
     document_of,
@@ -28,7 +29,11 @@ from tests.browser.test_builder_journeys import (
 from tests.support import item_url, unit_id
 
 # the service worker is part of what these journeys prove (no connection, the app shell)
-pytestmark = [pytest.mark.browser, pytest.mark.browser_context_args(service_workers="allow")]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.browser_context_args(service_workers="allow"),
+    OFFLINE_LOAD_FAILURES,
+]
 
 
 @pytest.fixture(autouse=True)
@@ -124,6 +129,10 @@ def test_back_or_a_tab_shown_again_after_a_change_elsewhere_shows_the_army_as_it
     expect(page.locator(f"#u-{unit_id(page, 1)}-name")).to_be_visible()
 
 
+# back online, the edit made offline meets a newer value: refused with 409, which Chromium logs
+@pytest.mark.expected_console_errors(
+    r"^Failed to load resource: the server responded with a status of 409 \(Conflict\)$"
+)
 def test_a_conflict_made_while_offline_comes_back_as_the_two_value_choice(live_server, page: Page):
     user = sign_in(page.context, live_server)
     saved = make_army(user, "into-the-dark", 2)
@@ -201,6 +210,8 @@ def test_adding_and_deleting_offline_wait_in_order_and_land_when_the_connection_
     assert [u["name"] for u in document_of(saved)["units"]] == ["Bondi 2", "Hirdmen"]
 
 
+# the test cuts the connection before the answer arrives
+@pytest.mark.expected_console_errors(r"^Failed to load resource: net::ERR_CONNECTION_RESET$")
 def test_an_add_whose_answer_was_lost_is_sent_again_and_lands_once(live_server, page: Page):
     user = sign_in(page.context, live_server)
     saved = make_army(user, "into-the-dark", 2)
@@ -223,6 +234,8 @@ def test_an_add_whose_answer_was_lost_is_sent_again_and_lands_once(live_server, 
     assert [u["name"] for u in document_of(saved)["units"]] == ["Hirdmen 1", "Bondi 2", "Hirdmen"]
 
 
+# htmx logs the save it aborts for the newer keystroke (hx-sync replace)
+@pytest.mark.expected_console_errors(r"^htmx:sendAbort, \[object HTML\w*Element\]$")
 def test_a_keystroke_replaces_a_save_still_in_flight_and_the_last_value_lands(
     live_server, page: Page
 ):

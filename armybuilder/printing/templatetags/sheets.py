@@ -39,7 +39,18 @@ def column_widths(rows: Sequence[Sequence[object]], available: int = 110) -> lis
     total = sum(widths)
     # whole percents, each a class of print.css (col.w1 ... col.w100): no style="" attribute,
     # so the HTML preview keeps to the Content-Security-Policy
-    return [str(min(100, max(1, round(100 * w / total)))) for w in widths]
+    return [str(p) for p in _whole_percents([100 * w / total for w in widths])]
+
+
+def _whole_percents(shares: Sequence[float]) -> list[int]:
+    """Whole percents at least 1 each, summing to 100 at most (rounded ones may make 101 or
+    more, a table wider than its card): the largest remainders get the spare points."""
+    floors = [max(1, int(share)) for share in shares]
+    spare = 100 - sum(floors)
+    by_remainder = sorted(range(len(shares)), key=lambda i: floors[i] - shares[i])
+    for i in by_remainder[: max(spare, 0)]:
+        floors[i] += 1
+    return floors
 
 
 @register.filter

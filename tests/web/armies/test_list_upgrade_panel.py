@@ -88,3 +88,26 @@ def test_opening_the_builder_of_a_pinned_army_costs_no_more_queries(owner_client
             assert owner_client.get(f"/armies/{saved.pk}/").status_code == 200
         counts.append(len(queries))
     assert counts[1] <= counts[0]
+
+
+def test_a_tightened_limit_reads_tightened_and_no_sentence_ends_in_a_stop_and_semicolon(
+    owner_client, user, viking
+):
+    saved = built_on(viking, user)
+    first = viking.data["entries"][0]
+    fewer = {**first, "max": 1, "min": 1, "note": "Fewer now."}
+    limit = {"label": "Missile troops", "match": {"training": ["missile"]}, "max_share": "1/4"}
+    catalog_services.save_list(viking, data={**viking.data, "limits": [limit]})
+    saved.list_pins = {"viking": 2}
+    saved.save(update_fields=["list_pins"])
+    tighter = {**limit, "max_share": "1/8"}
+    catalog_services.save_list(
+        viking,
+        data={**viking.data, "limits": [tighter], "entries": [fewer, *viking.data["entries"][1:]]},
+    )
+    panel = owner_client.get(f"/armies/{saved.pk}/lists/", headers=HX).content.decode()
+    assert "<strong>Missile troops (limit)</strong> tightened:" in panel
+    assert "Share of the army: at most 1/4 → at most 1/8" in panel
+    assert "added" not in panel  # nothing was added: one limit, tightened
+    assert ".;" not in panel and ". ;" not in panel
+    assert '<li class="field-change">Note: ' in panel  # one change a line, no joining stops

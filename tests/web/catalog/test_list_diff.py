@@ -132,3 +132,38 @@ def test_a_dewitt_entry_reads_its_weapons_and_stands_in_words():
         f"Weapons: {longbow}, {bow} → {longbow}",
         "Stands a unit: no limit → at most 4",
     )
+
+
+def test_a_limit_tightened_or_loosened_is_said_so_not_added():
+    before = fixture_lists("into-the-dark")["anglo-danish-1066"]
+    tighter = copy.deepcopy(before)
+    tighter["limits"][0]["max_share"] = "1/5"
+    (change,) = in_words("into-the-dark", before, tighter).values()
+    assert (change.change, change.verb) == ("changed", "tightened")
+    assert change.title == "Missile troops (limit)"
+    assert change.lines == ("Share of the army: at most 1/4 → at most 1/5",)
+    (change,) = in_words("into-the-dark", tighter, before).values()
+    assert change.verb == "loosened"
+
+
+def test_counts_moving_one_way_read_so_and_both_ways_or_other_fields_read_changed():
+    before = fixture_lists("into-the-dark")["anglo-danish-1066"]  # Huscarls: 1 to 3
+
+    def verb(**fields):
+        after = copy.deepcopy(before)
+        after["entries"][0].update(fields)
+        return in_words("into-the-dark", before, after)["entries:huscarls"].verb
+
+    assert verb(min=2, max=2) == "tightened"
+    assert verb(min=0, max=None) == "loosened"
+    assert verb(min=0, max=2) == "changed"  # fewer allowed, but none asked for
+    assert verb(max=2, note="Fewer now.") == "changed"
+
+
+def test_a_first_limit_in_a_list_that_had_none_is_one_added_limit():
+    after = fixture_lists("into-the-dark")["anglo-danish-1066"]
+    for before in ({**after, "limits": []}, {k: v for k, v in after.items() if k != "limits"}):
+        (change,) = in_words("into-the-dark", before, after).values()
+        assert (change.title, change.verb) == ("Missile troops (limit)", "added")
+        (change,) = in_words("into-the-dark", after, before).values()
+        assert (change.title, change.verb) == ("Missile troops (limit)", "removed")
