@@ -155,7 +155,7 @@ class Note(models.Model):
     author = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
-    action = models.CharField(max_length=32, blank=True, default="")
+    action = models.CharField(max_length=80, blank=True, default="")
     text = models.TextField(blank=True, default="")
     created = models.DateTimeField(auto_now_add=True)
 
