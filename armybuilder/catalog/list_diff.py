@@ -192,21 +192,22 @@ class ReadableChange:
 
 # which way a count moves when it grows: +1 allows more (loosens), -1 allows fewer (tightens)
 _LOOSER_WHEN_GREATER = {"max": 1, "max_stands": 1, "max_share": 1, "min": -1, "min_stands": -1}
+NEITHER_WAY = 0  # a change that neither allows more nor fewer, or whose way is unknown
 
 
 def _direction(name: str, pair: tuple[Any, Any]) -> int:
     """+1 if the change of the count ``name`` allows more, -1 if fewer, 0 if neither or unknown."""
     sign = _LOOSER_WHEN_GREATER.get(name)
     if sign is None:
-        return 0
+        return NEITHER_WAY
     before, after = (_number(v) for v in pair)
     missing = "max" in name  # a maximum left out allows any number; a minimum asks for none
     if before is None and after is None:
-        return 0
+        return NEITHER_WAY
     if before is None or after is None:
         return (-1 if before is None else 1) if missing else (1 if before is None else -1) * sign
     if before == after:
-        return 0
+        return NEITHER_WAY
     return sign if after > before else -sign
 
 

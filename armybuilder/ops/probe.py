@@ -90,10 +90,13 @@ def failing_for(now: datetime | None = None) -> float | None:
     return since if since > limit else None
 
 
+NONE_PRUNED = 0
+
+
 def prune(now: datetime | None = None) -> int:
     """Stored results of probes that ran (the database queue keeps every task's row)."""
     if settings.MUSTER_TASK_BACKEND != "database":
-        return 0
+        return NONE_PRUNED  # RQ keeps no row per finished job to prune
     from django_tasks_db.models import DBTaskResult
 
     now = now or timezone.now()

@@ -26,6 +26,7 @@ THEN = re.compile(
 )
 STEP = re.compile(r"(raise|lower) (.+?)’s (How many|Units to pick) from (\d+) to (\d+)")
 NUMBERS = {"required": "count", "choices": "pick"}  # a Dark Ages list's six units
+NO_NEARER = 0  # a "then" step that brings no count nearer the list being rebuilt
 
 
 class Rebuild:
@@ -178,10 +179,10 @@ class Rebuild:
             def towards(step: tuple[str, str], current: dict[str, int] = current) -> int:
                 found = STEP.search(step[1].replace("&#x27;", "'"))
                 if found is None:
-                    return 0
+                    return NO_NEARER
                 name_key = by_name.get(found[2])
                 if name_key is None:
-                    return 0
+                    return NO_NEARER
                 goal = wanted[name_key][2]
                 return abs(current[name_key] - goal) - abs(int(found[5]) - goal)
 
