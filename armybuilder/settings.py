@@ -71,8 +71,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                # cached pages hold a placeholder for the CSRF token (armybuilder.ops.pages)
-                "armybuilder.ops.pages.cached_page_csrf",
+                # cached pages hold a placeholder for the CSRF token (armybuilder.pages)
+                "armybuilder.pages.cached_page_csrf",
             ],
         },
     },

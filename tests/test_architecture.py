@@ -191,6 +191,127 @@ def test_rules_engine_imports_nothing_from_the_web_layer():
     assert {k: v for k, v in offenders.items() if v} == {}
 
 
+# The web layer's apps, lowest first: an app imports only apps below it (and the shared
+# helpers); apps of one rank are peers that never import each other. ARCHITECTURE.md,
+# "The order of the apps", says why each sits where it does.
+APP_ORDER: tuple[tuple[str, ...], ...] = (
+    ("accounts",),
+    ("catalog",),
+    ("armies",),
+    ("printing",),
+    ("events",),
+    ("api", "ops"),
+)
+# Modules directly under armybuilder/ are shared helpers, below every app, but for the
+# project's wiring, above every app: the URL map and the settings (which name apps).
+WIRING = {
+    "armybuilder",
+    "armybuilder.urls",
+    "armybuilder.settings",
+    "armybuilder.settings_production",
+}
+SHARED, TOP = -1, len(APP_ORDER)
+_MODEL_REFERENCE = re.compile(r"(\w+)\.[A-Z]\w*")
+
+
+def layer_of(module: str) -> tuple[int, str]:
+    """(rank, app) of a web-layer module: an app's rank in ``APP_ORDER``, ``SHARED`` for a
+    helper directly under ``armybuilder/``, ``TOP`` for the wiring."""
+    parts = module.split(".")
+    if module in WIRING:
+        return TOP, ""
+    if len(parts) == 2 and parts[1] not in {app for rank in APP_ORDER for app in rank}:
+        return SHARED, ""
+    for rank, apps in enumerate(APP_ORDER):
+        if parts[1] in apps:
+            return rank, parts[1]
+    raise AssertionError(f"{module}: an app missing from APP_ORDER")
+
+
+def model_references(path: Path, source: str | None = None) -> set[str]:
+    """The apps whose models a module names by label: ``apps.get_model("armies", ...)`` and
+    lazy references such as ``ForeignKey("armies.Army")`` or ``sender="armies.Army"``."""
+    tree = ast.parse(path.read_text(encoding="utf-8") if source is None else source)
+    labels = {app for rank in APP_ORDER for app in rank}
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "get_model":
+            first = node.args[0] if node.args else None
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                found.add(first.value.split(".")[0])
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            match = _MODEL_REFERENCE.fullmatch(node.value)
+            if match:
+                found.add(match.group(1))
+    return found & labels
+
+
+def upward_imports(graph: dict[str, set[str]], labels: dict[str, set[str]]) -> list[str]:
+    """Every import (or model named by label) of a web-layer module that reaches above its
+    own app or into a peer's, as ``module -> imported (why)``."""
+    found = []
+    for module in sorted(m for m in graph if m.split(".")[0] == "armybuilder"):
+        if ".migrations." in module:
+            continue  # generated: each migration names the models it was made from
+        rank, app = layer_of(module)
+        targets = {n: n for n in graph[module] if n.split(".")[0] == "armybuilder"}
+        targets.update({f"armybuilder.{label}": f'"{label}" model' for label in labels[module]})
+        for target, shown in sorted(targets.items()):
+            their_rank, their_app = layer_of(target)
+            if their_app == app and their_rank == rank:
+                continue
+            if their_rank > rank:
+                found.append(f"{module} -> {shown} ({their_app or 'wiring'} is above)")
+            elif their_rank == rank and rank != SHARED:
+                found.append(f"{module} -> {shown} ({their_app} is a peer)")
+    return found
+
+
+def test_the_order_finder_names_an_upward_import_a_peer_and_a_model_named_upward():
+    graph = {
+        "armybuilder.catalog.views": {"armybuilder.ops.serve", "armybuilder.accounts.support"},
+        "armybuilder.api.views": {"armybuilder.ops.health", "armybuilder.headers"},
+        "armybuilder.headers": {"armybuilder.catalog.views"},
+        "armybuilder.ops.health": {"armybuilder.printing.jobs", "armybuilder.throttle"},
+        "armybuilder.catalog.services": set(),
+        "armybuilder.urls": {"armybuilder.ops.health"},
+    }
+    labels = {module: set() for module in graph}
+    labels["armybuilder.catalog.services"] = model_references(
+        MODULES["armybuilder.catalog.services"], 'apps.get_model("events", "AllowedList")'
+    )
+    assert upward_imports(graph, labels) == [
+        "armybuilder.api.views -> armybuilder.ops.health (ops is a peer)",
+        'armybuilder.catalog.services -> "events" model (events is above)',
+        "armybuilder.catalog.views -> armybuilder.ops.serve (ops is above)",
+        "armybuilder.headers -> armybuilder.catalog.views (catalog is above)",
+    ]
+
+
+def test_lazy_model_references_count_as_dependencies():
+    source = 'army = models.ForeignKey("armies.Army", on_delete=models.CASCADE)\n'
+    assert model_references(MODULES["armybuilder.printing.models"], source) == {"armies"}
+
+
+def test_every_app_has_its_place_in_the_order():
+    from django.conf import settings
+
+    ours = {a.split(".")[1] for a in settings.INSTALLED_APPS if a.startswith("armybuilder.")}
+    assert ours == {app for rank in APP_ORDER for app in rank}
+
+
+def test_apps_import_only_apps_below_them_and_helpers_import_no_app():
+    """A lower app that needs to hear from a higher one offers a hook (a list or a
+    registration function) that the higher app fills in its ``AppConfig.ready``."""
+    labels = {m: model_references(p) for m, p in MODULES.items() if m.startswith("armybuilder")}
+    assert upward_imports(import_graph(), labels) == []
+
+
+def test_the_architecture_page_writes_the_order_of_the_apps():
+    written = " → ".join(" / ".join(f"`{app}`" for app in rank) for rank in APP_ORDER)
+    assert written in ARCHITECTURE.read_text(encoding="utf-8")
+
+
 def test_every_ruleset_describes_its_checks_and_options_as_data():
     for ruleset in rules.all_rulesets():
         vocabulary = ruleset.vocabulary()

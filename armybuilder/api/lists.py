@@ -16,9 +16,9 @@ from django.utils.cache import get_conditional_response, patch_cache_control
 from django.views.decorators.http import require_POST, require_safe
 
 import rules
-from armybuilder.api.body import BadBody, read_json_body
 from armybuilder.catalog import selectors, services
 from armybuilder.catalog.models import ArmyList
+from armybuilder.jsonbody import BadBody, read_json_body
 
 
 def _not_found() -> JsonResponse:

@@ -8,9 +8,9 @@ from django.views.decorators.http import condition, require_POST, require_safe
 
 import rules
 from armybuilder.api import openapi
-from armybuilder.api.body import BadBody, read_json_body
 from armybuilder.catalog import selectors, services
 from armybuilder.catalog.views import ruleset_or_404
+from armybuilder.jsonbody import BadBody, read_json_body
 
 
 @csrf_exempt  # stateless: reads no cookies, changes nothing

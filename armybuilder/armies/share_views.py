@@ -22,7 +22,7 @@ from armybuilder.armies.files import document_download
 from armybuilder.armies.models import Army
 from armybuilder.catalog.models import ArmyList
 from armybuilder.catalog.pins import pinned_list
-from armybuilder.ops.pages import Version, versioned_page
+from armybuilder.pages import Version, versioned_page
 
 
 def _description(checked: Checked, title: str) -> str:

@@ -8,11 +8,11 @@ the admin ask the same question.
 
 import json
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from django.apps import apps
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -304,24 +304,20 @@ def edit_list(
     return save_list(army_list, by=user, kind=kind, restores=restores, **content)
 
 
-def pinned_by(army_list: ArmyList) -> int:
-    """How many armies (deleted ones too: they can be restored) are pinned to the list."""
-    # by name: the armies app builds on the catalog, never the other way round
-    Army = apps.get_model("armies", "Army")  # noqa: N806
-    return Army.objects.filter(
-        document__ruleset=army_list.ruleset, list_pins__has_key=army_list.slug
-    ).count()
+# Why a list must stay, told by the apps above the catalog (each fills this in its
+# ``AppConfig.ready``: armies for the armies built on a list, events for the events that
+# check against it): each answers the reason to keep the list, or None.
+LIST_KEEPERS: list[Callable[[ArmyList], str | None]] = []
 
 
 def delete_list(user: Any, army_list: ArmyList) -> None:
-    """Delete a list, unless an army is checked against it (its revisions must stay)."""
+    """Delete a list, unless something still checks against it (its revisions must stay)."""
     if not can(user, "delete", army_list):
         raise ListRefused("only the list's author can delete it")
-    if pinned_by(army_list):
-        raise ListRefused("armies are built on this list; make it private instead")
-    # by name, as above: a club event checks its armies against a revision of the list
-    if apps.get_model("events", "AllowedList").objects.filter(army_list=army_list).exists():
-        raise ListRefused("a club event checks armies against this list; make it private instead")
+    for keeper in LIST_KEEPERS:
+        reason = keeper(army_list)
+        if reason:
+            raise ListRefused(reason)
     army_list.delete()
 
 

@@ -12,7 +12,7 @@ import rules
 from armybuilder.catalog import list_views, presenters, selectors, services
 from armybuilder.catalog.list_page import army_list_page, takes_allies
 from armybuilder.catalog.models import ArmyList, public_lists
-from armybuilder.ops.pages import Version, versioned_page
+from armybuilder.pages import Version, versioned_page
 
 
 def home(request: HttpRequest) -> HttpResponse:

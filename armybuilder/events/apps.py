@@ -8,7 +8,10 @@ class EventsConfig(AppConfig):
 
     def ready(self) -> None:
         from armybuilder.armies.selectors import SHARE_GUARDS
-        from armybuilder.events.selectors import army_under_embargo
+        from armybuilder.catalog.services import LIST_KEEPERS
+        from armybuilder.events.selectors import army_under_embargo, list_checks_entries
 
         # an army submitted to an event is not shown by its own share link before the reveal
         SHARE_GUARDS.append(army_under_embargo)
+        # a club event checks its armies against a revision of the list: the list stays
+        LIST_KEEPERS.append(list_checks_entries)

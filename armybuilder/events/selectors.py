@@ -14,7 +14,7 @@ from typing import Any
 from django.http import Http404
 from django.utils import timezone
 
-from armybuilder.events.models import Entrant, Event, Submission
+from armybuilder.events.models import AllowedList, Entrant, Event, Submission
 
 ORGANISER, CO_ORGANISER, ENTRANT = "organiser", "co-organiser", "entrant"
 
@@ -139,3 +139,10 @@ def my_events(user: Any) -> dict[str, list[Event]]:
     organised = Event.objects.filter(organiser=user) | Event.objects.filter(co_organisers=user)
     entered = Event.objects.filter(entrants__user=user)
     return {"organised": list(organised.distinct()), "entered": list(entered.distinct())}
+
+
+def list_checks_entries(army_list: Any) -> str | None:
+    """Why a list an event checks its armies against cannot be deleted (or None)."""
+    if AllowedList.objects.filter(army_list=army_list).exists():
+        return "a club event checks armies against this list; make it private instead"
+    return None

@@ -23,6 +23,7 @@ from django.db import close_old_connections, connection
 from django.utils import timezone
 
 from armybuilder.ops.models import WorkerBeat
+from armybuilder.printing import leases
 
 logger = logging.getLogger(__name__)
 HOST = socket.gethostname()[:100]
@@ -30,10 +31,6 @@ HOST = socket.gethostname()[:100]
 
 def beat_seconds() -> float:
     return float(getattr(settings, "MUSTER_WORKER_BEAT_SECONDS", 5))
-
-
-def lease_seconds() -> float:
-    return float(getattr(settings, "MUSTER_RENDER_LEASE_SECONDS", 15))
 
 
 def silent_seconds() -> float:
@@ -54,8 +51,13 @@ def live_beats(now: datetime | None = None) -> list[WorkerBeat]:
     """The workers holding a lease now: beaten within the lease, and (on this machine)
     their process still running, so a worker killed here frees its render at once."""
     now = now or timezone.now()
-    fresh = WorkerBeat.objects.filter(seen__gte=now - timedelta(seconds=lease_seconds()))
+    fresh = WorkerBeat.objects.filter(seen__gte=now - timedelta(seconds=leases.lease_seconds()))
     return [b for b in fresh if b.host != HOST or process_alive(b.pid)]
+
+
+def live_renders(now: datetime | None = None) -> set[str]:
+    """The ids of the renders the live workers hold now (``printing.leases``)."""
+    return {b.render for b in live_beats(now) if b.render}
 
 
 class Heartbeat:

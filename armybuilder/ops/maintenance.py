@@ -13,32 +13,15 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
 from django.tasks import TaskResultStatus, task
-from django.tasks.exceptions import TaskResultDoesNotExist
 from django.utils import timezone
 
 from armybuilder.armies import services as armies_services
 from armybuilder.armies.drafts import prune_abandoned
 from armybuilder.ops.models import Scheduled
+from armybuilder.taskresults import MISSING_RESULT
 
 logger = logging.getLogger(__name__)
 NAME = "maintenance"
-
-
-def _missing_result_errors() -> tuple[type[Exception], ...]:
-    """What a backend raises for a task id it does not know: Django's own class, and the
-    django-tasks backport's, which the RQ and database backends raise when it is installed
-    (e.g. after Redis lost its data: the stored id points at nothing)."""
-    found: list[type[Exception]] = [TaskResultDoesNotExist]
-    try:
-        from django_tasks.exceptions import TaskResultDoesNotExist as Backport
-    except ImportError:
-        pass
-    else:
-        found.append(Backport)
-    return tuple(found)
-
-
-MISSING_RESULT = _missing_result_errors()
 
 
 def interval() -> timedelta:

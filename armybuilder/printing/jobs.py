@@ -5,7 +5,7 @@ looks up the render by its key (document content, sheet, paper, share link, sect
 and, when there is none yet, queues ``printing.tasks.render_sheet`` on Django's tasks
 framework. A ready render is served straight from the database.
 
-A render whose worker died (its lease lapsed: ``ops.heartbeat``), or whose queued task
+A render whose worker died (its lease lapsed: ``printing.leases``), or whose queued task
 the queue no longer has, is queued again: by every live worker on each heartbeat
 (:func:`requeue_lost`) and whenever a player asks for it again.
 """
@@ -21,11 +21,10 @@ from django.db import IntegrityError
 from django.tasks import TaskResultStatus
 from django.utils import timezone
 
-from armybuilder.ops import heartbeat
-from armybuilder.ops.maintenance import MISSING_RESULT
-from armybuilder.printing import services
+from armybuilder.printing import leases, services
 from armybuilder.printing.models import Render
 from armybuilder.printing.tasks import render_sheet
+from armybuilder.taskresults import MISSING_RESULT
 
 logger = logging.getLogger(__name__)
 
@@ -94,12 +93,12 @@ def is_lost(render: Render, now: datetime | None = None, live: set[str] | None =
     """A pending render nobody will finish: rendering without a live worker holding its
     lease, or queued (for longer than a lease) with a task the queue has lost or ended."""
     now = now or timezone.now()
-    grace = now - timedelta(seconds=heartbeat.lease_seconds())
+    grace = now - timedelta(seconds=leases.lease_seconds())
     if render.status == Render.RENDERING:
         if render.started is not None and render.started > grace:
             return False  # just claimed: its worker's first beat may not be written yet
         if live is None:
-            live = {b.render for b in heartbeat.live_beats(now) if b.render}
+            live = leases.live_renders(now)
         return str(render.pk) not in live
     if render.status == Render.QUEUED and render.queued < grace and render.task_id:
         return _task_gone(render.task_id)
@@ -120,7 +119,7 @@ def _task_gone(task_id: str) -> bool:
 def requeue_lost(now: datetime | None = None) -> int:
     """Queue again every pending render that lost its worker; how many were."""
     now = now or timezone.now()
-    live = {b.render for b in heartbeat.live_beats(now) if b.render}
+    live = leases.live_renders(now)
     count = 0
     for render in Render.objects.filter(status__in=(Render.QUEUED, Render.RENDERING)).defer(
         "spec", "pdf"

@@ -4,7 +4,7 @@ Runs in the task worker (``manage.py muster_worker``), never in a web process. T
 limit is enforced by ``pdf.render_pdf`` (a forked child of the worker, killed when
 late), so a pathological sheet ends as a failed render with a message while the worker
 goes on with the next task. While it renders, the worker's heartbeat holds the render's
-lease (``ops.heartbeat``); the render child dies with the worker.
+lease (``printing.leases``); the render child dies with the worker.
 """
 
 from __future__ import annotations
@@ -16,8 +16,7 @@ from django.tasks import task
 from django.utils import timezone
 
 import rules
-from armybuilder.ops import heartbeat
-from armybuilder.printing import services
+from armybuilder.printing import leases, services
 from armybuilder.printing.models import Render
 
 logger = logging.getLogger(__name__)
@@ -57,7 +56,7 @@ def render_claimed(render_id: str) -> str:
         return "skipped"
     render = Render.objects.get(pk=render_id)
     try:
-        with heartbeat.working_on(render_id):  # the lease: a dead worker's render is re-queued
+        with leases.working_on(render_id):  # the lease: a dead worker's render is re-queued
             pdf = make_pdf(render.spec)
     except (services.PrintError, rules.MalformedDocument) as exc:
         Render.objects.filter(pk=render_id).update(

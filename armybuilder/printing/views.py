@@ -19,11 +19,11 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
 import rules
-from armybuilder.api.body import BadBody, read_json_body
 from armybuilder.armies.files import exported
 from armybuilder.armies.models import Army
 from armybuilder.armies.selectors import owned_army_or_404, shared_army_or_404
 from armybuilder.catalog.views import ruleset_or_404
+from armybuilder.jsonbody import BadBody, read_json_body
 from armybuilder.printing import access, jobs, services
 from armybuilder.printing.progress_views import api_response, browser_response
 from rules.qrs import qrs_sheet

@@ -1,4 +1,4 @@
-"""Cached pages change with what they show (ops/pages.py and each page's version function):
+"""Cached pages change with what they show (armybuilder/pages.py and each page's version function):
 a list made private leaves its rule set's page, its list page and the list API at once, and
 the share page of an army built on it no longer links it; an old ETag gets the new page."""
 

@@ -1,7 +1,8 @@
 """``python manage.py muster <subcommand>``: the command-line face of the engine.
 
 Exit codes: 0 valid (or done), 1 invalid army, 2 malformed input or usage; messages go
-to stderr and never as a traceback.
+to stderr and never as a traceback. It lives in ops, the top app, because its
+subcommands reach the apps below it (catalog's lists and checks, printing's PDFs).
 """
 
 import json

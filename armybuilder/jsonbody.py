@@ -1,4 +1,5 @@
-"""Reading a posted army document strictly: size, time, encoding, JSON, then the parser."""
+"""Reading a posted JSON body strictly (the API's and the print views' army documents): size,
+time, encoding, JSON, then the parser."""
 
 from typing import Any
 
