@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -38,6 +38,7 @@ _TOP_KEYS = (
     "units",
     "notes",
 )
+_REQUIRED = ("format", "name", "ruleset", "units")
 _REVISION = Field("revision", "Revision", "integer", minimum=1, maximum=1_000_000)
 _NAME = Field("name", "Army name", "string", required=True, minimum=1, maximum=120)
 _NOTES = Field("notes", "Notes", "text", default="", maximum=5000)
@@ -67,6 +68,41 @@ def load_json(text: str) -> Any:
 
 def _refuse_constant(name: str) -> None:
     raise ValueError(f"{name} is not a JSON number")
+
+
+def read_head(
+    raw: Any,
+    *,
+    what: str,
+    keys: Sequence[str],
+    required: Sequence[str],
+    expected_format: str,
+) -> str:
+    """The opening every Muster document shares (an army, a list): a JSON object of known
+    keys, the text rule for every key and string, its required keys, its format and a known
+    rule set. Gives the rule set's slug, or raises MalformedDocument naming the path."""
+    if not isinstance(raw, Mapping):
+        raise MalformedDocument("", f"the {what} must be a JSON object, not {describe(raw)}")
+    for key in raw:
+        if key not in keys:
+            shown = safe_text(str(key))
+            raise MalformedDocument(shown, f"{shown}: unknown key; allowed keys: {', '.join(keys)}")
+    check_tree(raw)  # the text rule (rules/text.py) for every key and string, path named
+    for key in required:
+        if key not in raw:
+            raise MalformedDocument(key, f"{key}: is required")
+    if raw["format"] != expected_format:
+        raise MalformedDocument(
+            "format",
+            f"format: {describe(raw['format'])} is not supported; use {expected_format!r}",
+        )
+    slug = raw["ruleset"]
+    known = slugs()
+    if not isinstance(slug, str) or slug not in known:
+        raise MalformedDocument(
+            "ruleset", f"ruleset: {describe(slug)} is not one of {', '.join(known)}"
+        )
+    return slug
 
 
 def no_lists(ruleset: str) -> Mapping[str, Mapping[str, Any]]:
@@ -108,29 +144,10 @@ def list_revisions(raw: Mapping[str, Any]) -> dict[str, int]:
 
 def parse_document(raw: Any, lists: ListLookup = no_lists) -> Army:
     """Parse and normalise a document, or raise MalformedDocument naming the path."""
-    if not isinstance(raw, Mapping):
-        raise MalformedDocument("", f"the document must be a JSON object, not {describe(raw)}")
-    for key in raw:
-        if key not in _TOP_KEYS:
-            shown = safe_text(str(key))
-            raise MalformedDocument(
-                shown, f"{shown}: unknown key; allowed keys: {', '.join(_TOP_KEYS)}"
-            )
-    check_tree(raw)  # the text rule (rules/text.py) for every key and string, path named
-    for key in ("format", "name", "ruleset", "units"):
-        if key not in raw:
-            raise MalformedDocument(key, f"{key}: is required")
-    if raw["format"] != FORMAT:
-        raise MalformedDocument(
-            "format", f"format: {describe(raw['format'])} is not supported; use {FORMAT!r}"
-        )
+    slug = read_head(
+        raw, what="document", keys=_TOP_KEYS, required=_REQUIRED, expected_format=FORMAT
+    )
     name = parse_value(_NAME, raw["name"], "name")
-    slug = raw["ruleset"]
-    known = slugs()
-    if not isinstance(slug, str) or slug not in known:
-        raise MalformedDocument(
-            "ruleset", f"ruleset: {describe(slug)} is not one of {', '.join(known)}"
-        )
     ruleset = get_ruleset(slug)
 
     army_list = raw.get("army_list")

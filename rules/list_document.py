@@ -1,7 +1,8 @@
 """The strict parser of the ``muster.list/1`` document: one army list as a file.
 
 The same rules as an army document (``rules.document``): strict JSON (``load_json``),
-a size limit, the text rule (``rules/text.py``) for every key and string, and every
+the same opening checks (``read_head``: known keys, format, rule set), a size limit, the
+text rule (``rules/text.py``) for every key and string, and every
 refusal a ``MalformedDocument`` whose ``path`` names the place at fault. The list's
 ``data`` is the rule set's own list shape, checked by that rule set's
 ``validate_army_list``; its problems come back with the path under ``data``.
@@ -14,11 +15,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.document import load_json
+from rules.document import load_json, read_head
 from rules.errors import MalformedDocument
 from rules.fields import Field, describe, parse_value
-from rules.registry import get_ruleset, slugs
-from rules.text import check_tree, safe_text
+from rules.registry import get_ruleset
 
 LIST_FORMAT = "muster.list/1"
 
@@ -113,28 +113,9 @@ def load_list_text(text: str | bytes, max_bytes: int) -> ListDocument:
 
 def parse_list_document(raw: Any) -> ListDocument:
     """Parse and normalise a list document, or raise MalformedDocument naming the path."""
-    if not isinstance(raw, Mapping):
-        raise MalformedDocument("", f"the list must be a JSON object, not {describe(raw)}")
-    for key in raw:
-        if key not in _TOP_KEYS:
-            shown = safe_text(str(key))
-            raise MalformedDocument(
-                shown, f"{shown}: unknown key; allowed keys: {', '.join(_TOP_KEYS)}"
-            )
-    check_tree(raw)  # the text rule for every key and string, path named
-    for key in _REQUIRED:
-        if key not in raw:
-            raise MalformedDocument(key, f"{key}: is required")
-    if raw["format"] != LIST_FORMAT:
-        raise MalformedDocument(
-            "format", f"format: {describe(raw['format'])} is not supported; use {LIST_FORMAT!r}"
-        )
-    ruleset = raw["ruleset"]
-    known = slugs()
-    if not isinstance(ruleset, str) or ruleset not in known:
-        raise MalformedDocument(
-            "ruleset", f"ruleset: {describe(ruleset)} is not one of {', '.join(known)}"
-        )
+    ruleset = read_head(
+        raw, what="list", keys=_TOP_KEYS, required=_REQUIRED, expected_format=LIST_FORMAT
+    )
     slug = _slug(raw, "slug")
     family = _slug(raw, "family") if raw.get("family") is not None else None
     name = parse_value(_NAME, raw["name"], "name")

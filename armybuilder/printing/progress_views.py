@@ -24,6 +24,8 @@ from django.views.decorators.http import require_safe
 
 import rules
 from armybuilder.armies.files import exported
+from armybuilder.armies.models import Army
+from armybuilder.armies.presenters import share_url
 from armybuilder.armies.selectors import owned_army_or_404
 from armybuilder.printing import access, jobs, services
 from armybuilder.printing.models import Render
@@ -131,7 +133,6 @@ def army_print(request: HttpRequest, pk: int) -> HttpResponse:
     """The builder's print panel (sheet and paper chosen there): start, then show progress."""
     army = owned_army_or_404(request, pk)
     sheet = request.GET.get("sheet", "roster")
-    share_url = request.build_absolute_uri(f"/s/{army.share_token}/") if army.share_token else None
     return guarded(
         request,
         lambda: browser_response(
@@ -141,7 +142,7 @@ def army_print(request: HttpRequest, pk: int) -> HttpResponse:
                     exported(army),  # with the list revisions it is checked against
                     sheet,
                     request.GET.get("paper", "a4"),
-                    share_url=share_url,
+                    share_url=army_share_url(request, army),
                     saved=services.SavedArmy(army.owner_id),
                 ),
                 army,
@@ -150,16 +151,21 @@ def army_print(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def guarded(request: HttpRequest, make: Callable[[], HttpResponse]) -> HttpResponse:
-    """Player-facing errors of a print request as a page (4xx), never a stack trace."""
+def guarded(
+    request: HttpRequest, make: Callable[[], HttpResponse], *, api: bool = False
+) -> HttpResponse:
+    """Player-facing errors of a print request as a page (4xx), or for the API as JSON
+    naming the path at fault; never a stack trace."""
     try:
         return make()
     except rules.MalformedDocument as exc:
+        if api:
+            return JsonResponse(exc.to_json(), status=400)
         return error_page(request, f"The army document is not valid: {exc.message}")
     except services.PrintError as exc:
+        if api:
+            return JsonResponse(exc.to_json(), status=exc.status)
         return error_page(request, exc.message, exc.status)
-    except Http404:
-        raise
 
 
 def error_page(request: HttpRequest, message: str, status: int = 400) -> HttpResponse:
@@ -169,3 +175,8 @@ def error_page(request: HttpRequest, message: str, status: int = 400) -> HttpRes
         {"status": status, "title": "This sheet cannot be printed", "message": message},
         status=status,
     )
+
+
+def army_share_url(request: HttpRequest, army: Army) -> str | None:
+    """The army's share page as the roster's QR code and caption give it, or None."""
+    return share_url(request, army.share_token) or None

@@ -12,20 +12,23 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
-import rules
 from armybuilder.armies.files import exported
 from armybuilder.armies.models import Army
 from armybuilder.armies.selectors import owned_army_or_404, shared_army_or_404
 from armybuilder.catalog.views import ruleset_or_404
 from armybuilder.jsonbody import BadBody, read_json_body
 from armybuilder.printing import access, jobs, services
-from armybuilder.printing.progress_views import api_response, browser_response
+from armybuilder.printing.progress_views import (
+    api_response,
+    army_share_url,
+    browser_response,
+    guarded,
+)
 from rules.qrs import qrs_sheet
 
 OTHER_SHEET = {"roster": ("qrs", "Quick-reference sheet"), "qrs": ("roster", "Order of battle")}
@@ -37,38 +40,8 @@ def _html_response(html: str) -> HttpResponse:
     return response
 
 
-def _error_page(request: HttpRequest, message: str, status: int = 400) -> HttpResponse:
-    return render(
-        request,
-        "error.html",
-        {"status": status, "title": "This sheet cannot be printed", "message": message},
-        status=status,
-    )
-
-
-def _guarded(
-    request: HttpRequest, make: Callable[[], HttpResponse], *, api: bool = False
-) -> HttpResponse:
-    try:
-        return make()
-    except rules.MalformedDocument as exc:
-        if api:
-            return JsonResponse(exc.to_json(), status=400)
-        return _error_page(request, f"The army document is not valid: {exc.message}")
-    except services.PrintError as exc:
-        if api:
-            return JsonResponse(exc.to_json(), status=exc.status)
-        return _error_page(request, exc.message, exc.status)
-
-
 def _extras(request: HttpRequest) -> list[str]:
     return request.GET.getlist("include")
-
-
-def _share_url(request: HttpRequest, army: Army) -> str | None:
-    if not army.share_token:
-        return None
-    return request.build_absolute_uri(f"/s/{army.share_token}/")
 
 
 def _query(request: HttpRequest, **changes: str | None) -> str:
@@ -120,7 +93,7 @@ class _Where:
     # who may fetch the render again by its id (printing.access): the owner, or the link
     grant: Callable[[Any, Army, Any], Any]
     url_name: str  # printing:<url_name>_<sheet> and printing:<url_name>_<sheet>_pdf
-    back: str  # the army's page; {} is the key
+    back: str  # the army's page: a URL name taking the key
     back_label: str
 
 
@@ -128,21 +101,21 @@ _OWNED = _Where(
     owned_army_or_404,
     lambda render, army, pk: access.for_owner(render, army),
     "army",
-    "/armies/{}/",
+    "armies:builder",
     "Back to the army",
 )
 _SHARED = _Where(
     lambda request, token: shared_army_or_404(token),
     access.for_link,
     "shared",
-    "/s/{}/",
+    "armies:shared",
     "Back to the shared army",
 )
 
 
 def _army_pdf(request: HttpRequest, where: _Where, key: Any, sheet: str) -> HttpResponse:
     army = where.find(request, key)
-    return _guarded(
+    return guarded(
         request,
         lambda: browser_response(
             request,
@@ -151,7 +124,7 @@ def _army_pdf(request: HttpRequest, where: _Where, key: Any, sheet: str) -> Http
                     exported(army),  # with the list revisions it is checked against
                     sheet,
                     request.GET.get("paper", "a4"),
-                    share_url=_share_url(request, army),
+                    share_url=army_share_url(request, army),
                     extras=_extras(request),
                     saved=services.SavedArmy(army.owner_id),
                 ),
@@ -168,20 +141,20 @@ def _army_preview(request: HttpRequest, where: _Where, key: Any, sheet: str) -> 
     links = _links(
         request,
         reverse(f"printing:{where.url_name}_{sheet}_pdf", args=[key]),
-        where.back.format(key),
+        reverse(where.back, args=[key]),
         where.back_label,
         other_sheet=reverse(f"printing:{where.url_name}_{other}", args=[key]),
         other_sheet_label=other_label,
         extras=_extra_links(request, army.ruleset, sheet),
     )
-    return _guarded(
+    return guarded(
         request,
         lambda: _html_response(
             services.army_sheet_html(
                 exported(army),  # with the list revisions it is checked against
                 sheet,
                 request.GET.get("paper", "a4"),
-                share_url=_share_url(request, army),
+                share_url=army_share_url(request, army),
                 extras=_extras(request),
                 links=links,
                 saved=services.SavedArmy(army.owner_id),
@@ -229,7 +202,7 @@ def ruleset_qrs_pdf(request: HttpRequest, slug: str) -> HttpResponse:
             ),
         )
 
-    return _guarded(request, make)
+    return guarded(request, make)
 
 
 @require_safe
@@ -260,7 +233,7 @@ def ruleset_qrs(request: HttpRequest, slug: str) -> HttpResponse:
             )
         )
 
-    return _guarded(request, make)
+    return guarded(request, make)
 
 
 # -- JSON API: POST a document, get the PDF (or 202 and a status URL while it renders) ---------
@@ -280,7 +253,7 @@ def _api_pdf(request: HttpRequest, sheet: str) -> HttpResponse:
             )
         )
 
-    return _guarded(request, make, api=True)
+    return guarded(request, make, api=True)
 
 
 @csrf_exempt  # stateless like /api/v1/check: reads no cookies, changes nothing

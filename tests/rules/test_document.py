@@ -168,3 +168,43 @@ def test_the_unit_memo_keeps_values_of_different_types_apart():
     bad = dict(doc, units=[{"name": "Levy", "figures": 12, "mounted": 1}])
     with pytest.raises(MalformedDocument, match=r"units\[0\]\.mounted"):
         check_raw(bad)
+
+
+def _list_refusal(doc):
+    from rules.list_document import parse_list_document
+
+    with pytest.raises(rules.MalformedDocument) as caught:
+        parse_list_document(doc)
+    return caught.value
+
+
+LIST = {
+    "format": "muster.list/1",
+    "ruleset": "into-the-dark",
+    "slug": "raiders",
+    "name": "Raiders",
+    "data": {},
+}
+
+
+@pytest.mark.parametrize(
+    ("change", "path", "words"),
+    [
+        ({"colour": "red"}, "colour", "colour: unknown key; allowed keys: format, "),
+        ({"format": "muster.other/9"}, "format", "format: 'muster.other/9' is not supported"),
+        ({"ruleset": "chess"}, "ruleset", "ruleset: 'chess' is not one of "),
+        ({"ruleset": "bad\u202etext"}, "ruleset", "ruleset: "),
+    ],
+)
+def test_an_army_and_a_list_document_are_refused_alike_at_their_opening(change, path, words):
+    """Both parsers read the opening (known keys, text rule, format, rule set) in one step."""
+    army_error = refusal(army("into-the-dark", [UNIT]) | change)
+    list_error = _list_refusal(LIST | change)
+    assert (army_error.path, list_error.path) == (path, path)
+    assert army_error.message.startswith(words)
+    assert list_error.message.startswith(words)
+
+
+def test_an_army_and_a_list_that_are_not_objects_say_which_document_they_are_not():
+    assert refusal([]).message == "the document must be a JSON object, not a list"
+    assert _list_refusal([]).message == "the list must be a JSON object, not a list"
