@@ -48,7 +48,7 @@ staticfiles/.collected: $(shell find static -type f 2>/dev/null) $(STAMP)
 # muster_ops_two_nodes, made and dropped) and one Redis (a redis-server of its own), and a
 # player's edits, share pages, list changes, rate limits and renders go through both.
 two-nodes: install
-	$(BIN)/pytest -v -p no:xdist -p no:cacheprovider tests/web/ops/test_two_nodes.py
+	$(BIN)/pytest -v -p no:xdist -p no:cacheprovider tests/web/ops/test_serve_two_nodes.py
 
 # The autoreloading development server, DEBUG on; PDFs render inside the request.
 dev: setup

@@ -35,14 +35,14 @@ def owner_client(client, user):
 def _tasks_run_at_once(settings):
     """Queued tasks (PDF renders) run at once inside the request in most tests.
 
-    tests/web/printing/test_print_queue.py runs the real database and Redis queues with a worker.
+    tests/web/printing/test_tasks.py runs the real database and Redis queues with a worker.
     """
     settings.TASKS = {"default": settings.TASK_BACKENDS["immediate"]}
 
 
 # Hardening: the suite creates many armies and logs in often from one address,
 # so tests get generous rate limits and a clean slate of counters; the limits themselves
-# are tested with small ones (tests/web/ops/test_throttle.py).
+# are tested with small ones (tests/web/test_throttle.py).
 @pytest.fixture(autouse=True)
 def generous_rate_limits(settings):
     from django.core.cache import caches

@@ -22,7 +22,7 @@ Access classes:
 - ``SIGNED_IN``: the visitor's own account: anonymous visitors are sent to log in.
 - ``STAFF``: the admin: everyone but staff is sent to the admin's log-in page.
 - ``EVENT``: one club event, named by its ``code``: what each visitor may see depends on who
-  they are to the event and on its reveal time; tests/web/events/test_event_access.py walks
+  they are to the event and on its reveal time; tests/web/events/test_selectors.py walks
   every such route with each kind of visitor before and after the reveal.
 
 To add a route: one line in ``ROUTES`` (and, if its URL takes a parameter whose name is new,

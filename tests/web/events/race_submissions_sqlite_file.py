@@ -1,4 +1,4 @@
-"""Run by tests/web/events/test_event_submission_race.py in a child process: 8 parallel
+"""Run by tests/web/events/test_services_submission_race.py in a child process: 8 parallel
 submissions of one entrant at the deadline against a file-based SQLite database (the test
 database is in memory, where SQLite's shared cache locks whole tables instead).
 

@@ -3,7 +3,7 @@
 Each test queues renders through the real views, then runs the real worker in this process
 until the queue is empty (db_worker --batch, or an RQ SimpleWorker in burst mode, which
 runs jobs without forking so it sees the test database, with the job class and queues of
-``manage.py muster_worker``; tests/web/ops/test_rq_worker_process.py runs that command).
+``manage.py muster_worker``; tests/web/ops/test_muster_worker_rq.py runs that command).
 """
 
 import json

@@ -20,7 +20,7 @@ from armybuilder.ops.models import WorkerBeat
 from armybuilder.printing import jobs
 from armybuilder.printing.models import Render
 from tests.support import example
-from tests.web.printing.test_print_queue import queue  # noqa: F401 (both queues, with a worker)
+from tests.web.printing.test_tasks import queue  # noqa: F401 (both queues, with a worker)
 
 QUEUE_REDIS_URL = "redis://127.0.0.1:6379/5"  # this file's Redis database (the queue fixture)
 

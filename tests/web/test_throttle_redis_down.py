@@ -18,7 +18,7 @@ import pytest
 import redis
 
 from tests.support import ROOT
-from tests.web.ops.test_throttle_across_processes import (
+from tests.web.test_throttle_across_processes import (
     PASSWORD,
     Servers,
     _clear_of_a_window_edge,
