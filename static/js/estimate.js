@@ -201,7 +201,10 @@
 
   // A save that did not reach the server: its card waits like an offline one.
   function onLost(event) {
-    var element = event.detail && event.detail.elt;
+    var detail = event.detail || {};
+    var config = detail.requestConfig || {};
+    // the control the player changed (a menu's change reaches the card's form)
+    var element = (config.triggeringEvent && config.triggeringEvent.target) || detail.elt;
     var summary = summaryOf(element);
     if (!summary || !summary.querySelector(".points[data-points]")) { return; }
     var wrap = element.closest("[data-field]");
