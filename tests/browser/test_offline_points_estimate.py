@@ -15,7 +15,7 @@ from playwright.sync_api import Error, Page, expect
 import rules
 from armybuilder.armies import services
 from armybuilder.armies.models import Army
-from tests.support import army, unit_id
+from tests.support import DEWITT_ARCHER, DEWITT_KNIGHT, army, unit_id
 
 TIMEOUT = 10_000
 
@@ -54,14 +54,15 @@ def _worker_settled_before_the_context_closes(page: Page):
         )
 
 
-def open_army(page: Page, live_server: Any) -> tuple[User, Army]:
+def open_army(page: Page, live_server: Any, document: Any = None) -> tuple[User, Army]:
     user = User.objects.create_user("player", password="a-long-Pass-123")
     client = Client()
     client.force_login(user)
     page.context.add_cookies(
         [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
     )
-    saved = services.create_army(army("into-the-dark", [MILITIA, LONGBOWS]), owner=user)
+    document = document or army("into-the-dark", [MILITIA, LONGBOWS])
+    saved = services.create_army(document, owner=user)
     page.set_default_timeout(TIMEOUT)
     page.goto(f"{live_server.url}/armies/{saved.pk}/")
     expect(page.locator("#army-title")).to_be_visible()
@@ -155,3 +156,54 @@ def test_two_units_estimated_offline_add_up_in_the_total_and_land_as_estimated(
     expect(points(page, longbows)).to_have_text("38 pts")
     expect(page.locator("#total-points")).to_have_text("98")
     assert server_points(saved) == ([60, 38], 98)
+
+
+def test_an_offline_figures_change_kept_over_an_offline_reload_is_still_shown_as_an_estimate(
+    live_server, page: Page
+):
+    _user, saved = open_army(page, live_server)
+    page.reload()  # under the worker: the page is kept for a reload without a connection
+    expect(page.locator("#army-title")).to_be_visible()
+    page.context.set_offline(True)
+    longbows = open_card(page, 1)
+    page.locator(f"#u-{longbows}-figures").fill("2")  # 15 + 30 = 45
+    page.locator(f"#u-{longbows}-figures").press("Tab")
+    expect(points(page, longbows)).to_have_text("45 pts offline estimate")
+    page.on("dialog", lambda dialog: dialog.accept())  # the leave-page question: reload
+    page.reload()
+    expect(page.locator("#army-title")).to_be_visible()
+    # the kept page drew the server's figures; the change put back is priced again
+    expect(points(page, longbows)).to_have_text("45 pts offline estimate")
+    expect(page.locator("#total-points")).to_have_text("89")
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#pending-changes")).to_be_hidden()
+    expect(page.locator(".estimate-note")).to_have_count(0)
+    expect(points(page, longbows)).to_have_text("45 pts")
+    assert server_points(saved) == ([44, 45], 89)
+
+
+def test_dewitt_stands_are_estimated_offline_and_figures_per_stand_wait_for_the_server(
+    live_server, page: Page
+):
+    # heavy cavalry with lance and shield: 14 a figure, 3 to a stand, C-in-C 100 (2 stands:
+    # 184); light foot with longbow: 6 a figure (6 stands of 3: 108)
+    units = [{**DEWITT_KNIGHT, "command": "c_in_c"}, DEWITT_ARCHER]
+    _user, saved = open_army(page, live_server, army("dewitt-medieval", units))
+    expect(page.locator("#total-points")).to_have_text("292")
+    knights = open_card(page, 0)
+    page.context.set_offline(True)
+    page.locator(f"#u-{knights}-stands").fill("3")  # 126 + 100
+    expect(points(page, knights)).to_have_text("226 pts offline estimate")
+    expect(page.locator(f"#unit-{knights}-summary .item-size")).to_have_text("3 stands")
+    expect(page.locator("#total-points")).to_have_text("334")
+    page.locator(f"#u-{knights}-figures-per-stand").select_option("2")
+    expect(points(page, knights)).to_have_text("points when back online")
+    expect(page.locator("#army-totals .total-line")).to_contain_text("points when back online")
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#pending-changes")).to_be_hidden()
+    expect(page.locator(".estimate-note")).to_have_count(0)
+    expect(points(page, knights)).to_have_text("184 pts")  # 3 stands of 2: 84 + 100
+    expect(page.locator("#total-points")).to_have_text("292")
+    assert server_points(saved) == ([184, 108], 292)
