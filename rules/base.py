@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any, ClassVar, Literal
 
+from rules.costs import Cost, FigureCost
 from rules.fields import Field
 from rules.list_shape import ListShape
 
@@ -141,19 +140,6 @@ def error(code: str, message: str, rule: str, **where: int | None) -> Issue:
 
 def warning(code: str, message: str, rule: str, **where: int | None) -> Issue:
     return Issue("warning", code, message, rule, **where)
-
-
-@dataclass(frozen=True)
-class Cost:
-    """Exact cost of one item with the human-readable steps that produced it."""
-
-    exact: Fraction
-    breakdown: tuple[str, ...]
-
-    @property
-    def points(self) -> int:
-        """The single rounding: up, once, at the end of the item (Into the Dark R1)."""
-        return math.ceil(self.exact)
 
 
 @dataclass(frozen=True)
@@ -375,6 +361,11 @@ class RuleSet:
         return None
 
     def cost_general(self, general: General, army: Army) -> Cost | None:
+        return None
+
+    def figure_cost(self, unit: Unit, army: Army) -> FigureCost | None:
+        """How ``cost_unit`` follows the unit's figure count, the rest of it as it stands
+        (None: not that simple, or no points): what a page prices a change with offline."""
         return None
 
     # -- roster ------------------------------------------------------------------

@@ -60,6 +60,7 @@ class Row:
     code: str = ""  # the unit's code where the rule set has one (Into the Dark: "CUF")
     problems: tuple[IssueView, ...] = ()
     item_id: str = ""  # the unit's stable id: its address, anchor and controls' ids
+    estimate: Any = None  # how its points follow its figures (rules FigureCost), or None
 
     @property
     def valid(self) -> bool:
@@ -212,6 +213,7 @@ def item_row(
         code=str(item_report.stats.get("code") or ""),
         size=size_text(item),
         problems=tuple(problems),
+        estimate=ruleset.figure_cost(item, parsed) if kind == "units" else None,
     )
 
 

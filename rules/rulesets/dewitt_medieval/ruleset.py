@@ -18,6 +18,7 @@ from rules.base import (
     CheckDoc,
     Cost,
     EntryStatus,
+    FigureCost,
     Issue,
     RuleSet,
     Ruling,
@@ -262,6 +263,17 @@ class DewittMedieval(RuleSet):
             total += COMMAND_COST[command]
             steps.append(f"{COMMAND_NAME[command]} +{COMMAND_COST[command]} = {total}")
         return Cost(Fraction(total), tuple(steps))
+
+    def figure_cost(self, unit: Unit, army: Army) -> FigureCost:
+        """Stands of a fixed size: each stand pays its figures' "PIECE COST" and
+        "MODIFICATION COST" (per figure, R1); "C-IN-C 100", "GENERAL 50" ride on top.
+        Whole points: nothing to round."""
+        each, _ = self.per_figure(unit)
+        command = unit["command"]
+        fixed = COMMAND_COST[command] if command is not None else 0
+        per_stand = Fraction(each * unit["figures_per_stand"])
+        return FigureCost("stands", unit["stands"], per_stand, Fraction(fixed), STANDS_MIN,
+                          STANDS_MAX, ("name",))  # fmt: skip
 
     # -- stat line -----------------------------------------------------------------
     def scale(self, army: Army) -> Fraction:

@@ -15,6 +15,7 @@ from rules.base import (
     Army,
     CheckDoc,
     Cost,
+    FigureCost,
     General,
     Issue,
     RuleSet,
@@ -60,6 +61,8 @@ from rules.rulesets.into_the_dark.troops import (
     num,
     part_code,
     per_figure,
+    too_few_figures_message,
+    unit_figure_cost,
 )
 
 
@@ -277,6 +280,9 @@ class IntoTheDark(RuleSet):
             cost = Cost(total, (*steps, f"{num(total)} rounded up = {cost.points}"))
         return cost
 
+    def figure_cost(self, unit: Unit, army: Army) -> FigureCost:
+        return unit_figure_cost(unit, self.unit_field("figures"), self.unit_per_figure)
+
     def cost_general(self, general: General, army: Army) -> Cost:
         rating = RATING[general["rating"]]
         total = Fraction(25 * rating)
@@ -482,14 +488,6 @@ class IntoTheDark(RuleSet):
         self, options: Mapping[str, Any], army: Army | None, *, extras: tuple[str, ...] = ()
     ) -> Sheet:
         return qrs.build(options, army, extras=extras)
-
-
-def too_few_figures_message(name: str, figures: int) -> str:
-    verb = "rolls" if figures == 1 else "roll"
-    return (
-        f"{name}: {figures} figure{'' if figures == 1 else 's'} {verb} no combat die (one die "
-        "per 4 figures fighting)."
-    )
 
 
 RULESET = IntoTheDark()

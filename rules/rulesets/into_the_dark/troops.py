@@ -5,10 +5,12 @@ the rule set and its mixed units share.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
-from rules.fields import choice_field
-from rules.rulesets.into_the_dark.mixed import Part
+from rules.base import FigureCost, Unit
+from rules.fields import Field, choice_field
+from rules.rulesets.into_the_dark.mixed import Part, parts
 
 QUALITY = {"average": 3, "levy": 2, "elite": 4, "fanatic": 5, "peasant": 1}
 ARMOUR = {"unarmoured": 0, "protected": 1, "armoured": 2, "mailed": 3, "encased": 4}
@@ -128,3 +130,40 @@ def movement(part: Part) -> tuple[int, str]:
     if part.armour == "encased":
         return ENCASED_MOVEMENT[part.mounted]
     return MOVEMENT[(part.density, part.mounted)]
+
+
+def too_few_figures_message(name: str, figures: int) -> str:
+    verb = "rolls" if figures == 1 else "roll"
+    return (
+        f"{name}: {figures} figure{'' if figures == 1 else 's'} {verb} no combat die (one die "
+        "per 4 figures fighting)."
+    )
+
+
+# unit fields no cost reads: a change to one of them leaves the unit's points as they are
+COSTLESS_FIELDS = ("name", "density", "warband", "skirmishers", "division")
+
+
+def unit_figure_cost(
+    unit: Unit,
+    figures: Field,
+    per_figure_of: Callable[[Unit, Part | None], tuple[Fraction, list[str]]],
+) -> FigureCost:
+    """How the unit's points follow its ``figures``, everything else as it is.
+
+    Part I "Point Cost of Troops", Unit Cost: "multiply the final troop cost by the number
+    of figures in the unit. Then ... add the troop quality level x 10". Part III
+    "Champions": "Their point cost is 10 times that of a normal warrior ... There is no
+    command cost for champions": a champion's cost does not follow its figures. A mixed
+    unit's second type pays its own figures and the command is paid once (ruling R5), so
+    both are the fixed part. The unit total is rounded up once (ruling R1).
+    """
+    each, _ = per_figure_of(unit, None)
+    low, high = int(figures.minimum or 1), int(figures.maximum or 1)
+    if unit["champion"]:
+        return FigureCost("figures", unit["figures"], Fraction(0), each * 10, low, high,
+                          COSTLESS_FIELDS)  # fmt: skip
+    fixed = Fraction(10 * QUALITY[unit["quality"]])
+    for part in parts(unit)[1:]:
+        fixed += per_figure_of(unit, part)[0] * part.figures
+    return FigureCost("figures", unit["figures"], each, fixed, low, high, COSTLESS_FIELDS)
