@@ -1,8 +1,8 @@
 /* Points while offline: a unit's points and the army's total follow the edits the page can
  * price by itself, marked "offline estimate" until the server's answer replaces them.
  *
- * Each unit card's summary carries data-estimate (rules FigureCost as whole numbers, from
- * armybuilder/armies/presenters.py): the field that counts its figures, the unit's count
+ * Each unit card's points (in its summary) carry data-estimate (rules FigureCost as whole
+ * numbers, from armybuilder/armies/presenters.py): the field that counts its figures, the count
  * the server priced, and points = ceil((per * count + fixed) / den) for a count from min to
  * max; "free" names the fields that cost nothing. A change made offline (or whose save did
  * not reach the server) to the counting field shows the worked-out points at once; a
@@ -38,7 +38,8 @@
     return card ? card.querySelector(".item-summary") : null;
   }
   function dataOf(summary) {
-    try { return summary.dataset.estimate ? JSON.parse(summary.dataset.estimate) : null; }
+    var points = summary.querySelector(".points[data-estimate]");
+    try { return points ? JSON.parse(points.dataset.estimate) : null; }
     catch (e) { return null; }
   }
   function cardOf(summary) { return summary.closest(".item") || summary.parentNode; }
@@ -245,7 +246,7 @@
   // A page drawn with a change still waiting (a reload with pending edits put back): the
   // count in the field is not the one the server priced.
   function restored() {
-    document.querySelectorAll(".item-summary[data-estimate]").forEach(function (summary) {
+    document.querySelectorAll(".item-summary").forEach(function (summary) {
       var data = dataOf(summary);
       var control = data ? countControl(summary, data.field) : null;
       if (control && String(control.value).trim() !== String(data.count)) {
