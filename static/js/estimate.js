@@ -1,14 +1,15 @@
 /* Points while offline: a unit's points and the army's total follow the edits the page can
  * price by itself, marked "offline estimate" until the server's answer replaces them.
  *
- * Each unit card's summary carries data-estimate (rules FigureCost as whole numbers, from
- * armybuilder/armies/presenters.py): the field that counts its figures, the unit's count
+ * Each unit card's points (in its summary) carry data-estimate (rules FigureCost as whole
+ * numbers, from armybuilder/armies/presenters.py): the field that counts its figures, the count
  * the server priced, and points = ceil((per * count + fixed) / den) for a count from min to
  * max; "free" names the fields that cost nothing. A change made offline (or whose save did
  * not reach the server) to the counting field shows the worked-out points at once; a
  * change to any other field that costs, or one the page cannot price, shows "points when
  * back online" instead of a number. The army's total is the sum of the items' points, so
- * it moves by each marked card's difference from the points the server sent.
+ * it moves by each marked card's difference from the points the server sent; an action
+ * made offline (add, duplicate, delete, undo...) leaves it "points when back online".
  *
  * Nothing here is kept apart from the page: the marks live inside the card's summary and
  * the totals panel, so the server's fragments (htmx swaps of the summary and the totals)
@@ -22,6 +23,9 @@
   var UNKNOWN = "points when back online";
   // summary element -> {fields: {field: true}, count: number|null}: changes not yet confirmed
   var waiting = new WeakMap();
+  // totals drawn before an action (add, duplicate, delete, undo...) that has not reached
+  // the server: the page cannot price it, so the total waits for the server's
+  var actionTotals = new WeakSet();
 
   function offline() { return navigator.onLine === false; }
 
@@ -34,7 +38,8 @@
     return card ? card.querySelector(".item-summary") : null;
   }
   function dataOf(summary) {
-    try { return summary.dataset.estimate ? JSON.parse(summary.dataset.estimate) : null; }
+    var points = summary.querySelector(".points[data-estimate]");
+    try { return points ? JSON.parse(points.dataset.estimate) : null; }
     catch (e) { return null; }
   }
   function cardOf(summary) { return summary.closest(".item") || summary.parentNode; }
@@ -167,6 +172,8 @@
 
   function refresh() {
     var differences = [];
+    var total = document.getElementById("total-points");
+    if (total && actionTotals.has(total)) { differences.push(null); }
     document.querySelectorAll(".item-summary").forEach(function (summary) {
       var state = waiting.get(summary);
       if (state) { differences.push(markCard(summary, state)); }
@@ -199,19 +206,38 @@
   document.addEventListener("input", onEdit);
   document.addEventListener("change", onEdit);
 
+  // The element a request comes from: the control the player changed (a menu's change
+  // reaches the card's form), or the button pressed.
+  function sourceOf(detail) {
+    var config = detail.requestConfig || {};
+    return (config.triggeringEvent && config.triggeringEvent.target) || detail.elt;
+  }
+  // A POST of the builder that is not a field's save nor a setting's.
+  function isAction(detail, source) {
+    var config = detail.requestConfig || {};
+    return config.verb === "post" && !!source && !!source.closest && !!source.closest("#builder")
+      && !source.closest("[data-field]") && !source.closest("#settings");
+  }
+  function actionWaits() {
+    var total = document.getElementById("total-points");
+    if (total) { actionTotals.add(total); refresh(); }
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var detail = event.detail || {};
+    if (offline() && isAction(detail, sourceOf(detail))) { actionWaits(); }
+  });
+
   // A save that did not reach the server: its card waits like an offline one.
   function onLost(event) {
     var detail = event.detail || {};
-    var config = detail.requestConfig || {};
-    // the control the player changed (a menu's change reaches the card's form)
-    var element = (config.triggeringEvent && config.triggeringEvent.target) || detail.elt;
+    var element = sourceOf(detail);
+    if (isAction(detail, element)) { actionWaits(); return; }
     var summary = summaryOf(element);
     if (!summary || !summary.querySelector(".points[data-points]")) { return; }
     var wrap = element.closest("[data-field]");
     var data = dataOf(summary);
     if (wrap && data && data.free.indexOf(wrap.dataset.field) >= 0) { return; }
-    // the card's whole form (a menu or a tick): which field it was is not told, so the
-    // points wait for the server
+    // a save that names no field: the points wait for the server
     noteChange(summary, wrap ? wrap.dataset.field : "", true);
     refresh();
   }
@@ -220,7 +246,7 @@
   // A page drawn with a change still waiting (a reload with pending edits put back): the
   // count in the field is not the one the server priced.
   function restored() {
-    document.querySelectorAll(".item-summary[data-estimate]").forEach(function (summary) {
+    document.querySelectorAll(".item-summary").forEach(function (summary) {
       var data = dataOf(summary);
       var control = data ? countControl(summary, data.field) : null;
       if (control && String(control.value).trim() !== String(data.count)) {

@@ -207,3 +207,19 @@ def test_dewitt_stands_are_estimated_offline_and_figures_per_stand_wait_for_the_
     expect(points(page, knights)).to_have_text("184 pts")  # 3 stands of 2: 84 + 100
     expect(page.locator("#total-points")).to_have_text("292")
     assert server_points(saved) == ([184, 108], 292)
+
+
+def test_a_unit_duplicated_offline_leaves_the_total_to_the_server(live_server, page: Page):
+    _user, saved = open_army(page, live_server)
+    militia = open_card(page, 0)
+    page.context.set_offline(True)
+    page.locator(f"#unit-{militia} .item-actions").get_by_role("button", name="Duplicate").click()
+    expect(page.locator("#pending-changes")).to_contain_text("1 change not yet saved")
+    expect(page.locator("#army-totals .total-line")).to_contain_text("points when back online")
+    expect(page.locator("#total-points")).not_to_have_text("157")
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#pending-changes")).to_be_hidden()
+    expect(page.locator(".estimate-note")).to_have_count(0)
+    expect(page.locator("#total-points")).to_have_text("201")  # 44 + 113 + 44
+    assert server_points(saved) == ([44, 44, 113], 201)

@@ -124,7 +124,7 @@ def test_any_figure_count_in_range_costs_what_the_engine_says_and_moves_the_tota
 
 
 @SETTINGS
-@given(armies(RULESETS), st.data())
+@given(armies(PRICED), st.data())
 def test_a_field_said_to_cost_nothing_changes_no_cost_and_no_estimate(case, data):
     parsed, index = case
     ruleset = rules.get_ruleset(parsed.ruleset)

@@ -30,17 +30,16 @@ PRICED = {
 
 
 def summaries(page: str) -> dict[str, str]:
-    """Each card summary's opening tag, by the summary's element id."""
+    """Each card's markup from its summary to the next card's summary, by the card's id."""
+    starts = list(re.finditer(r'<span class="item-summary[^"]*" id="([^"]+)-summary"', page))
+    ends = [found.start() for found in starts[1:]] + [len(page)]
     return {
-        match.group(1): match.group(0)
-        for match in re.finditer(
-            r'<span class="item-summary[^"]*" id="([^"]+)-summary"[^>]*>', page
-        )
+        found.group(1): page[found.start() : end] for found, end in zip(starts, ends, strict=True)
     }
 
 
-def estimate_of(tag: str) -> dict[str, Any] | None:
-    found = re.search(r'data-estimate="([^"]*)"', tag)
+def estimate_of(card: str) -> dict[str, Any] | None:
+    found = re.search(r'data-estimate="([^"]*)"', card)
     return json.loads(html.unescape(found.group(1))) if found else None
 
 
