@@ -11,7 +11,8 @@ from django.utils import timezone
 
 from armybuilder.armies import revisions, services
 from armybuilder.armies.models import Army, Revision
-from tests.support import army, item_url
+from tests.support import army, item_id
+from tests.web.armies.sending import send
 
 
 def make(user: User, count: int = 3) -> Army:
@@ -137,11 +138,15 @@ def test_two_armies_of_one_player_compare_and_anothers_do_not(
 
 
 def typed(client, saved: Army, value: str, *, typing: bool, field: str = "figures"):
+    """A keystroke's save, as the page's script sends it; ``typing`` False: after a pause
+    (the revision before it is older than a keystroke's)."""
     saved = fresh(saved)
-    data = {"version": saved.version, "_field": field, f"f.{field}": value}
-    if typing:
-        data["_typing"] = "1"
-    response = client.post(item_url(saved, 0), data, headers={"HX-Request": "true"})
+    if not typing:
+        Revision.objects.filter(army=saved).update(
+            created=timezone.now() - timedelta(seconds=revisions.TYPING_SECONDS + 1)
+        )
+    sent = int(value) if value.isdigit() else value
+    response = send(client, saved, "set", item_id(saved, 0), field, sent)
     assert response.status_code == 200
     return response
 
@@ -169,11 +174,11 @@ def test_keystrokes_of_one_field_are_one_change_in_the_history(owner_client, use
     assert fresh(saved).document == first  # undo takes back the whole typed value
 
 
-def test_a_pause_another_field_or_no_typing_flag_starts_a_new_change(owner_client, user):
+def test_a_pause_or_another_field_starts_a_new_change(owner_client, user):
     saved = make(user, 1)
     typed(owner_client, saved, "20", typing=False)
     typed(owner_client, saved, "Hird", typing=True, field="name")  # another field
-    typed(owner_client, saved, "21", typing=False)  # a new visit to the field
+    typed(owner_client, saved, "21", typing=True)  # back to figures: another change
     Revision.objects.filter(army=saved).update(
         created=timezone.now() - timedelta(seconds=revisions.TYPING_SECONDS + 1)
     )
