@@ -25,7 +25,7 @@ from django.template.loader import render_to_string
 from armybuilder.armies import builder_page, presenters
 from armybuilder.armies.builder_page import TEMPLATE
 from armybuilder.armies.controls import Control, control_id
-from armybuilder.armies.documents import Checked
+from armybuilder.armies.documents import Checked, check_army
 from armybuilder.armies.operations import Batch, Outcome
 from armybuilder.armies.revisions import ItemGone, index_of
 from armybuilder.catalog.selectors import lists_for
@@ -74,6 +74,9 @@ def item_ids(document: Any, kind: str) -> list[str]:
 
 def fragments(request: HttpRequest, batch: Batch) -> str:
     """The out-of-band fragments of what ``batch`` changed ("" when it changed nothing)."""
+    if any(o.status == "duplicate" for o in batch.outcomes):
+        # sent again after its answer was lost: the page never got what it changed
+        return _whole(request, check_army(batch.army), {})
     checked = batch.checked
     if checked is None:
         return ""
@@ -88,22 +91,31 @@ def fragments(request: HttpRequest, batch: Batch) -> str:
             for o, a in zip(ops, batch.applied, strict=True)
         ),
     )
-    if checked.parsed is None or any(o.op in WHOLE for o in ops):
+    # a new army list changes the picker and what every unit may take: all of it redrawn
+    new_list = any(o.op == "set" and o.target == "army" and o.field == "army_list" for o in ops)
+    if checked.parsed is None or new_list or any(o.op in WHOLE for o in ops):
         return _whole(request, checked, toast)
     ctx = builder_page.context(request, checked, full=False, rows=False, **toast)
     ruleset = ctx["ruleset"]
-    allies = presenters.ally_choices(ruleset, lists_for(ruleset.slug))
     parts: list[str] = []
-    settings = {o.field for o in ops if o.target == "army"}
+    settings = {o.field for o in ops if o.op == "set" and o.target == "army"}
     if "name" in settings:
         parts.append(_render(request, "title", {**ctx, "oob": True}))
     for kind in ("units", "generals"):
-        parts += _items(request, batch, checked, ctx, kind, allies)
+        parts += _items(request, batch, checked, ctx, kind)
     if settings - set(CHEAP_SETTINGS):  # every unit may cost differently
         view = presenters.builder(checked, ruleset, controls=False)
         parts.append(_render(request, "unit-summaries", {**ctx, "b": view}))
     parts.append(_render(request, "oob", ctx))
     return "".join(parts)
+
+
+def _allies(ruleset: Any) -> tuple[tuple[str, str], ...]:
+    """The army lists a unit's ally menu offers (one query, only for a rule set whose
+    units name an ally list)."""
+    if not any(f.name == "ally" for f in ruleset.unit_fields):
+        return ()
+    return presenters.ally_choices(ruleset, lists_for(ruleset.slug))
 
 
 def _whole(request: HttpRequest, checked: Checked, toast: dict[str, Any]) -> str:
@@ -119,7 +131,6 @@ def _items(
     checked: Checked,
     ctx: dict[str, Any],
     kind: str,
-    allies: tuple[tuple[str, str], ...],
 ) -> list[str]:
     """The cards of ``kind`` the batch removed, added, moved or changed."""
     before, after = item_ids(batch.before, kind), item_ids(checked.army.document, kind)
@@ -138,7 +149,12 @@ def _items(
             parts.append(_gone(kind, item_id))
         focus = any(o.op in ("add", "duplicate") and o.field != "generals" for o in ops)
         row = presenters.item_row(
-            checked, ruleset, kind, at, focus=focus and item_id not in kept, ally_lists=allies
+            checked,
+            ruleset,
+            kind,
+            at,
+            focus=focus and item_id not in kept,
+            ally_lists=_allies(ruleset),
         )
         row = replace(row, open=True)
         previous = next((p for p in reversed(after[:at]) if p in stayed or p in placed), None)
@@ -209,8 +225,7 @@ def _changed(
     )
     if not redraw and not moved:
         return parts
-    allies = presenters.ally_choices(ruleset, lists_for(ruleset.slug))
-    full = presenters.item_row(checked, ruleset, kind, at, ally_lists=allies)
+    full = presenters.item_row(checked, ruleset, kind, at, ally_lists=_allies(ruleset))
     controls = [
         c
         for c in _leaves(full.controls)

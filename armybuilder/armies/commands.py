@@ -63,6 +63,13 @@ def known_version(army: Army, version: int | None) -> None:
         raise StaleVersion(army)
 
 
+def _known(army: Army, version: int | None) -> None:
+    """A page's version, when it sends one, must be one the army has had: a page from
+    nowhere is stale."""
+    if version is not None:
+        known_version(army, version)
+
+
 def require_version(army: Army, version: int | None) -> None:
     """A whole-form change (the settings form, a whole document) is only applied to the
     version it was drawn from: it would otherwise put back stale values."""
@@ -236,8 +243,7 @@ class Add:
     base_version: int | None = None
 
     def __call__(self, army: Army) -> Result:
-        if self.base_version is not None:  # any version the army has had will do
-            known_version(army, self.base_version)
+        _known(army, self.base_version)  # any version the army has had will do
         ruleset = ruleset_of(army)
         item_fields(ruleset, self.kind)
         document = working_copy(army)
@@ -293,8 +299,10 @@ class Duplicate:
 
     target: str
     new_id: str | None = None
+    base_version: int | None = None
 
     def __call__(self, army: Army) -> Result:
+        _known(army, self.base_version)
         kind = kind_of(army, self.target)
         now = index_of(army.document, kind, self.target)
         document = working_copy(army)
@@ -316,8 +324,10 @@ class Move:
 
     target: str
     delta: int
+    base_version: int | None = None
 
     def __call__(self, army: Army) -> Result:
+        _known(army, self.base_version)
         kind = kind_of(army, self.target)
         now = index_of(army.document, kind, self.target)
         document = working_copy(army)
@@ -336,8 +346,10 @@ class Delete:
     """``delete``: the unit or general ``target``."""
 
     target: str
+    base_version: int | None = None
 
     def __call__(self, army: Army) -> Result:
+        _known(army, self.base_version)
         kind = kind_of(army, self.target)
         now = index_of(army.document, kind, self.target)
         document = working_copy(army)
@@ -402,8 +414,7 @@ class Roll:
     seed: int = field(default_factory=lambda: secrets.randbelow(2**31))
 
     def __call__(self, army: Army) -> Result:
-        if self.base_version is not None:
-            known_version(army, self.base_version)
+        _known(army, self.base_version)
         ruleset = ruleset_of(army)
         if not ruleset.can_roll:
             raise ItemNotFound(f"{ruleset.title} has no force matrix")

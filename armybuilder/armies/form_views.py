@@ -270,7 +270,8 @@ def _item_op(request: HttpRequest, pk: int, kind: str, item_id: str, op: str, va
     army = selectors.owned_army_or_404(request, pk)
     _kind_or_404(army, kind)
     anchor = f"{'unit' if kind == 'units' else 'general'}-{item_id}" if op != "delete" else kind
-    return run(request, army, [Operation("", op, item_id, "", value)], anchor)
+    version = builder_page.posted_version(request)
+    return run(request, army, [Operation("", op, item_id, "", value, version)], anchor)
 
 
 @require_POST
@@ -282,6 +283,7 @@ def duplicate_item(request: HttpRequest, pk: int, kind: str, item_id: str) -> Ht
 def move_item(request: HttpRequest, pk: int, kind: str, item_id: str) -> HttpResponse:
     direction = request.POST.get("direction", "")
     if direction not in ("up", "down"):
+        selectors.owned_army_or_404(request, pk)  # another's army is not there at all
         return _plain("Say which way to move: up or down.")
     return _item_op(request, pk, kind, item_id, "move", direction)
 

@@ -208,14 +208,15 @@ def command_of(operation: Operation) -> pipeline.Command:
         raise BadOperation(f"{path}: {op} names the unit or general it is made on")
     if op == "set":
         return commands.SetValue(target, operation.field, value, operation.made_from)
+    version = operation.base_version
     if op == "delete":
-        return commands.Delete(target)
+        return commands.Delete(target, version)
     if op == "move":
         if value not in ("up", "down"):
             raise BadOperation(f"{path}.value: up or down")
-        return commands.Move(target, -1 if value == "up" else 1)
+        return commands.Move(target, -1 if value == "up" else 1, version)
     if op == "duplicate":
-        return commands.Duplicate(target, _item_id(value, path))
+        return commands.Duplicate(target, _item_id(value, path), version)
     if op == "add":
         kind = operation.field or "units"
         if kind not in commands.KINDS:

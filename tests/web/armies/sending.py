@@ -17,6 +17,11 @@ HX = {"HX-Request": "true"}
 STATUS = {"applied": 200, "duplicate": 200, "refused": 400, "conflict": 409, "stale": 409,
           "gone": 409}  # fmt: skip
 UNSET: Any = object()
+# one ``set`` through the endpoint: session, user, the army; the one-time key (the
+# transaction's savepoint, the key's savepoint, its INSERT, its release); the army's
+# lists; the versioned UPDATE; the look-up of a revision a keystroke extends; the
+# revision's INSERT; the transaction's release (a COMMIT outside tests)
+QUERIES_PER_SET = 12
 _keys = itertools.count(1)
 
 

@@ -13,7 +13,7 @@ from armybuilder.armies import services
 from armybuilder.armies.models import Army, Revision
 from armybuilder.catalog.selectors import get_list
 from tests.support import army, item_id, item_url
-from tests.web.armies.sending import send
+from tests.web.armies.sending import QUERIES_PER_SET, send
 
 HX = {"HX-Request": "true"}
 
@@ -304,11 +304,10 @@ def test_queries_per_field_change_do_not_grow_with_the_army(
     saved = make(user, size)
     drawn = item_id(saved, size // 2 + 1)
     services.delete_item(saved, "units", item_id(saved, 0))  # the page is older than the army
-    # session, user, army, lists, UPDATE, INSERT
-    with django_assert_max_num_queries(6):
+    with django_assert_max_num_queries(QUERIES_PER_SET):
         response = change(owner_client, saved, drawn, "figures", "20", 12, version=1)
     assert response.status_code == 200
-    with django_assert_max_num_queries(7):
+    with django_assert_max_num_queries(QUERIES_PER_SET + 1):
         response = setting(owner_client, saved, "points_limit", "900", None)
     assert response.status_code == 200
 

@@ -17,7 +17,7 @@ from armybuilder.catalog import pins
 from armybuilder.catalog import services as catalog_services
 from armybuilder.catalog.models import ArmyList
 from tests.support import army, item_id
-from tests.web.armies.sending import send
+from tests.web.armies.sending import QUERIES_PER_SET, send
 
 HX = {"HX-Request": "true"}
 ITD = type(rules.get_ruleset("into-the-dark"))
@@ -134,11 +134,10 @@ def test_an_edit_from_the_remembered_check_costs_the_same_queries_as_one_without
     saved = make(user, 40)
     assert owner_client.get(f"/armies/{saved.pk}/").status_code == 200
     unit = item_id(saved, 20)
-    # session, user, the army, the army lists, the UPDATE, the revision
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(QUERIES_PER_SET):
         assert change(owner_client, saved, unit, 20, 12, 1).status_code == 200
     checking.forget_all()
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(QUERIES_PER_SET):
         assert change(owner_client, saved, unit, 21, 20, 2).status_code == 200
 
 
