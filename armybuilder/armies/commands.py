@@ -124,13 +124,6 @@ def setting_field(ruleset: RuleSet, name: str) -> tuple[str, Field | None]:
     raise ItemNotFound(f"no setting {name!r}")
 
 
-def _typed(value: Any) -> bool:
-    """A value typed into a box (text or a number): a ``set`` of it that follows another
-    of the same field at once extends that revision (``revisions.record``), so a word
-    typed key by key is one change in the history and one undo."""
-    return isinstance(value, str | int | float) and not isinstance(value, bool)
-
-
 @dataclass(frozen=True)
 class SetValue:
     """``set``: one value of the army (``target`` "army": a setting or ``options.<name>``)
@@ -140,6 +133,9 @@ class SetValue:
     field: str
     value: Any
     made_from: Any = UNSET
+    # a keystroke after others in this field, sent at once: it may extend their revision
+    # (``revisions.record``), so a word typed key by key is one change and one undo
+    typing: bool = False
 
     def __call__(self, army: Army) -> Result:
         if self.target == "army":
@@ -164,7 +160,7 @@ class SetValue:
         note = RevisionNote(
             f"{label} {said(old)} → {said(self.value)}",
             target=kind, index=now, item_id=self.target, field=self.field,
-            typing=_typed(self.value),
+            typing=self.typing,
             retell=lambda first: f"{label} {said(first)} → {said(self.value)}",
         )  # fmt: skip
         if old == self.value:
@@ -187,9 +183,7 @@ class SetValue:
             said = [field_value(None, v, shown) if not v else namer(v) for v in (old, self.value)]
         else:
             said = [field_value(option, v, shown) for v in (old, self.value)]
-        note = RevisionNote(
-            f"{label}: {said[0]} → {said[1]}", field=self.field, typing=_typed(self.value)
-        )
+        note = RevisionNote(f"{label}: {said[0]} → {said[1]}", field=self.field, typing=self.typing)
         if old == self.value:
             return Result(None, note)
         return Result(with_value(working_copy(army), "army", None, self.field, self.value), note)

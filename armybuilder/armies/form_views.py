@@ -12,6 +12,7 @@ answer with the out-of-band fragments the operations endpoint sends (``armies.an
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -61,10 +62,7 @@ def keyed(request: HttpRequest, operations: list[Operation]) -> list[Operation]:
 
 
 def _with_key(operation: Operation, key: str) -> Operation:
-    return Operation(
-        key, operation.op, operation.target, operation.field, operation.value,
-        operation.base_version, operation.made_from, operation.command,
-    )  # fmt: skip
+    return dataclasses.replace(operation, key=key)
 
 
 def drawn_from(army: Army, version: int | None) -> dict[str, Any]:

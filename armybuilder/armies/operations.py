@@ -18,6 +18,8 @@ An operation is ``{key, army, base_version, op, target, field, value}`` (and opt
   ``settings`` (the settings form's values, only onto ``base_version``), ``roll``,
   ``undo`` (``value`` ``{"revision"}``: the change to take back; ``from``: the value the
   player was shown when choosing to undo anyway).
+- ``typing`` (optional, ``set`` only): a keystroke after others in the same field, sent
+  at once: it extends their revision, so a word typed key by key is one undo.
 - ``target``: ``"army"``, or the stable id of the unit or general the operation is made
   on, never its place: whatever other tabs added, deleted or moved, it lands on that
   unit, or is refused when the unit is gone.
@@ -72,6 +74,7 @@ class Operation:
     value: Any = None
     base_version: int | None = None
     made_from: Any = UNSET
+    typing: bool = False
     # a change no operation of the page names (a restore from History): its command
     command: Any = dataclasses.field(default=None, compare=False)
 
@@ -157,7 +160,7 @@ def parse_operations(raw: Any, army_pk: int) -> list[Operation]:
 def _operation(raw: Any, path: str, army_pk: int) -> Operation:
     if not isinstance(raw, Mapping):
         raise BadOperation(f"{path}: an operation is an object")
-    allowed = {"key", "army", "base_version", "op", "target", "field", "value", "from"}
+    allowed = {"key", "army", "base_version", "op", "target", "field", "value", "from", "typing"}
     unknown = sorted(str(k) for k in raw if k not in allowed)
     if unknown:
         raise BadOperation(f"{path}.{unknown[0]}: unknown key; allowed: {', '.join(allowed)}")
@@ -178,6 +181,9 @@ def _operation(raw: Any, path: str, army_pk: int) -> Operation:
     version = raw.get("base_version")
     if version is not None and (type(version) is not int or version < 1):
         raise BadOperation(f"{path}.base_version: a version number of at least 1")
+    typing = raw.get("typing", False)
+    if type(typing) is not bool:
+        raise BadOperation(f"{path}.typing: true or false")
     return Operation(
         key=key,
         op=op,
@@ -186,6 +192,7 @@ def _operation(raw: Any, path: str, army_pk: int) -> Operation:
         value=raw.get("value"),
         base_version=version,
         made_from=raw.get("from", UNSET),
+        typing=typing,
     )
 
 
@@ -207,7 +214,9 @@ def command_of(operation: Operation) -> pipeline.Command:
     if op in ("delete", "move", "duplicate") and target == "army":
         raise BadOperation(f"{path}: {op} names the unit or general it is made on")
     if op == "set":
-        return commands.SetValue(target, operation.field, value, operation.made_from)
+        return commands.SetValue(
+            target, operation.field, value, operation.made_from, operation.typing
+        )
     version = operation.base_version
     if op == "delete":
         return commands.Delete(target, version)

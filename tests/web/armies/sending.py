@@ -19,9 +19,9 @@ STATUS = {"applied": 200, "duplicate": 200, "refused": 400, "conflict": 409, "st
 UNSET: Any = object()
 # one ``set`` through the endpoint: session, user, the army; the one-time key (the
 # transaction's savepoint, the key's savepoint, its INSERT, its release); the army's
-# lists; the versioned UPDATE; the look-up of a revision a keystroke extends; the
-# revision's INSERT; the transaction's release (a COMMIT outside tests)
-QUERIES_PER_SET = 12
+# lists; the versioned UPDATE; the revision's INSERT; the transaction's release (a COMMIT
+# outside tests)
+QUERIES_PER_SET = 11
 _keys = itertools.count(1)
 
 
@@ -41,13 +41,16 @@ class Answer:
 
 
 def operation(saved: Army, op: str, target: str = "army", field: str = "", value: Any = None,
-              made_from: Any = UNSET, version: int | None = None) -> dict[str, Any]:  # fmt: skip
+              made_from: Any = UNSET, version: int | None = None,
+              typing: bool = False) -> dict[str, Any]:  # fmt: skip
     found = {"key": f"test-{next(_keys)}", "army": saved.pk, "op": op, "target": target,
              "field": field, "value": value}  # fmt: skip
     if made_from is not UNSET:
         found["from"] = made_from
     if version is not None:
         found["base_version"] = version
+    if typing:
+        found["typing"] = True
     return found
 
 

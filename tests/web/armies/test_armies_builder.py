@@ -14,8 +14,8 @@ from tests.support import army, item_id, item_url
 HX = {"HX-Request": "true"}
 MILITIA = {"name": "Town Militia", "quality": "levy"}
 # an edit: session, user, the army, the rule set's army lists, the versioned UPDATE, the
-# look-up of a revision a keystroke extends, the revision it records
-QUERIES_PER_EDIT = 7
+# revision it records
+QUERIES_PER_EDIT = 6
 
 
 def itd(units: list[dict[str, Any]], **top: Any) -> dict[str, Any]:

@@ -186,14 +186,18 @@ def test_a_refused_value_is_shown_beside_its_field_and_nothing_is_saved(owner_cl
     assert not Revision.objects.filter(army=saved).exists()
 
 
-def test_a_settings_change_updates_unit_points_out_of_band_not_the_units_panel(owner_client, user):
+def test_a_settings_change_updates_unit_points_out_of_band_and_a_new_list_redraws_the_builder(
+    owner_client, user
+):
     saved = make(user, 2)
-    response = setting(owner_client, saved, "army_list", "anglo-danish-1066", None)
+    response = setting(owner_client, saved, "points_limit", "900", None)
     body = response.content.decode()
     assert response.status_code == 200
     assert f'id="unit-{item_id(saved, 0)}-summary" hx-swap-oob="true"' in body
     assert 'id="units"' not in body and 'name="f.figures"' not in body
-    assert "Undo" in body  # changing the list acts at once and offers undo
+    listed = setting(owner_client, saved, "army_list", "anglo-danish-1066", None).content
+    assert '<div id="builder" hx-swap-oob="true"' in listed.decode()  # the picker changes
+    assert "toast-undo" in listed.decode()  # changing the list acts at once and offers undo
     renamed = setting(owner_client, saved, "name", "New name", "Test army").content.decode()
     assert (
         f'id="unit-{item_id(saved, 0)}-summary"' not in renamed and '<h1 id="army-title"' in renamed

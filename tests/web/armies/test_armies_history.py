@@ -138,15 +138,11 @@ def test_two_armies_of_one_player_compare_and_anothers_do_not(
 
 
 def typed(client, saved: Army, value: str, *, typing: bool, field: str = "figures"):
-    """A keystroke's save, as the page's script sends it; ``typing`` False: after a pause
-    (the revision before it is older than a keystroke's)."""
+    """A keystroke's save, as the page's script sends it (``typing``: after others in the
+    same field, at once)."""
     saved = fresh(saved)
-    if not typing:
-        Revision.objects.filter(army=saved).update(
-            created=timezone.now() - timedelta(seconds=revisions.TYPING_SECONDS + 1)
-        )
     sent = int(value) if value.isdigit() else value
-    response = send(client, saved, "set", item_id(saved, 0), field, sent)
+    response = send(client, saved, "set", item_id(saved, 0), field, sent, typing=typing)
     assert response.status_code == 200
     return response
 
@@ -174,11 +170,11 @@ def test_keystrokes_of_one_field_are_one_change_in_the_history(owner_client, use
     assert fresh(saved).document == first  # undo takes back the whole typed value
 
 
-def test_a_pause_or_another_field_starts_a_new_change(owner_client, user):
+def test_a_pause_another_field_or_no_typing_flag_starts_a_new_change(owner_client, user):
     saved = make(user, 1)
     typed(owner_client, saved, "20", typing=False)
     typed(owner_client, saved, "Hird", typing=True, field="name")  # another field
-    typed(owner_client, saved, "21", typing=True)  # back to figures: another change
+    typed(owner_client, saved, "21", typing=False)  # a new visit to the field
     Revision.objects.filter(army=saved).update(
         created=timezone.now() - timedelta(seconds=revisions.TYPING_SECONDS + 1)
     )
