@@ -38,7 +38,12 @@ SETTING_IDS = {
     "points_limit": "army-limit",
     "notes": "army-notes",
 }
-LEAVES = ("select", "checkbox", "multi")  # controls whose allowed values can move
+LEAVES = ("select", "checkbox", "multi")
+STRUCTURAL = (
+    "add",
+    "delete",
+    "duplicate",
+)  # these change what the list's picker counts  # controls whose allowed values can move
 
 
 def _render(request: HttpRequest | None, name: str, ctx: dict[str, Any]) -> str:
@@ -106,8 +111,19 @@ def fragments(request: HttpRequest, batch: Batch) -> str:
     if settings - set(CHEAP_SETTINGS):  # every unit may cost differently
         view = presenters.builder(checked, ruleset, controls=False)
         parts.append(_render(request, "unit-summaries", {**ctx, "b": view}))
+    if checked.army.document.get("army_list") and any(o.op in STRUCTURAL for o in ops):
+        parts.append(_picker(request, checked, toast))
     parts.append(_render(request, "oob", ctx))
     return "".join(parts)
+
+
+def _picker(request: HttpRequest, checked: Checked, toast: dict[str, Any]) -> str:
+    """The army list's picker, out of band: its counts and what is still required moved."""
+    ctx = builder_page.context(request, checked, **toast)
+    if not ctx["picker_entries"]:
+        return ""
+    html = _render(request, "picker", ctx)
+    return html.replace('id="add-unit-panel"', 'id="add-unit-panel" hx-swap-oob="true"', 1)
 
 
 def _allies(ruleset: Any) -> tuple[tuple[str, str], ...]:
@@ -147,7 +163,7 @@ def _items(
             continue
         if item_id in kept:  # moved: out of its old place, into its new one
             parts.append(_gone(kind, item_id))
-        focus = any(o.op in ("add", "duplicate") and o.field != "generals" for o in ops)
+        focus = any(_focuses(o) for o in ops)
         row = presenters.item_row(
             checked,
             ruleset,
@@ -167,6 +183,17 @@ def _items(
         parts.append(f'<div hx-swap-oob="{where}">{card}</div>')
         placed.add(item_id)
     return parts
+
+
+def _focuses(operation: Any) -> bool:
+    """Whether the card a change adds takes the focus: a unit added from the menu or a
+    copy, never one tapped in the list's picker (the player stays in the picker)."""
+    if operation.op == "duplicate":
+        return True
+    if operation.op != "add" or operation.field == "generals":
+        return False
+    value = operation.value if isinstance(operation.value, dict) else {}
+    return not str(value.get("preset", "")).startswith("entry:")
 
 
 def _gone(kind: str, item_id: str) -> str:

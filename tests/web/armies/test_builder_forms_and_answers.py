@@ -236,3 +236,14 @@ def test_without_htmx_the_answer_has_no_html(owner_client, user):
     answer = send(owner_client, saved, "set", item_id(saved, 0), "figures", 20, 12, hx=False)
     assert "html" not in answer.json
     assert answer.result["value"] == 20
+
+
+def test_adding_from_the_lists_picker_redraws_the_picker_and_keeps_the_focus_there(
+    owner_client, user
+):
+    saved = make(user, 2, army_list="anglo-danish-1066")
+    value = {"id": "huscarls-1", "preset": "entry:huscarls"}
+    html = send(owner_client, saved, "add", "army", "units", value).json["html"]
+    assert cards(html) == ["unit-huscarls-1"]
+    assert 'id="add-unit-panel" hx-swap-oob="true"' in html
+    assert " autofocus" not in html
