@@ -1,12 +1,13 @@
 """Server time of one htmx unit edit on 6-, 30- and 300-unit armies, against a floor.
 
 Each case opens the builder page once, then posts 200 edits the way the browser sends
-them (the three sizes in turns, so a busy machine slows each alike): the one-field protocol (``_field``, ``_from`` the value the change was made from,
-``f.figures``, the page's ``version``, header HX-Request), a real change every time
-(12 and 13 figures in turn). Each is the whole request: middleware, session, the army's
-fetch, the check (from the army's last check when this process remembers it), the
-versioned UPDATE and the revision, and the unit's summary with the out-of-band totals and
-issues. A short warm-up comes first. The floor is a view that returns "ok" through the
+them (the three sizes in turns, so a busy machine slows each alike): one ``set``
+operation as JSON to the operations endpoint (its one-time key, ``from`` the value the
+change was made from, the page's ``base_version``, header HX-Request), a real change
+every time (12 and 13 figures in turn). Each is the whole request: middleware, session,
+the army's fetch, the check (from the army's last check when this process remembers
+it), the versioned UPDATE and the revision, and the answer with the unit's summary and
+the out-of-band totals and issues. A short warm-up comes first. The floor is a view that returns "ok" through the
 same middleware. A 300-unit edit should cost at most 1.5x a 30-unit edit: the re-check
 reads only the edited unit and the army-wide checks, not every unit.
 """
@@ -56,8 +57,10 @@ class Editor:
     def __init__(self, client: Any, army: Any) -> None:
         self.client = client
         self.index = len(army.document["units"]) // 2
-        unit = army.document["units"][self.index]["id"]  # a unit is named by its id
-        self.url = f"/armies/{army.pk}/unit/{unit}/"
+        self.unit = army.document["units"][self.index]["id"]  # a unit is named by its id
+        self.url = f"/armies/{army.pk}/operations/"
+        self.army = army.pk
+        self.sent = 0
         self.version = army.version
         self.current = army.document["units"][self.index]["figures"]
         page = client.get(f"/armies/{army.pk}/")  # the page, as a player opens it
@@ -66,13 +69,18 @@ class Editor:
     def edit(self) -> float:
         """One edit (a real change: 12 and 13 figures in turn); its time in seconds."""
         new = 13 if self.current == 12 else 12
-        data = {"version": self.version, "_field": "figures",
-                "_from": json.dumps(self.current), "f.figures": str(new)}  # fmt: skip
+        self.sent += 1
+        operation = {"key": f"bench-{self.army}-{self.sent}", "army": self.army,
+                     "base_version": self.version, "op": "set", "target": self.unit,
+                     "field": "figures", "value": new, "from": self.current}  # fmt: skip
+        body = json.dumps({"operations": [operation]})
         started = time.perf_counter()
-        response = self.client.post(self.url, data, headers=HX)
+        response = self.client.post(self.url, body, content_type="application/json", headers=HX)
         elapsed = time.perf_counter() - started
         assert response.status_code == 200, response.content[:500]
-        assert json.loads(response["X-Muster-Value"]) == new
+        result = response.json()["results"][0]
+        assert result["status"] == "applied", result
+        assert result["value"] == new, result
         self.version += 1
         self.current = new
         return elapsed

@@ -513,7 +513,7 @@ def test_the_architecture_check_sees_a_path_or_a_name_that_is_gone():
 
 def test_every_path_and_module_the_architecture_page_names_exists():
     named = named_in_architecture(ARCHITECTURE.read_text(encoding="utf-8"))
-    assert "rules/engine.py" in named and "armies/editing.apply_edit" in named
+    assert "rules/engine.py" in named and "armies/pipeline.run" in named
     assert missing_names(named) == []
 
 

@@ -19,7 +19,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from armybuilder.armies import presenters
-from armybuilder.armies.changes import FieldConflict
+from armybuilder.armies.conflicts import FieldConflict
 from armybuilder.armies.documents import Checked, ItemNotFound, check_army, ruleset_of
 from armybuilder.armies.models import Army, Revision
 from armybuilder.armies.revisions import undoable

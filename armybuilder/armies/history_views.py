@@ -8,13 +8,11 @@ from typing import Any
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-import rules
-from armybuilder.armies import editing, selectors
-from armybuilder.armies.builder_page import army_url
+from armybuilder.armies import selectors
 from armybuilder.armies.history import compare as compare_documents
 from armybuilder.armies.models import Army, ArmySnapshot, Revision
 from armybuilder.armies.revisions import HistoryMissing, document_at
@@ -65,19 +63,6 @@ def name_snapshot(request: HttpRequest, pk: int) -> HttpResponse:
         )
         messages.success(request, f"Named version {army.version} “{name}”.")
     return HttpResponseRedirect(_history_url(army))
-
-
-@require_POST
-def restore_snapshot(request: HttpRequest, pk: int, snapshot: int) -> HttpResponse:
-    army = selectors.owned_army_or_404(request, pk)
-    found = get_object_or_404(ArmySnapshot, pk=snapshot, army=army)
-    try:
-        checked = editing.restore_snapshot(army, found.name, found.document)
-    except rules.MalformedDocument as exc:
-        messages.error(request, f"“{found.name}” no longer reads: {exc.message}")
-        return HttpResponseRedirect(_history_url(army))
-    messages.success(request, f"Restored “{found.name}”. Undo takes it back.")
-    return HttpResponseRedirect(army_url(checked.army))
 
 
 def _side(request: HttpRequest, army: Army, choice: str) -> tuple[str, dict[str, Any]] | None:

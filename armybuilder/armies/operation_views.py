@@ -1,29 +1,50 @@
 """``POST /armies/<pk>/operations/``: a batch of operations (``armies.operations``) in
-JSON, applied in order, each once; the answer says what became of each one and the
-army's version after them. What a page's queue of unsent changes replays."""
+JSON, applied in order, each once. Every change the page's script makes comes here; the
+answer says what became of each operation and the army's version after them:
+
+    {"version": <the army's version after the batch>,
+     "results": [{"key", "status", "message"?, "value"?, "theirs"?, "version"?,
+                  "target"?, "field"?, "html"?}],
+     "html": "<out-of-band fragments>"}
+
+``html`` (only when the request says ``HX-Request: true``) holds what the batch changed
+and nothing else (``armies.answers``); a refused or conflicting result's ``html`` is the
+message its field shows (with the conflict's choice)."""
 
 from __future__ import annotations
 
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_POST
 
-from armybuilder.armies import operations, selectors
+from armybuilder.armies import answers, operations, selectors
 from rules.document import load_json
 from rules.errors import MalformedDocument
 
 
+def _refused(message: str) -> JsonResponse:
+    response = JsonResponse({"error": message}, status=400)
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
 @require_POST
 def apply(request: HttpRequest, pk: int) -> JsonResponse:
-    army = selectors.owned_army_or_404(request, pk)
+    army = selectors.army_to_change(request, pk)
     try:
         batch = operations.parse_operations(load_json(request.body.decode("utf-8")), army.pk)
     except UnicodeDecodeError:
-        return JsonResponse({"error": "the body is not UTF-8 text"}, status=400)
+        return _refused("the body is not UTF-8 text")
     except MalformedDocument as exc:
-        return JsonResponse({"error": exc.message}, status=400)
+        return _refused(exc.message)
     except operations.BadOperation as exc:
-        return JsonResponse({"error": exc.message}, status=400)
-    army, outcomes = operations.apply_operations(army, batch)
-    response = JsonResponse({"version": army.version, "results": [o.to_json() for o in outcomes]})
+        return _refused(exc.message)
+    done = operations.apply_operations(army, batch)
+    answer: dict[str, object] = {"version": done.army.version}
+    if request.htmx:
+        answer["results"] = [o.to_json() for o in answers.with_messages(request, done)]
+        answer["html"] = answers.fragments(request, done)
+    else:
+        answer["results"] = [o.to_json() for o in done.outcomes]
+    response = JsonResponse(answer)
     response["Cache-Control"] = "private, no-store"
     return response

@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from armybuilder.armies.controls import Control, Option, controls_for, restrict
 from armybuilder.armies.documents import Checked, ItemNotFound
-from armybuilder.armies.edits import Preset, presets
+from armybuilder.armies.presets import Preset, presets
 from rules.base import ItemReport, RuleSet
 
 ITEM = {"units": "unit", "generals": "general"}

@@ -2,14 +2,20 @@
 the management commands, the tests). Each lives in the module of its seam:
 
 - ``documents``: reading a saved army, its check, the player's messages, the errors;
-- ``editing`` (with ``edits``, ``changes``, ``saving``): every builder change, one pipeline;
+- ``pipeline`` (with ``commands``, ``rewind``, ``saving``): every builder change, one
+  pipeline; the functions below run one command each;
 - ``lifecycle``: creating, copying, sharing, deleting, restoring, purging;
 - ``files``: importing an uploaded document and downloading one;
 - ``drafts``: visitors' drafts, their caps and who a new army belongs to.
 
-Nothing here does work of its own, and none of those modules imports this one.
+None of those modules imports this one.
 """
 
+from collections.abc import Mapping
+from typing import Any
+
+from armybuilder.armies import commands, pipeline
+from armybuilder.armies.commands import settings_document
 from armybuilder.armies.documents import (
     Checked,
     DraftLimitReached,
@@ -21,18 +27,6 @@ from armybuilder.armies.documents import (
     ruleset_of,
 )
 from armybuilder.armies.drafts import claim_drafts, draft_key, owner_kwargs
-from armybuilder.armies.editing import (
-    add_item,
-    apply_edit,
-    delete_item,
-    duplicate_item,
-    edit_item,
-    move_item,
-    roll_force,
-    save_document,
-    update_settings,
-)
-from armybuilder.armies.edits import Preset, as_key, presets, settings_document
 from armybuilder.armies.files import import_document, import_limit, read_upload
 from armybuilder.armies.lifecycle import (
     blank_document,
@@ -45,8 +39,52 @@ from armybuilder.armies.lifecycle import (
     restore_army,
     stop_sharing,
 )
-from armybuilder.armies.models import RESTORE_DAYS
+from armybuilder.armies.models import RESTORE_DAYS, Army
+from armybuilder.armies.pipeline import run
+from armybuilder.armies.presets import Preset, as_key, presets
+from armybuilder.armies.revisions import RevisionNote
 from armybuilder.armies.saving import prune_action_keys
+
+
+def save_document(
+    army: Army, raw: Any, version: int | None, note: RevisionNote | None = None
+) -> Checked:
+    """Parse ``raw`` and store it if ``army`` is still at ``version`` (else StaleVersion).
+    A document that normalises to the stored one writes nothing and keeps the version."""
+    return run(army, commands.ReplaceDocument(raw, version, note))
+
+
+def edit_item(
+    army: Army, kind: str, item_id: str, data: Mapping[str, Any], version: int | None
+) -> Checked:
+    """Every posted control of one unit (or general), onto ``version`` only."""
+    return run(army, commands.EditItem(kind, item_id, data, version))
+
+
+def add_item(army: Army, kind: str, version: int | None, preset_key: str = "blank") -> Checked:
+    return run(army, commands.Add(kind, preset_key, base_version=version))
+
+
+def duplicate_item(army: Army, kind: str, item_id: str) -> Checked:
+    return run(army, commands.Duplicate(item_id))
+
+
+def move_item(army: Army, kind: str, item_id: str, delta: int) -> Checked:
+    return run(army, commands.Move(item_id, delta))
+
+
+def delete_item(army: Army, kind: str, item_id: str) -> Checked:
+    return run(army, commands.Delete(item_id))
+
+
+def update_settings(army: Army, data: Mapping[str, Any], version: int | None) -> Checked:
+    return run(army, commands.Settings(data, version))
+
+
+def roll_force(army: Army, version: int | None, seed: int | None = None) -> Checked:
+    roll = commands.Roll(version) if seed is None else commands.Roll(version, seed)
+    return run(army, roll)
+
 
 __all__ = [
     "RESTORE_DAYS",
@@ -57,7 +95,6 @@ __all__ = [
     "Preset",
     "StaleVersion",
     "add_item",
-    "apply_edit",
     "as_key",
     "blank_document",
     "check_army",
@@ -75,6 +112,7 @@ __all__ = [
     "import_limit",
     "move_item",
     "owner_kwargs",
+    "pipeline",
     "presets",
     "prune_action_keys",
     "purge_deleted_armies",
@@ -83,6 +121,7 @@ __all__ = [
     "restore_army",
     "roll_force",
     "ruleset_of",
+    "run",
     "save_document",
     "settings_document",
     "stop_sharing",

@@ -14,10 +14,9 @@ from django.contrib.auth.models import User
 from pypdf import PdfReader
 
 import rules
-from armybuilder.armies import editing
+from armybuilder.armies import pipeline
 from armybuilder.armies import services as armies
-from armybuilder.armies.changes import UNSET
-from armybuilder.armies.controls import PREFIX
+from armybuilder.armies.commands import SetValue
 from armybuilder.armies.models import Army
 from armybuilder.catalog import services
 from armybuilder.catalog.models import ArmyList
@@ -75,10 +74,7 @@ def built_army(owner, ruleset, slug):
         saved = armies.create_army(document, owner=owner)
         # History: the allies change list ("Allied from list ... → ...")
         third = next(s for r, s in SHIPPED if r == ruleset and s not in (slug, other))
-        editing.change_item_field(
-            saved, "units", saved.document["units"][-1]["id"], "ally",
-            {f"{PREFIX}ally": third}, UNSET,
-        )  # fmt: skip
+        pipeline.run(saved, SetValue(saved.document["units"][-1]["id"], "ally", third))
     # History: an option changed ("Option ...: ... → ..."), one with identifier values
     choices = [o for o in rs.options if o.kind == "choice" and len(o.values) > 1]
     option = next((o for o in choices if any(re.search(r"[-_]", str(v)) for v in o.values)),
@@ -86,9 +82,7 @@ def built_army(owner, ruleset, slug):
     if option is not None:
         saved.refresh_from_db()
         value = next(v for v in option.values if v != option.default)
-        editing.change_setting(
-            saved, f"options.{option.name}", {f"{PREFIX}{option.name}": value}, UNSET
-        )
+        pipeline.run(saved, SetValue("army", f"options.{option.name}", value))
     saved.refresh_from_db()
     return saved
 

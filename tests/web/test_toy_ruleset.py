@@ -178,23 +178,24 @@ def test_a_player_builds_a_toy_army_in_the_builder(owner_client, user, toy):
     assert "1 archer units but 0 spearmen: never more archers than spearmen." in page
 
     # one field at a time, as the builder's page sends a change (made from the value shown)
-    one_field = owner_client.post(
-        item_url(saved, 0),
-        {"version": saved.version, "_field": "figures", "_from": json.dumps(5), "f.figures": "7"},
-        headers=HX,
-    )
-    assert one_field.status_code == 200
-    assert json.loads(one_field["X-Muster-Value"]) == 7
-    assert "7 figures x 3 = 21" in one_field.content.decode()
+    def one_field(value: int, made_from: int) -> dict:
+        operation = {"key": f"toy-{value}", "op": "set", "target": item_id(saved, 0),
+                     "field": "figures", "value": value, "from": made_from}  # fmt: skip
+        response = owner_client.post(
+            f"/armies/{saved.pk}/operations/", json.dumps({"operations": [operation]}),
+            content_type="application/json", headers=HX,
+        )  # fmt: skip
+        assert response.status_code == 200
+        return response.json()
+
+    landed = one_field(7, 5)
+    assert landed["results"][0]["value"] == 7
+    assert "7 figures x 3 = 21" in landed["html"]
     saved.refresh_from_db()
     assert saved.document["units"][0]["figures"] == 7
-    refused = owner_client.post(
-        item_url(saved, 0),
-        {"version": saved.version, "_field": "figures", "_from": json.dumps(7), "f.figures": "25"},
-        headers=HX,
-    )
-    assert refused.status_code == 400
-    assert "Figures: 25 is above the maximum 24" in refused.content.decode()
+    refused = one_field(25, 7)
+    assert refused["results"][0]["status"] == "refused"
+    assert "Figures: 25 is above the maximum 24" in refused["results"][0]["html"]
     saved.refresh_from_db()
     assert saved.document["units"][0]["figures"] == 7
 

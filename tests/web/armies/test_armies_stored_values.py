@@ -7,7 +7,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from armybuilder.armies.models import Army
-from tests.support import army, item_url
+from tests.support import army, item_id
+from tests.web.armies.sending import send
 
 HX = {"HX-Request": "true"}
 pytestmark = pytest.mark.django_db
@@ -45,13 +46,8 @@ def test_a_line_break_typed_into_a_name_is_refused_and_nothing_is_saved(
 ):
     doc = army("into-the-dark", [{"name": "Fyrd"}], generals=[{"name": "Harold"}])
     saved = imported(owner_client, doc)
-    data = {
-        "version": saved.version,
-        "_field": "name",
-        "_from": json.dumps(made_from),
-        "f.name": "Two\nlines",
-    }
-    response = owner_client.post(item_url(saved, 0, kind), data, headers=HX)
+    response = send(owner_client, saved, "set", item_id(saved, 0, kind), "name", "Two\nlines",
+                    made_from)  # fmt: skip
     assert response.status_code == 400
     assert "one line" in response.content.decode()
     saved.refresh_from_db()
@@ -60,8 +56,7 @@ def test_a_line_break_typed_into_a_name_is_refused_and_nothing_is_saved(
 
 def test_a_line_break_in_the_army_name_is_refused(owner_client):
     saved = imported(owner_client, army("into-the-dark", [{"name": "Fyrd"}], name="Wessex"))
-    data = {"version": 1, "_field": "name", "_from": json.dumps("Wessex"), "name": "Wes\nsex"}
-    response = owner_client.post(f"/armies/{saved.pk}/settings/", data, headers=HX)
+    response = send(owner_client, saved, "set", "army", "name", "Wes\nsex", "Wessex")
     assert response.status_code == 400
     saved.refresh_from_db()
     assert saved.name == "Wessex" and saved.version == 1

@@ -1,0 +1,68 @@
+"""The one pipeline every builder change goes through:
+
+    read the working copy -> run the command -> check -> save with its revision
+    -> remember the check
+
+``run`` runs it. The command (``armies.commands``, ``armies.rewind``) is called with the
+army as the request read it; if another writer saved the army in between, the save
+writes nothing and the same steps run once more on the latest row under the army's lock
+(``saving.locked``), where no one else can get in first. So changes of different units
+of one army all land, and only a command whose own field moved on since is refused
+(``conflicts.FieldConflict``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+import rules
+from armybuilder.armies import checking, saving
+from armybuilder.armies.commands import Result
+from armybuilder.armies.documents import Checked, check_army
+from armybuilder.armies.models import Army, Revision
+from rules.document import with_ids
+
+Command = Callable[[Army], Result]
+
+
+@dataclass(frozen=True)
+class _Saved:
+    army: Army
+    result: Result
+    state: rules.CheckState | None  # None: nothing to check, the army stays as it is
+    revision: Revision | None
+
+
+def run(army: Army, command: Command) -> Checked:
+    """Run ``command`` on ``army`` and save what it made (see the module's docstring).
+
+    Raises what the command raises (StaleVersion, ItemGone, FieldConflict, ...) and
+    ``rules.MalformedDocument`` when the result does not read: then nothing is saved.
+    """
+    done = _run(army, command)
+    if done is None:  # another writer saved the army since it was read
+        with saving.locked(army) as latest:
+            done = _run(latest, command)
+        assert done is not None, "nobody else writes the army while it is locked"
+    if done.state is None:
+        return replace(check_army(done.army), index=done.result.index)
+    checking.remember(done.army, done.army.document, done.state)
+    parsed, report = done.state.army, done.state.report
+    return Checked(
+        done.army, parsed, report, adjusted=done.result.adjusted, index=done.result.index,
+        revision=done.revision,
+    )  # fmt: skip
+
+
+def _run(army: Army, command: Command) -> _Saved | None:
+    result = command(army)  # the working copy, changed
+    if result.document is None:
+        return _Saved(army, result, None, None)
+    # a new unit (or a document from before ids were kept) gets its id before it is stored
+    state = checking.check(army, with_ids(result.document))  # from the army's last check
+    document = state.army.to_document()
+    if document == army.document:  # normalised, it is what is stored: nothing to write
+        return _Saved(army, result, state, None)
+    revision = saving.save(army, document, result.note)
+    return None if revision is None else _Saved(army, result, state, revision)
