@@ -3,6 +3,7 @@
 from django.urls import path, register_converter
 
 from armybuilder.armies import (
+    card_views,
     field_views,
     find,
     history_views,
@@ -96,6 +97,7 @@ urlpatterns = [
     path("armies/<int:pk>/<kind:kind>/add/", views.add_item, name="add_item"),
     # one unit or general, by its stable id: never by its place in the list
     path("armies/<int:pk>/<item:kind>/<item_id:item_id>/", views.edit_item, name="edit_item"),
+    path("armies/<int:pk>/<item:kind>/<item_id:item_id>/editor/", card_views.editor, name="editor"),
     path(
         "armies/<int:pk>/<item:kind>/<item_id:item_id>/duplicate/",
         views.duplicate_item,
