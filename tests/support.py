@@ -2,6 +2,7 @@
 
 import copy
 import json
+import re
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -128,3 +129,12 @@ def unit_id(page: Any, index: int, kind: str = "units") -> str:
     waits for that card to be drawn)."""
     card = page.locator(f"#{kind[:-1]}-list > li.item").nth(index)
     return str(card.get_attribute("id")).split("-", 1)[1]
+
+
+def builder_with_editors(client: Any, saved: Any) -> str:
+    """The builder page of ``saved`` with every card's editor, as a player sees it with each
+    card opened: the page, then the editor each card brings when opened (``data-editor``)."""
+    page = client.get(f"/armies/{saved.pk}/").content.decode()
+    editors = re.findall(r'data-editor="([^"]+)"', page)
+    hx = {"HX-Request": "true"}
+    return page + "".join(client.get(url, headers=hx).content.decode() for url in editors)
