@@ -138,3 +138,28 @@ def builder_with_editors(client: Any, saved: Any) -> str:
     editors = re.findall(r'data-editor="([^"]+)"', page)
     hx = {"HX-Request": "true"}
     return page + "".join(client.get(url, headers=hx).content.decode() for url in editors)
+
+
+# In a browser test: resolves once the service worker controls the page and keeps a copy of
+# it with every card's editor in place (static/js/sw.js keepEditors), or false after 20 s.
+KEPT_WITH_EDITORS = """async () => {
+  await navigator.serviceWorker.ready;
+  const page = location.origin + location.pathname;
+  for (let i = 0; i < 200; i++) {
+    if (navigator.serviceWorker.controller) {
+      for (const name of await caches.keys()) {
+        if (!name.startsWith("muster-pages-")) { continue; }
+        const kept = await (await caches.open(name)).match(page);
+        if (kept && !(await kept.text()).includes("pending-editor")) { return true; }
+      }
+    }
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  return false;
+}"""
+
+
+def kept_with_editors(page: Any) -> None:
+    """In a browser test: until the worker keeps this army page with every card's editor,
+    so that without a connection any card opens (and a reload has every control)."""
+    assert page.evaluate(KEPT_WITH_EDITORS), "the page was not kept with its editors"
