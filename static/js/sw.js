@@ -200,25 +200,34 @@ async function remember(url, response, request, fromPage) {
   }
   var html = isHtml(response) ? await response.clone().text() : null;
   var copy = await copyOf(response);
-  var keptAt = copy.headers.get(KEPT_HEADER);
+  if (html !== null && html.indexOf(' data-editor="') !== -1) {
+    // an army page is kept only with its cards' editors in place (a copy without them
+    // would put a reload's waiting changes nowhere): until then the last such copy stays
+    var mine = (keeping[url] || 0) + 1;
+    keeping[url] = mine;
+    if (await keepEditors(url, html, copy, owner, mine)) {
+      await keepRoster(path, html, response, owner);
+    }
+    return;
+  }
   if (await store(url, copy, owner) && html !== null) {
-    await keepEditors(url, html, keptAt, owner);
     await keepRoster(path, html, response, owner);
   }
 }
 
 /* An army page keeps every card's editor: each one the page names (data-editor) whose
  * kept copy was drawn from other content (data-editor-key) is fetched again; the editors
- * of cards no longer on the page go. Then the page is kept again with every editor in its
- * card, unless a newer copy of the page was kept meanwhile. */
-async function keepEditors(url, html, keptAt, owner) {
+ * of cards no longer on the page go. Then the page is kept with every editor in its card,
+ * unless a newer copy of the page is being kept meanwhile (`keeping`). Resolves true when
+ * the page was kept. */
+var keeping = {}; // page URL -> the number of its latest keep
+async function keepEditors(url, html, copy, owner, mine) {
   var named = {};
   html.replace(/data-editor="([^"]+)" data-editor-key="([^"]*)"/g, function (match, editor, key) {
     named[new URL(editor, self.location.origin).href] = key;
     return match;
   });
   var editors = Object.keys(named);
-  if (!editors.length) { return; }
   var cache = await caches.open(PAGES + owner);
   var stale = [];
   for (var i = 0; i < editors.length; i++) {
@@ -245,16 +254,14 @@ async function keepEditors(url, html, keptAt, owner) {
     var fragment = await cache.match(editorKey(editors[j]));
     if (fragment) { fragments[new URL(editors[j]).pathname] = await fragment.text(); }
   }
-  await serial(async function () {
-    if ((await currentOwner()) !== owner) { return; }
-    var page = await cache.match(url);
-    if (!page || page.headers.get(KEPT_HEADER) !== keptAt) { return; } // a newer copy is kept
-    // every card drawn with its kept editor, where the page had the link to it
-    var text = (await page.text()).replace(
-      /<div class="card-editor pending-editor" id="[^"]*" hx-get="([^"]+)"[^>]*>[\s\S]*?<\/div>/g,
-      function (slot, editor) { return fragments[editor] || slot; });
-    await cache.put(url, new Response(text, { status: page.status, statusText: page.statusText, headers: page.headers }));
-    if (!army) { return; }
+  // every card drawn with its kept editor, where the page had the link to it
+  var text = (await copy.text()).replace(
+    /<div class="card-editor pending-editor" id="[^"]*" hx-get="([^"]+)"[^>]*>[\s\S]*?<\/div>/g,
+    function (slot, editor) { return fragments[editor] || slot; });
+  return serial(async function () {
+    if ((await currentOwner()) !== owner || keeping[url] !== mine) { return false; }
+    await cache.put(url, new Response(text, { status: copy.status, statusText: copy.statusText, headers: copy.headers }));
+    if (!army) { return true; }
     var all = await cache.keys();
     for (var k = 0; k < all.length; k++) {
       var kept = new URL(all[k].url);
@@ -263,6 +270,7 @@ async function keepEditors(url, html, keptAt, owner) {
         await cache.delete(all[k]); // a card no longer on the page
       }
     }
+    return true;
   });
 }
 
