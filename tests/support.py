@@ -2,6 +2,7 @@
 
 import copy
 import json
+import re
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -128,3 +129,37 @@ def unit_id(page: Any, index: int, kind: str = "units") -> str:
     waits for that card to be drawn)."""
     card = page.locator(f"#{kind[:-1]}-list > li.item").nth(index)
     return str(card.get_attribute("id")).split("-", 1)[1]
+
+
+def builder_with_editors(client: Any, saved: Any) -> str:
+    """The builder page of ``saved`` with every card's editor, as a player sees it with each
+    card opened: the page, then the editor each card brings when opened (``data-editor``)."""
+    page = client.get(f"/armies/{saved.pk}/").content.decode()
+    editors = re.findall(r'data-editor="([^"]+)"', page)
+    hx = {"HX-Request": "true"}
+    return page + "".join(client.get(url, headers=hx).content.decode() for url in editors)
+
+
+# In a browser test: resolves once the service worker controls the page and keeps a copy of
+# it with every card's editor in place (static/js/sw.js keepEditors), or false after 20 s.
+KEPT_WITH_EDITORS = """async () => {
+  await navigator.serviceWorker.ready;
+  const page = location.origin + location.pathname;
+  for (let i = 0; i < 200; i++) {
+    if (navigator.serviceWorker.controller) {
+      for (const name of await caches.keys()) {
+        if (!name.startsWith("muster-pages-")) { continue; }
+        const kept = await (await caches.open(name)).match(page);
+        if (kept && !(await kept.text()).includes("pending-editor")) { return true; }
+      }
+    }
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  return false;
+}"""
+
+
+def kept_with_editors(page: Any) -> None:
+    """In a browser test: until the worker keeps this army page with every card's editor,
+    so that without a connection any card opens (and a reload has every control)."""
+    assert page.evaluate(KEPT_WITH_EDITORS), "the page was not kept with its editors"

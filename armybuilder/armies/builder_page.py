@@ -18,7 +18,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from armybuilder.armies import presenters
+from armybuilder.armies import cards, picker, presenters
 from armybuilder.armies.conflicts import FieldConflict
 from armybuilder.armies.documents import Checked, ItemNotFound, check_army, ruleset_of
 from armybuilder.armies.models import Army, Revision
@@ -80,6 +80,16 @@ def _undo_target(checked: Checked) -> Any:
     return newest
 
 
+def _edited_item(request: HttpRequest) -> tuple[str, str] | None:
+    """The unit (or general) a refused or stale change was made on, by its address: its
+    card is drawn open again, with its editor, where the player was."""
+    match = request.resolver_match
+    kwargs = match.kwargs if match is not None and request.method == "POST" else {}
+    if "kind" in kwargs and "item_id" in kwargs:
+        return str(kwargs["kind"]), str(kwargs["item_id"])
+    return None
+
+
 def context(
     request: HttpRequest,
     checked: Checked,
@@ -96,13 +106,18 @@ def context(
         raise Http404("this army's rule set is no longer offered") from None
     # the public lists, the owner's own and those the army is pinned to (one query)
     lists = lists_for(army) if full else []
+    focus = extra.pop("focus", None)
+    opened = extra.pop("opened", None) or _edited_item(request)
     view = presenters.builder(
         checked,
         ruleset,
         rows=rows,
-        focus=extra.pop("focus", None),
+        focus=focus,
         errors=extra.pop("errors", None),
         ally_lists=presenters.ally_choices(ruleset, lists),
+        lazy=True,
+        # one card open at a time: the one to focus (just added), else the one changed
+        opened=None if focus else opened,
     )
     result: dict[str, Any] = {
         "b": view,
@@ -114,6 +129,10 @@ def context(
         "undo_revision": _undo_target(checked),
         "undo_moved": checked.revision is not None,  # the partials redraw the button's target
     }
+    if rows:
+        # the cards as HTML, each drawn once per content (armies.cards)
+        result["unit_cards"] = cards.cards(view.unit_rows, request, army)
+        result["general_cards"] = cards.cards(view.general_rows, request, army)
     if full:
         list_data = checked.parsed.list_data if checked.parsed is not None else None
         result.update(
@@ -124,8 +143,8 @@ def context(
                 for p in presenters.add_presets(ruleset, list_data)
                 if not p.key.startswith("entry:")  # those are the picker's buttons
             ],
-            picker_entries=(entries := presenters.picker_entries(checked, ruleset)),
-            picker_groups=presenters.picker_groups(entries),
+            picker_entries=(entries := picker.picker_entries(checked, ruleset)),
+            picker_groups=picker.picker_groups(entries),
             setting_from=presenters.setting_from(army.document),
             share_url=presenters.share_url(request, army.share_token),
             print_links=presenters.print_links(f"/armies/{army.pk}/"),

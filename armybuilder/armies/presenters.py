@@ -6,6 +6,7 @@ simple loops and the views stay thin.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -61,6 +62,19 @@ class Row:
     problems: tuple[IssueView, ...] = ()
     item_id: str = ""  # the unit's stable id: its address, anchor and controls' ids
     estimate: Any = None  # how its points follow its figures (rules FigureCost), or None
+    # what the card's editor is drawn from (the unit, its place, the army around it): the
+    # page names it so a kept copy of the editor is fetched again only when it changed
+    editor_key: str = ""
+
+    @property
+    def editor_url(self) -> str:
+        """Where the card's editor is fetched from when it is not drawn with the card."""
+        return f"{self.url}editor/" if self.url else ""
+
+    @property
+    def has_editor(self) -> bool:
+        """Drawn with its editor: the card is drawn open (being edited, just added, refused)."""
+        return bool(self.controls)
 
     @property
     def valid(self) -> bool:
@@ -176,8 +190,10 @@ def item_row(
     base: str = "",
     problems: list[IssueView] | None = None,
     ally_lists: tuple[tuple[str, str], ...] = (),
+    around: str = "",
 ) -> Row:
-    """The row of one unit or general; ``with_controls`` False for the summary alone."""
+    """The row of one unit or general; ``with_controls`` False for the summary alone.
+    ``around``: ``editor_around`` of the army (worked out here when not given)."""
     base = base or reverse("armies:builder", args=[checked.army.pk])
     parsed, report = checked.parsed, checked.report
     assert parsed is not None and report is not None
@@ -214,7 +230,28 @@ def item_row(
         size=size_text(item),
         problems=tuple(problems),
         estimate=ruleset.figure_cost(item, parsed) if kind == "units" else None,
+        editor_key=editor_key(
+            item, index, len(items), around or editor_around(checked, ally_lists)
+        ),
     )
+
+
+def editor_around(checked: Checked, ally_lists: tuple[tuple[str, str], ...] = ()) -> str:
+    """What every card's editor is drawn from besides its own unit: the army's settings
+    and other lists (generals), the army list in force and the lists an ally may name."""
+    parsed = checked.parsed
+    document = checked.army.document
+    rest = {k: v for k, v in document.items() if k != "units"} if isinstance(document, dict) else {}
+    list_data = parsed.list_data if parsed is not None else None
+    text = json.dumps([rest, list_data, ally_lists], sort_keys=True, default=str)
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def editor_key(item: Mapping[str, Any], index: int, count: int, around: str) -> str:
+    """The content key of one card's editor: its unit, its place (the number, the first
+    and last have no Up / Down) and ``editor_around``."""
+    text = json.dumps([item, index, index == count - 1, around], sort_keys=True, default=str)
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
 def control_prefix(kind: str, item_id: str, index: int) -> str:
@@ -340,8 +377,14 @@ def builder(
     focus: tuple[str, str] | None = None,
     errors: Mapping[tuple[str, str], str] | None = None,
     ally_lists: tuple[tuple[str, str], ...] = (),
+    lazy: bool = False,
+    opened: tuple[str, str] | None = None,
 ) -> Builder:
-    """The whole builder (``rows`` False: only totals and issues, for a partial)."""
+    """The whole builder (``rows`` False: only totals and issues, for a partial).
+
+    ``lazy``: only the cards drawn open (``focus``, ``opened``, one with an error) are
+    drawn with their editor; the others bring theirs when opened (``armies.card_views``),
+    which keeps a big army's page small and quick to draw."""
     view = Builder(checked=checked, ruleset=ruleset)
     if checked.parsed is None:
         return view
@@ -355,23 +398,27 @@ def builder(
         by_item: dict[str, list[IssueView]] = {}
         for issue in view.issues:
             by_item.setdefault(issue.href, []).append(issue)
+        around = editor_around(checked, ally_lists)
         for kind, target in (("units", view.unit_rows), ("generals", view.general_rows)):
             items = checked.parsed.units if kind == "units" else checked.parsed.generals
-            target.extend(
-                item_row(
+            for i in range(len(items)):
+                named = (kind, id_of(checked, kind, i))
+                error = errors.get(named, "")
+                drawn_open = named in (focus, opened) or bool(error)
+                row = item_row(
                     checked,
                     ruleset,
                     kind,
                     i,
-                    with_controls=controls,
-                    error=errors.get((kind, id_of(checked, kind, i)), ""),
-                    focus=focus == (kind, id_of(checked, kind, i)),
+                    with_controls=controls and (drawn_open or not lazy),
+                    error=error,
+                    focus=focus == named,
                     base=base,
-                    problems=by_item.get(f"#{item_anchor(kind, id_of(checked, kind, i), i)}", []),
+                    problems=by_item.get(f"#{item_anchor(kind, named[1], i)}", []),
                     ally_lists=ally_lists,
+                    around=around,
                 )
-                for i in range(len(items))
-            )
+                target.append(replace(row, open=True) if named == opened else row)
     return view
 
 
@@ -383,98 +430,6 @@ def option_controls(checked: Checked, ruleset: RuleSet) -> list[Control]:
 
 def add_presets(ruleset: RuleSet, list_data: Mapping[str, Any] | None) -> list[Preset]:
     return presets(ruleset, list_data)
-
-
-@dataclass(frozen=True)
-class PickerEntry:
-    """One button of the "Add a unit" picker: an entry of the army list."""
-
-    key: str  # the preset posted: "entry:<key>"
-    label: str
-    cost: int | None
-    still_required: int = 0
-    remaining: int | None = None
-    have: int = 0
-    note: str = ""
-    group: str = ""  # "" for the army's own list; else e.g. "Allies from Irish"
-    replaces: str = ""  # a stand-in: the unit type it replaces, in words
-    nothing_to_replace: bool = False
-
-    @property
-    def dom_id(self) -> str:
-        return "entry-" + "".join(ch if ch.isalnum() else "-" for ch in self.key[6:])
-
-    @property
-    def full(self) -> bool:
-        return self.remaining == 0 or self.nothing_to_replace
-
-    @property
-    def counts(self) -> str:
-        """How many more the list requires or allows, in words."""
-        if self.nothing_to_replace:
-            return f"no {self.replaces} to replace"
-        if self.still_required:
-            return f"{self.still_required} more required"
-        if self.remaining is None:
-            return f"{self.have} taken" if self.have else ""
-        if self.remaining == 0:
-            return "list maximum reached"
-        return f"up to {self.remaining} more"
-
-
-@dataclass(frozen=True)
-class PickerGroup:
-    """The picker's tiles under one heading: the army's own list ("") or one allied list."""
-
-    heading: str
-    entries: tuple[PickerEntry, ...]
-    first_other: bool = False  # the first group after the army's own list
-
-    @property
-    def taken(self) -> bool:
-        return any(e.have for e in self.entries)
-
-
-def picker_groups(entries: list[PickerEntry]) -> list[PickerGroup]:
-    """``entries`` by group, in their order (the army's own list first)."""
-    grouped: dict[str, list[PickerEntry]] = {}
-    for entry in entries:
-        grouped.setdefault(entry.group, []).append(entry)
-    found, others = [], 0
-    for heading, members in grouped.items():
-        found.append(PickerGroup(heading, tuple(members), first_other=bool(heading) and not others))
-        others += bool(heading)
-    return found
-
-
-def picker_entries(checked: Checked, ruleset: RuleSet) -> list[PickerEntry]:
-    """The army list's entries with their cost and counts (``RuleSet.list_entries``), or,
-    before a rule set offers that, its ``unit_presets`` without counts."""
-    parsed = checked.parsed
-    if parsed is None:
-        return []
-    list_data = parsed.list_data
-    list_entries = getattr(ruleset, "list_entries", None)
-    if list_entries is not None:
-        return [
-            PickerEntry(
-                key=f"entry:{e.key}",
-                label=e.label,
-                cost=e.cost,
-                still_required=e.still_required,
-                remaining=e.remaining,
-                have=e.have,
-                note=e.note,
-                group=e.group,
-                replaces=e.replaces,
-                nothing_to_replace=bool(e.replaces) and e.replace_index is None,
-            )
-            for e in list_entries(list_data, parsed)
-        ]
-    return [
-        PickerEntry(key=f"entry:{i}", label=label, cost=None)
-        for i, (label, _values) in enumerate(ruleset.unit_presets(list_data))
-    ]
 
 
 def setting_from(document: Mapping[str, Any]) -> dict[str, str]:

@@ -3,6 +3,7 @@
 from django.urls import path, register_converter
 
 from armybuilder.armies import (
+    card_views,
     find,
     form_views,
     history_views,
@@ -97,6 +98,7 @@ urlpatterns = [
     path("armies/<int:pk>/<kind:kind>/add/", form_views.add_item, name="add_item"),
     # one unit or general, by its stable id: never by its place in the list
     path("armies/<int:pk>/<item:kind>/<item_id:item_id>/", form_views.edit_item, name="edit_item"),
+    path("armies/<int:pk>/<item:kind>/<item_id:item_id>/editor/", card_views.editor, name="editor"),
     path(
         "armies/<int:pk>/<item:kind>/<item_id:item_id>/duplicate/",
         form_views.duplicate_item,

@@ -372,11 +372,13 @@ def lookup_of(user: Any) -> Lookup:
 def lists_for(army: Any) -> list[ArmyList]:
     """The lists an army may switch to in its settings: the public ones of its rule set,
     its owner's own, those shared with its owner by a working link, and any it is pinned
-    to."""
+    to. Their names only: a list's data is read where the army uses it (the builder's
+    menu of a few dozen lists need not decode each one's whole data)."""
     visible = public_lists() | Q(slug__in=list(army.list_pins or {}))
     if army.owner_id is not None:
         visible |= Q(author_id=army.owner_id) | SharedList.readable_by(army.owner_id)
-    return list(ArmyList.objects.filter(visible, ruleset=army.ruleset).order_by("name"))
+    found = ArmyList.objects.filter(visible, ruleset=army.ruleset).defer("data", "source_note")
+    return list(found.order_by("name"))
 
 
 # -- the fixtures loader ----------------------------------------------------------------------

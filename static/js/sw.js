@@ -19,6 +19,13 @@
  * armies are checked again, so a link regenerated or turned off, or an army deleted, is not
  * served offline after the device has been online since.
  *
+ * Card editors: the builder draws its unit cards closed, and a card brings its editor when
+ * opened (GET <unit>/editor/ with HX-Request). With each army page it keeps, the worker
+ * keeps every card's editor too (the page names each with data-editor and a content key,
+ * data-editor-key: an editor is fetched again only when its key moved), answers a card
+ * opened offline with its kept editor, and keeps the page with every editor in place, so a
+ * reload without a connection has every control (and the changes waiting for them) there.
+ *
  * Only GETs are answered from here; a change (POST) always goes to the network, and the
  * page's own queue keeps it until the server confirms it. */
 /* global SHELL, PATHS */
@@ -36,6 +43,9 @@ var ROSTER_REFRESH_MS = 120000; // a roster re-fetched at most this often per ar
 var ROSTER_AFTER_MS = 4000; // a page's roster fetched this long after the page
 var SETTLE_MS = 5000; // an army's kept page fetched again this long after its last change
 var CHECK_EVERY_MS = 60000; // share pages re-checked at most this often while browsing
+var EDITOR_KEY_HEADER = "X-Muster-Editor-Key"; // what a card's editor was drawn from
+var EDITOR_PATH = /^\/armies\/\d+\/(unit|general)\/[^/]+\/editor\/$/;
+var EDITORS_AT_ONCE = 4; // a page's editors fetched this many side by side
 var OFFLINE_PAGE =
   "<!doctype html><html lang=en><meta charset=utf-8><title>Offline · Muster</title>" +
   "<h1>You are offline</h1><p>This page has not been opened on this device yet, " +
@@ -113,7 +123,19 @@ function keepable(response, request) {
     return false;
   }
   // htmx fragments are parts of a page, not pages: never answer a navigation with one
-  return !(request && request.headers.get("HX-Request"));
+  // (a card's editor is kept, under an address of its own: see editorKey)
+  return !(request && request.headers.get("HX-Request")) || isEditorRequest(request);
+}
+
+function isEditorRequest(request) {
+  return !!(request && request.headers.get("HX-Request") && EDITOR_PATH.test(new URL(request.url).pathname));
+}
+
+/* Where a card's editor (the htmx fragment) is kept: beside the page its address answers
+ * without htmx, never in its place. */
+function editorKey(url) {
+  var target = new URL(url, self.location.origin);
+  return target.origin + target.pathname + "?fragment";
 }
 
 function isHtml(response) {
@@ -172,11 +194,84 @@ async function remember(url, response, request, fromPage) {
     // a player signed in: their My armies is kept at once (the installed app's start page)
     await keepUrl(PATHS.start, false);
   }
+  if (isEditorRequest(request)) {
+    await store(editorKey(url), await copyOf(response), owner);
+    return;
+  }
   var html = isHtml(response) ? await response.clone().text() : null;
   var copy = await copyOf(response);
+  if (html !== null && html.indexOf(' data-editor="') !== -1) {
+    // an army page is kept only with its cards' editors in place (a copy without them
+    // would put a reload's waiting changes nowhere): until then the last such copy stays
+    var mine = (keeping[url] || 0) + 1;
+    keeping[url] = mine;
+    if (await keepEditors(url, html, copy, owner, mine)) {
+      await keepRoster(path, html, response, owner);
+    }
+    return;
+  }
   if (await store(url, copy, owner) && html !== null) {
     await keepRoster(path, html, response, owner);
   }
+}
+
+/* An army page keeps every card's editor: each one the page names (data-editor) whose
+ * kept copy was drawn from other content (data-editor-key) is fetched again; the editors
+ * of cards no longer on the page go. Then the page is kept with every editor in its card,
+ * unless a newer copy of the page is being kept meanwhile (`keeping`). Resolves true when
+ * the page was kept. */
+var keeping = {}; // page URL -> the number of its latest keep
+async function keepEditors(url, html, copy, owner, mine) {
+  var named = {};
+  html.replace(/data-editor="([^"]+)" data-editor-key="([^"]*)"/g, function (match, editor, key) {
+    named[new URL(editor, self.location.origin).href] = key;
+    return match;
+  });
+  var editors = Object.keys(named);
+  var cache = await caches.open(PAGES + owner);
+  var stale = [];
+  for (var i = 0; i < editors.length; i++) {
+    var kept = await cache.match(editorKey(editors[i]));
+    if (!kept || kept.headers.get(EDITOR_KEY_HEADER) !== named[editors[i]]) { stale.push(editors[i]); }
+  }
+  async function fetchSome() {
+    while (stale.length) {
+      var editor = stale.shift();
+      var answer = await fetch(editor, { credentials: "same-origin", headers: { "HX-Request": "true" } })
+        .catch(function () { return null; });
+      if (!answer) { continue; }
+      if (REVOKED.indexOf(answer.status) !== -1) { await forget(editor); continue; }
+      if (!keepable(answer, null) || answer.headers.get(OWNER_HEADER) !== owner) { continue; }
+      await store(editorKey(editor), await copyOf(answer), owner);
+    }
+  }
+  var workers = [];
+  for (var w = 0; w < EDITORS_AT_ONCE; w++) { workers.push(fetchSome()); }
+  await Promise.all(workers);
+  var army = /^\/armies\/\d+\//.exec(new URL(url).pathname);
+  var fragments = {};
+  for (var j = 0; j < editors.length; j++) {
+    var fragment = await cache.match(editorKey(editors[j]));
+    if (fragment) { fragments[new URL(editors[j]).pathname] = await fragment.text(); }
+  }
+  // every card drawn with its kept editor, where the page had the link to it
+  var text = (await copy.text()).replace(
+    /<div class="card-editor pending-editor" id="[^"]*" hx-get="([^"]+)"[^>]*>[\s\S]*?<\/div>/g,
+    function (slot, editor) { return fragments[editor] || slot; });
+  return serial(async function () {
+    if ((await currentOwner()) !== owner || keeping[url] !== mine) { return false; }
+    await cache.put(url, new Response(text, { status: copy.status, statusText: copy.statusText, headers: copy.headers }));
+    if (!army) { return true; }
+    var all = await cache.keys();
+    for (var k = 0; k < all.length; k++) {
+      var kept = new URL(all[k].url);
+      if (kept.search === "?fragment" && kept.pathname.indexOf(army[0]) === 0 &&
+          !(kept.origin + kept.pathname in named)) {
+        await cache.delete(all[k]); // a card no longer on the page
+      }
+    }
+    return true;
+  });
 }
 
 /* An army page keeps its roster: the PDF its print link gives ("<page>roster.pdf"). Each
@@ -310,9 +405,14 @@ self.addEventListener("message", function (event) {
 });
 
 async function fromCopy(request) {
+  var owner = await currentOwner();
+  if (isEditorRequest(request)) {
+    // a card opened offline: its kept editor
+    var editor = owner ? await caches.match(editorKey(request.url), { cacheName: PAGES + owner }) : undefined;
+    return editor || Response.error();
+  }
   // a fragment is never answered with a kept page
   if (request.headers.get("HX-Request")) { return Response.error(); }
-  var owner = await currentOwner();
   var hit = owner
     ? await caches.match(request, { cacheName: PAGES + owner, ignoreVary: true })
     : undefined;

@@ -173,10 +173,13 @@ def test_a_second_devices_stale_edit_is_refused_and_a_bad_value_is_explained_in_
     second = other_device.new_page()
     second.set_default_timeout(TIMEOUT)
     second.goto(page.url)
+    # the card open on the second device before the change (an editor shows the unit as
+    # it is when the card is opened)
+    second.locator(f"#unit-{unit_id(second, 0)} summary").click()
+    expect(second.locator(f"#u-{unit_id(second, 0)}-figures")).to_be_visible()
     page.locator(f"#u-{unit_id(page, 0)}-figures").fill("20")
     expect(page.locator("#total-points")).to_have_text("60")
 
-    second.locator(f"#unit-{unit_id(second, 0)} summary").click()
     second.locator(f"#u-{unit_id(second, 0)}-figures").fill(
         "8"
     )  # made from 12, but the first tab made it 20

@@ -404,6 +404,7 @@ def test_screenshots_of_six_units_collapsed_and_one_open_and_the_clicks_per_acti
     height = page.locator("#unit-list").bounding_box()["height"]
     assert height <= 400
     page.locator(f"#unit-{unit_id(page, 2)} summary").click()  # one click opens the card
+    expect(page.locator(f"#u-{unit_id(page, 2)}-name")).to_be_visible()  # its editor came
     selector, value = second_field(page, 2)
     page.locator(f"#u-{unit_id(page, 2)}-armour").select_option(
         page.locator(

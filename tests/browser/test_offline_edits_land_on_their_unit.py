@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, Error, Page, expect
 
 from tests.browser.conftest import OFFLINE_LOAD_FAILURES
 from tests.browser.test_builder_journeys import make_army, open_builder, open_card, sign_in
-from tests.support import unit_id
+from tests.support import kept_with_editors, unit_id
 
 pytestmark = [
     pytest.mark.browser,
@@ -62,6 +62,7 @@ def test_offline_the_same_field_of_two_units_both_land_on_reconnect_without_a_re
     user = sign_in(page.context, live_server)
     saved = make_army(user, "into-the-dark", 3)
     open_builder(page, live_server.url, saved)
+    kept_with_editors(page)  # a card opened offline brings its editor from the worker
     page.context.set_offline(True)
     type_offline(page, 1, "8")
     type_offline(page, 2, "9")
@@ -82,6 +83,7 @@ def test_an_offline_edit_of_unit_3_kept_over_an_offline_reload_lands_on_unit_3(
     open_builder(page, live_server.url, saved)
     page.evaluate("navigator.serviceWorker.ready.then(r => !!r.active)")
     page.reload()  # under the worker: the page is kept for a reload without a connection
+    kept_with_editors(page)
     page.context.set_offline(True)
     type_offline(page, 2, "7")
     page.on("dialog", lambda dialog: dialog.accept())  # the leave-page question: reload
@@ -106,6 +108,7 @@ def test_offline_rename_two_edits_a_delete_and_an_add_over_two_reloads_all_land_
     open_builder(page, live_server.url, saved)
     page.evaluate("navigator.serviceWorker.ready.then(r => !!r.active)")
     page.reload()  # under the worker: the page is kept for a reload without a connection
+    kept_with_editors(page)
     page.context.set_offline(True)
     page.locator("#army-name").fill("Renamed offline")
     page.locator("#army-name").press("Tab")

@@ -141,6 +141,7 @@ ROUTES: dict[str, Rule] = {
     "armies:share_off": Rule(OWNER),
     "armies:add_item": Rule(OWNER),
     "armies:edit_item": Rule(OWNER),
+    "armies:editor": Rule(OWNER),
     "armies:operations": Rule(OWNER),
     "armies:duplicate_item": Rule(OWNER),
     "armies:move_item": Rule(OWNER),

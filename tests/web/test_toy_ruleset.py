@@ -16,7 +16,7 @@ from pypdf import PdfReader
 import rules
 from armybuilder.armies.models import Army
 from rules import memo, registry
-from tests.support import army, item_id, item_url
+from tests.support import army, builder_with_editors, item_id, item_url
 
 pytestmark = pytest.mark.django_db
 
@@ -169,7 +169,7 @@ def test_a_player_builds_a_toy_army_in_the_builder(owner_client, user, toy):
     unit = saved.document["units"][0]
     assert (unit["name"], unit["kind"], unit["figures"]) == ("Archers of the Hill", "archers", 5)
 
-    page = owner_client.get(f"/armies/{saved.pk}/").content.decode()
+    page = builder_with_editors(owner_client, saved)
     assert (
         f'id="u-{item_id(saved, 0)}-kind"' in page and f'id="u-{item_id(saved, 0)}-veteran"' in page
     )

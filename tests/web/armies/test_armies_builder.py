@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 import rules
 from armybuilder.armies import services
 from armybuilder.armies.models import Army
-from tests.support import army, item_id, item_url
+from tests.support import army, builder_with_editors, item_id, item_url
 
 HX = {"HX-Request": "true"}
 MILITIA = {"name": "Town Militia", "quality": "levy"}
@@ -34,7 +34,7 @@ def edit(client, saved: Army, index: int, version: int | None = None, **fields: 
 
 def test_builder_page_offers_exactly_the_rule_sets_values(owner_client, user):
     saved = make(user, [MILITIA])
-    page = owner_client.get(f"/armies/{saved.pk}/").content.decode()
+    page = builder_with_editors(owner_client, saved)
     armour = re.search(
         rf'<select id="u-{item_id(saved, 0)}-armour" name="f.armour"[^>]*>(.*?)</select>', page
     ).group(1)
@@ -63,7 +63,7 @@ def test_every_rule_set_builds_labelled_controls_from_its_vocabulary(owner_clien
         f"/armies/{saved.pk}/units/add/", {"version": 1, "preset": "blank"}, headers=HX
     )
     assert response.status_code == 200
-    page = owner_client.get(f"/armies/{saved.pk}/").content.decode()
+    page = builder_with_editors(owner_client, saved)
     fields = rules.get_ruleset(ruleset).unit_fields
     for f in fields:
         if f.kind in ("multi", "object"):
@@ -396,7 +396,7 @@ def test_without_javascript_every_change_posts_and_redirects(owner_client, user)
     saved.refresh_from_db()
     assert saved.version == 7 and saved.document["name"] == "Plain HTML"
     assert [u["name"] for u in saved.document["units"]] == ["Unit 2", "Town Militia"]
-    page = owner_client.get(base).content.decode()
+    page = builder_with_editors(owner_client, saved)
     assert '<noscript><button type="submit">Save unit</button></noscript>' in page
     assert '<noscript><button type="submit">Save settings</button></noscript>' in page
 

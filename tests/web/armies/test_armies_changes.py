@@ -12,7 +12,7 @@ import rules
 from armybuilder.armies import services
 from armybuilder.armies.models import Army, Revision
 from armybuilder.catalog.selectors import get_list
-from tests.support import army, item_id, item_url
+from tests.support import army, builder_with_editors, item_id, item_url
 from tests.web.armies.sending import QUERIES_PER_SET, send
 
 HX = {"HX-Request": "true"}
@@ -330,7 +330,7 @@ def test_the_d5_ally_is_a_menu_of_the_other_lists_names(owner_client, user):
         army("dark-ages-d5", [{"name": "Spears", "type": "infantry"}], army_list="picts"),
         owner=user,
     )
-    page = owner_client.get(f"/armies/{saved.pk}/").content.decode()
+    page = builder_with_editors(owner_client, saved)
     menu = page[page.index(f'<select id="u-{item_id(saved, 0)}-ally"') :]
     menu = menu[: menu.index("</select>")]
     assert '<option value="" selected>' in menu
@@ -351,7 +351,7 @@ def test_a_list_unit_is_offered_only_the_values_its_entry_allows_with_the_reason
     field, allowed = next(
         (f, a) for f, a in rule.items() if "." not in f and ruleset.unit_field(f).kind == "choice"
     )
-    page = owner_client.get(f"/armies/{saved.pk}/").content.decode()
+    page = builder_with_editors(owner_client, saved)
     control = page[page.index(f'id="u-{item_id(saved, 0)}-{field.replace("_", "-")}"') :]
     control = control[: control.index("</div>")]
     assert allowed.reason in control.replace("&#x27;", "'")

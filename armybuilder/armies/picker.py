@@ -1,0 +1,102 @@
+"""The "Add a unit" picker of the builder: the army list's entries as buttons, with their
+cost and how many more the list requires or allows, grouped by list (the army's own first).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from armybuilder.armies.documents import Checked
+from rules.base import RuleSet
+
+
+@dataclass(frozen=True)
+class PickerEntry:
+    """One button of the "Add a unit" picker: an entry of the army list."""
+
+    key: str  # the preset posted: "entry:<key>"
+    label: str
+    cost: int | None
+    still_required: int = 0
+    remaining: int | None = None
+    have: int = 0
+    note: str = ""
+    group: str = ""  # "" for the army's own list; else e.g. "Allies from Irish"
+    replaces: str = ""  # a stand-in: the unit type it replaces, in words
+    nothing_to_replace: bool = False
+
+    @property
+    def dom_id(self) -> str:
+        return "entry-" + "".join(ch if ch.isalnum() else "-" for ch in self.key[6:])
+
+    @property
+    def full(self) -> bool:
+        return self.remaining == 0 or self.nothing_to_replace
+
+    @property
+    def counts(self) -> str:
+        """How many more the list requires or allows, in words."""
+        if self.nothing_to_replace:
+            return f"no {self.replaces} to replace"
+        if self.still_required:
+            return f"{self.still_required} more required"
+        if self.remaining is None:
+            return f"{self.have} taken" if self.have else ""
+        if self.remaining == 0:
+            return "list maximum reached"
+        return f"up to {self.remaining} more"
+
+
+@dataclass(frozen=True)
+class PickerGroup:
+    """The picker's tiles under one heading: the army's own list ("") or one allied list."""
+
+    heading: str
+    entries: tuple[PickerEntry, ...]
+    first_other: bool = False  # the first group after the army's own list
+
+    @property
+    def taken(self) -> bool:
+        return any(e.have for e in self.entries)
+
+
+def picker_groups(entries: list[PickerEntry]) -> list[PickerGroup]:
+    """``entries`` by group, in their order (the army's own list first)."""
+    grouped: dict[str, list[PickerEntry]] = {}
+    for entry in entries:
+        grouped.setdefault(entry.group, []).append(entry)
+    found, others = [], 0
+    for heading, members in grouped.items():
+        found.append(PickerGroup(heading, tuple(members), first_other=bool(heading) and not others))
+        others += bool(heading)
+    return found
+
+
+def picker_entries(checked: Checked, ruleset: RuleSet) -> list[PickerEntry]:
+    """The army list's entries with their cost and counts (``RuleSet.list_entries``), or,
+    before a rule set offers that, its ``unit_presets`` without counts."""
+    parsed = checked.parsed
+    if parsed is None:
+        return []
+    list_data = parsed.list_data
+    list_entries = getattr(ruleset, "list_entries", None)
+    if list_entries is not None:
+        return [
+            PickerEntry(
+                key=f"entry:{e.key}",
+                label=e.label,
+                cost=e.cost,
+                still_required=e.still_required,
+                remaining=e.remaining,
+                have=e.have,
+                note=e.note,
+                group=e.group,
+                replaces=e.replaces,
+                nothing_to_replace=bool(e.replaces) and e.replace_index is None,
+            )
+            for e in list_entries(list_data, parsed)
+        ]
+    return [
+        PickerEntry(key=f"entry:{i}", label=label, cost=None)
+        for i, (label, _values) in enumerate(ruleset.unit_presets(list_data))
+    ]
