@@ -205,16 +205,18 @@ queue.on("answered", (sentArmy, batch, answer) => {
     if (sent) { showResult(sent, result); }
   });
   if (channel) { channel.postMessage({ army: sentArmy, version: answer.version }); }
-  if (sentArmy !== army) { return; }
+  if (sentArmy !== army) { showCount(); return; }
   const more = queue.pending(army).length > 0;
   if (answer.html && window.htmx) {
     window.htmx.swap(document.body, answer.html, { swapStyle: "none" });
   }
   if (!answer.html || redrawAfterResend) {
     // the fallback (no html), and after a page load's resend: what landed may be older
-    // saves of a page gone since, which the answer's html does not show
+    // saves of a page gone since, which the answer's html does not show. The count goes
+    // once the page shows what landed.
     if (!more) { redrawAfterResend = false; }
-    redraw.redraw(false);
+    redraw.redraw(false).then(showCount);
+    return;
   }
   showCount();
 });

@@ -18,6 +18,7 @@ const flying = new Set();    // keys in a request now
 const sending = {};          // army -> a batch is on its way
 const again = {};            // army -> more to send once it answers
 const timers = {};
+const requests = {};         // army -> the AbortController of its batch in flight
 let retryTimer = null;
 let attempts = 0;
 let leaving = false;
@@ -61,6 +62,13 @@ export function enqueue(record, delay) {
     hooks.changed();
     schedule(record.army, delay);
     return newest;
+  }
+  // the same field's earlier value still in flight: that request is dropped and the queue
+  // sent again at once with this value after it (its operations are still stored, and the
+  // server applies each key once, so whether it landed or not nothing is lost or doubled)
+  if (record.op === "set" && requests[record.army] && mine.some((r) => flying.has(r.key)
+      && r.op === "set" && r.target === record.target && r.field === record.field)) {
+    requests[record.army].abort();
   }
   record.seq = nextSeq();
   records.push(record);
@@ -108,8 +116,9 @@ function wire(record) {
   return sent;
 }
 
-function post(url, batch, keepalive) {
+function post(url, batch, keepalive, signal) {
   return fetch(url, {
+    signal: signal,
     method: "POST", credentials: "same-origin", cache: "no-store", keepalive: !!keepalive,
     headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken(), "HX-Request": "true" },
     body: JSON.stringify({ operations: batch.map(wire) }),
@@ -145,13 +154,17 @@ async function sendBatch(army, chosen) {
   if (!batch.length) { return; }
   batch.forEach((r) => flying.add(r.key));
   let response = null;
+  const control = new AbortController();
+  requests[army] = control;
   try {
-    response = await post(batch[0].url, batch, false);
+    response = await post(batch[0].url, batch, false, control.signal);
   } catch (e) {
     response = null;
   } finally {
     batch.forEach((r) => flying.delete(r.key));
+    if (requests[army] === control) { delete requests[army]; }
   }
+  if (control.signal.aborted) { again[army] = true; return; }  // replaced by a newer value
   if (!response || response.status >= 500 || response.status === 429) {
     const why = !response ? (navigator.onLine === false ? "offline, sent when the connection returns"
       : "no connection, trying again") : "server error " + response.status + ", trying again";
@@ -189,7 +202,6 @@ function answered(batch) {
   const keys = new Set(batch.map((r) => r.army + " " + r.key));
   records = records.filter((r) => !keys.has(r.army + " " + r.key));
   if (leaving) { kept = kept.concat(batch); } else { store.remove(batch); }
-  hooks.changed();
 }
 
 function retryLater() {
