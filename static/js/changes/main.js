@@ -11,6 +11,7 @@
 import * as store from "./store.js";
 import * as queue from "./queue.js";
 import * as redraw from "./redraw.js";
+import { drawToast, openAdded } from "./landed.js";
 import {
   clearState, fromOf, readValue, repaint, sameValue, showState, stateOf, targetOf, wrapFor, wrapOf, writeValue,
 } from "./fields.js";
@@ -207,6 +208,7 @@ queue.on("answered", (sentArmy, batch, answer) => {
   if (channel) { channel.postMessage({ army: sentArmy, version: answer.version }); }
   if (sentArmy !== army) { showCount(); return; }
   const more = queue.pending(army).length > 0;
+  const results = answer.results || [];
   if (answer.html && window.htmx) {
     window.htmx.swap(document.body, answer.html, { swapStyle: "none" });
   }
@@ -214,10 +216,16 @@ queue.on("answered", (sentArmy, batch, answer) => {
     // the fallback (no html), and after a page load's resend: what landed may be older
     // saves of a page gone since, which the answer's html does not show. The count goes
     // once the page shows what landed.
+    const fallback = !answer.html;
     if (!more) { redrawAfterResend = false; }
-    redraw.redraw(false).then(showCount);
+    redraw.redraw(false).then(() => {
+      if (fallback) { drawToast(batch, results); }
+      openAdded(batch, results);
+      showCount();
+    });
     return;
   }
+  openAdded(batch, results);
   showCount();
 });
 
