@@ -5,6 +5,13 @@
 
 const TOASTED = { delete: (label) => label.replace(/^Delete\b/, "Deleted"), roll: () => "Rolled a force" };
 
+/* A rolled force: its units are shown (the roll button sits above them). */
+export function showRolled(batch, results) {
+  const rolled = batch.some((sent) => sent.op === "roll" && results.some((r) => r.key === sent.key && r.status === "applied"));
+  const first = rolled ? document.querySelector("#unit-list > li.item") : null;
+  if (first) { first.scrollIntoView({ block: "nearest" }); }
+}
+
 export function openAdded(batch, results) {
   const added = batch.filter((sent) => (sent.op === "add" || sent.op === "duplicate") && sent.value && sent.value.id
     && results.some((r) => r.key === sent.key && r.status === "applied"));

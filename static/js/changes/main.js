@@ -11,7 +11,7 @@
 import * as store from "./store.js";
 import * as queue from "./queue.js";
 import * as redraw from "./redraw.js";
-import { drawToast, openAdded } from "./landed.js";
+import { drawToast, openAdded, showRolled } from "./landed.js";
 import {
   clearState, fromOf, readValue, repaint, sameValue, showState, stateOf, targetOf, wrapFor, wrapOf, writeValue,
 } from "./fields.js";
@@ -57,6 +57,7 @@ function fieldLabel(wrap) {
 /* The player changed a field: one `set`, made from the value the page last knew for it
  * (its own queued change of that field first, else the value the field was drawn with). */
 function changed(wrap, delay) {
+  builder = document.getElementById("builder") || builder;
   if (!builder || !builder.contains(wrap) || !wrap.dataset.param) { return; }
   if (wrap.classList.contains("conflicted")) { return; }  // a choice to make first
   const target = targetOf(wrap);
@@ -117,6 +118,7 @@ function actionOf(form, submitter) {
 // capture: the form is the client's before htmx or the browser posts it
 document.addEventListener("submit", (event) => {
   const form = event.target;
+  builder = document.getElementById("builder") || builder;  // drawn again by an undo
   if (!builder || !builder.contains(form)) { return; }
   const submitter = event.submitter;
   if ((submitter && submitter.dataset.op) || form.dataset.op) {
@@ -218,16 +220,41 @@ queue.on("answered", (sentArmy, batch, answer) => {
     // once the page shows what landed.
     const fallback = !answer.html;
     if (!more) { redrawAfterResend = false; }
-    redraw.redraw(false).then(() => {
+    redraw.redraw(false, redrawAfterResend ? null : touchedBy(batch)).then(() => {
       if (fallback) { drawToast(batch, results); }
       openAdded(batch, results);
+      showRolled(batch, results);
       showCount();
     });
     return;
   }
   openAdded(batch, results);
+  showRolled(batch, results);
   showCount();
 });
+
+/* What a batch of this page's changed, as the answer's html would redraw it: the cards'
+ * summaries and menus of the units it set (never their typed boxes: another device's value
+ * there must still come back as a conflict), the lists after an action, and the totals.
+ * null: the whole builder (a setting such as the army list changes every part). */
+function touchedBy(batch) {
+  const ids = new Set(["army-version", "undo-revision", "army-totals", "issues", "general-names", "army-title"]);
+  for (const sent of batch) {
+    if (sent.op !== "set") { ids.add("units"); ids.add("generals"); continue; }
+    const wrap = wrapFor(sent.target, sent.field);
+    if (wrap && wrap.id) { ids.add(wrap.id); }
+    if (sent.target === "army") {
+      if (sent.field !== "name" && sent.field !== "notes") { return null; }
+      continue;
+    }
+    ids.add("unit-" + sent.target + "-summary");
+    ids.add("general-" + sent.target + "-summary");
+    document.querySelectorAll("[data-target='" + CSS.escape(sent.target) + "']").forEach((other) => {
+      if (other.id && other.querySelector("select, input[type=checkbox]")) { ids.add(other.id); }
+    });
+  }
+  return ids;
+}
 
 queue.on("failed", (batch, why) => {
   batch.forEach((sent) => {

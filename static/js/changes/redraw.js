@@ -10,6 +10,7 @@
 let generation = 0;     // bumped by every answer: a redraw fetched before it is stale
 let running = null;
 let wanted = false;
+let wantedOnly;      // undefined: nothing waiting; null: all; a Set: those ids
 let noticeTimer = null;
 let noticeUntil = 0;
 const hooks = { keep: () => false, after() {} };
@@ -38,10 +39,11 @@ export function check() {
     .catch(() => {});
 }
 
-/* Fetches the builder and patches what changed; `notice`: say it came from elsewhere. */
-export function redraw(notice) {
+/* Fetches the builder and patches what changed; `notice`: say it came from elsewhere;
+ * `only`: the element ids to patch (what a batch of this page's changed), else all. */
+export function redraw(notice, only) {
   if (!document.getElementById("builder") || navigator.onLine === false) { return Promise.resolve(); }
-  if (running) { wanted = wanted || notice || true; return running; }
+  if (running) { wanted = wanted || notice || true; wantedOnly = merge(wantedOnly, only); return running; }
   const before = generation;
   running = fetch(window.location.pathname + window.location.search, { credentials: "same-origin", cache: "no-store" })
     .then((r) => (r.ok ? r.text() : null))
@@ -49,11 +51,21 @@ export function redraw(notice) {
       const fresh = html ? new DOMParser().parseFromString(html, "text/html").getElementById("builder") : null;
       const old = document.getElementById("builder");
       if (!fresh || !old) { return; }
-      if (generation !== before) { wanted = wanted || notice || true; return; }
-      const drawn = fresh.querySelector("#army-version");
-      if (drawn && Number(drawn.value) < versionNow()) { wanted = wanted || notice || true; return; }
+      if (generation !== before || (drawn(fresh) < versionNow())) {
+        wanted = wanted || notice || true;
+        wantedOnly = merge(wantedOnly, only);
+        return;
+      }
       const touched = [];
-      patch(old, document.importNode(fresh, true), touched);
+      if (only) {
+        only.forEach((id) => {
+          const mine = document.getElementById(id);
+          const theirs = fresh.querySelector("#" + CSS.escape(id));
+          if (mine && theirs) { patch(mine, document.importNode(theirs, true), touched); }
+        });
+      } else {
+        patch(old, document.importNode(fresh, true), touched);
+      }
       if (window.htmx) { touched.forEach((el) => { if (el.isConnected) { window.htmx.process(el); } }); }
       if (notice === true) { showNotice("Updated from another tab or device."); }
       hooks.after();
@@ -63,12 +75,24 @@ export function redraw(notice) {
       running = null;
       if (wanted) {
         const again = wanted;
+        const againOnly = wantedOnly;
         wanted = false;
-        return redraw(again === true);
+        wantedOnly = undefined;
+        return redraw(again === true, againOnly);
       }
       return null;
     });
   return running;
+}
+
+function drawn(fresh) {
+  const version = fresh.querySelector("#army-version");
+  return version ? Number(version.value) : 0;
+}
+
+function merge(a, b) {
+  if (a === null || b === null || b === undefined) { return b === undefined ? a : null; }
+  return new Set([...(a || []), ...b]);
 }
 
 function showNotice(text) {
