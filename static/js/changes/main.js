@@ -349,7 +349,6 @@ window.addEventListener("pageshow", (event) => {
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") { redraw.check(); }
 });
-window.addEventListener("focus", () => redraw.check());
 
 // Leaving: ask only while something is really unsent; from here on answers delete nothing
 window.addEventListener("beforeunload", (event) => {
