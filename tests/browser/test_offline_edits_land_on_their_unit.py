@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 from playwright.sync_api import Browser, Error, Page, expect
 
+from armybuilder.armies.models import Revision
 from tests.browser.conftest import OFFLINE_LOAD_FAILURES
 from tests.browser.test_builder_journeys import make_army, open_builder, open_card, sign_in
 from tests.support import kept_with_editors, unit_id
@@ -99,7 +100,7 @@ def test_an_offline_edit_of_unit_3_kept_over_an_offline_reload_lands_on_unit_3(
     assert [u["figures"] for u in units] == [before[0], before[1], 7]
 
 
-def test_offline_rename_two_edits_a_delete_and_an_add_over_two_reloads_all_land_once(
+def test_offline_rename_two_edits_a_delete_and_an_add_over_two_reloads_all_land_once_in_order(
     live_server, page: Page, browser: Browser
 ):
     user = sign_in(page.context, live_server)
@@ -133,3 +134,12 @@ def test_offline_rename_two_edits_a_delete_and_an_add_over_two_reloads_all_land_
     assert len(units) == 4 and units[3]["id"] not in ids  # one unit added, once
     assert [u["figures"] for u in units[:2]] == [20, 21]
     assert units[2]["figures"] == saved.document["units"][2]["figures"]
+    # in the order they were made, each once: the army's history since it was opened
+    made = Revision.objects.filter(army=saved, version__gt=saved.version).order_by("version")
+    assert [(r.op, r.target, r.item_id, r.field) for r in made] == [
+        ("edit", "army", "", "name"),
+        ("edit", "units", ids[0], "figures"),
+        ("edit", "units", ids[1], "figures"),
+        ("delete", "units", ids[3], ""),
+        ("add", "units", units[3]["id"], ""),
+    ]

@@ -39,7 +39,7 @@ def test_pages_load_scripts_and_styles_only_from_the_app(client, db):
         path = asset.split(settings.STATIC_URL, 1)[1]
         assert finders.find(path), f"{asset} is not a static file of the app"
     assert any("django_htmx/htmx-2" in a for a in assets)
-    assert any(a.endswith("js/builder.js") for a in assets)
+    assert any(a.endswith("js/changes/main.js") for a in assets)
     assert any(a.endswith("css/builder.css") for a in assets)
 
 

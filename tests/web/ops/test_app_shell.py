@@ -29,7 +29,7 @@ def test_the_service_worker_is_served_from_the_root_as_a_script_naming_the_app_s
     assert "no-cache" in answer["Cache-Control"]
     body = answer.content.decode()
     shell = json.loads(body.split("const SHELL = ", 1)[1].split(";\n", 1)[0])
-    assert "/" in shell and any(url.endswith("js/pending.js") for url in shell)
+    assert "/" in shell and any(url.endswith("js/changes/main.js") for url in shell)
     # the shell is the same for everyone: never a page that shows a player's own armies
     assert "/armies/" not in shell
     paths = json.loads(body.split("const PATHS = ", 1)[1].split(";\n", 1)[0])

@@ -1,0 +1,373 @@
+/* Muster's change protocol, written once: every builder edit is an operation
+ * {key, army, base_version, op, target, field, value, from}, kept in IndexedDB until the
+ * server answered for it, sent in order in batches (queue.js), its answer applied to the
+ * page (out-of-band html, or a redraw from the server: redraw.js) and shown at its field
+ * (fields.js). Loaded as a module on every page: queued changes of any army are sent when
+ * the connection returns or a page loads, whichever page it is.
+ *
+ * Controls are read by event delegation (a card's editor drawn later is handled alike):
+ * [data-field] wrappers for values, forms and buttons with data-op for actions. Without
+ * JavaScript the same forms post to their own URLs. */
+import * as store from "./store.js";
+import * as queue from "./queue.js";
+import * as redraw from "./redraw.js";
+import { drawToast, openAdded, showRolled } from "./landed.js";
+import {
+  clearState, fromOf, readValue, repaint, sameValue, showState, stateOf, targetOf, wrapFor, wrapOf, writeValue,
+} from "./fields.js";
+
+const TYPING_MS = 150;  // keystrokes close together go as one operation
+const ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789";  // as the server makes ids
+
+let builder = null;
+let army = null;
+let redrawAfterResend = false;
+const channel = "BroadcastChannel" in window ? new BroadcastChannel("muster:armies") : null;
+
+function randomText(alphabet, length) {
+  const bytes = new Uint8Array(length);
+  window.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => alphabet[b % alphabet.length]).join("");
+}
+
+function onceKey() {
+  return window.crypto.randomUUID ? window.crypto.randomUUID()
+    : randomText("abcdefghijklmnopqrstuvwxyz0123456789", 32);
+}
+
+function versionNow() {
+  const input = document.getElementById("army-version");
+  return input && Number(input.value) > 0 ? Number(input.value) : undefined;
+}
+
+function record(fields) {
+  return Object.assign({
+    key: onceKey(), army: army, base_version: versionNow(), target: "army", field: "",
+    value: null, url: builder.dataset.operationsUrl, label: "",
+  }, fields);
+}
+
+// -- values ----------------------------------------------------------------------------
+
+function fieldLabel(wrap) {
+  const label = wrap.querySelector("label, legend");
+  return label ? label.textContent.trim() : wrap.dataset.field;
+}
+
+/* The player changed a field: one `set`, made from the value the page last knew for it
+ * (its own queued change of that field first, else the value the field was drawn with). */
+function changed(wrap, delay) {
+  builder = document.getElementById("builder") || builder;
+  if (!builder || !builder.contains(wrap) || !wrap.dataset.param) { return; }
+  if (wrap.classList.contains("conflicted")) { return; }  // a choice to make first
+  const target = targetOf(wrap);
+  const field = wrap.dataset.field;
+  const value = readValue(wrap);
+  if (value === undefined) { return; }
+  const queued = queue.lastSet(army, target, field);
+  if (queued ? sameValue(queued.value, value) : sameValue(value, fromOf(wrap))) { return; }  // nothing new
+  const from = queued ? queued.value : fromOf(wrap);
+  queue.enqueue(record({ op: "set", target: target, field: field, value: value, from: from,
+                         label: fieldLabel(wrap) }), delay);
+  showState(target, field, { state: "saving" });
+}
+
+document.addEventListener("input", (event) => {
+  const wrap = wrapOf(event.target);
+  if (!wrap) { return; }
+  const typed = /^(text|number|search|email|url)$/.test(event.target.type) || event.target.tagName === "TEXTAREA";
+  changed(wrap, typed ? TYPING_MS : 0);
+});
+document.addEventListener("change", (event) => {
+  const wrap = wrapOf(event.target);
+  if (wrap) { changed(wrap, 0); }
+});
+
+// -- actions ---------------------------------------------------------------------------
+
+function labelOf(element) {
+  const entry = element.querySelector(".entry-name");  // a tile of the picker: its unit
+  if (entry) { return "Add " + entry.textContent.trim(); }
+  const select = element.form && element.form.querySelector("select[name=preset]");
+  if (select && element.dataset.op !== "delete" && select.selectedOptions[0]) {
+    return "Add " + select.selectedOptions[0].textContent.trim();
+  }
+  return (element.getAttribute("aria-label") || element.textContent || "a change").trim().replace(/\s+/g, " ").slice(0, 80);
+}
+
+function actionOf(form, submitter) {
+  const from = submitter && submitter.dataset.op ? submitter : form;
+  const op = from.dataset.op;
+  const made = { op: op, target: from.dataset.target || form.dataset.target || "army",
+                 field: from.dataset.field || form.dataset.field || "", label: labelOf(submitter || form) };
+  if (op === "add") {
+    const chosen = submitter && submitter.name === "preset" ? submitter.value
+      : (form.querySelector("[name=preset]") || {}).value;
+    made.value = { id: randomText(ID_ALPHABET, 8) };
+    if (chosen) { made.value.preset = chosen; }
+  } else if (op === "duplicate") {
+    made.value = { id: randomText(ID_ALPHABET, 8) };
+  } else if (op === "move") {
+    made.value = from.dataset.value;
+  } else if (from.dataset.value !== undefined) {
+    made.value = JSON.parse(from.dataset.value);
+  }
+  return made;
+}
+
+// capture: the form is the client's before htmx or the browser posts it
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  builder = document.getElementById("builder") || builder;  // drawn again by an undo
+  if (!builder || !builder.contains(form)) { return; }
+  const submitter = event.submitter;
+  if ((submitter && submitter.dataset.op) || form.dataset.op) {
+    event.preventDefault();
+    event.stopPropagation();
+    if (submitter && submitter.getAttribute("aria-disabled") === "true") { return; }
+    queue.enqueue(record(actionOf(form, submitter)), 0);
+    showCount();
+    return;
+  }
+  if (form.querySelector("[data-field]")) {
+    // Enter in a field: its change goes now (every field is saved on its own)
+    event.preventDefault();
+    event.stopPropagation();
+    const wrap = wrapOf(document.activeElement);
+    if (wrap && form.contains(wrap)) { changed(wrap, 0); }
+  }
+}, true);
+
+// A conflict: "Keep mine" saves this page's value over theirs; "Use theirs" shows theirs
+// and makes it the value to change from.
+document.addEventListener("click", (event) => {
+  const button = event.target.closest ? event.target.closest("[data-conflict]") : null;
+  const wrap = button ? wrapOf(button) : null;
+  if (!wrap) { return; }
+  const target = targetOf(wrap);
+  const field = wrap.dataset.field;
+  wrap.dataset.from = button.dataset.theirs;
+  wrap.classList.remove("conflicted");
+  if (button.dataset.conflict === "theirs") {
+    writeValue(wrap, JSON.parse(button.dataset.theirs));
+    clearState(target, field);
+    showState(target, field, { state: "saved" });
+    return;
+  }
+  clearState(target, field);
+  showState(target, field, { state: "saving" });
+  changed(wrap, 0);
+});
+
+// -- answers ---------------------------------------------------------------------------
+
+function showProblem(message) {
+  let box = document.getElementById("request-problem");
+  if (!box) {
+    box = document.createElement("div");
+    box.id = "request-problem";
+    box.className = "notice error floating";
+    box.setAttribute("role", "alert");
+    document.body.appendChild(box);
+  }
+  box.textContent = message;
+  box.hidden = false;
+  setTimeout(() => { box.hidden = true; }, 6000);
+}
+
+const GONE = "that unit was deleted elsewhere";
+
+function showResult(sent, result) {
+  const status = result.status;
+  const ok = status === "applied" || status === "duplicate";
+  if (sent.op !== "set") {
+    if (!ok) { showProblem("Not saved: " + sent.label + ": " + (status === "gone" ? GONE : result.message || status)); }
+    return;
+  }
+  const newer = queue.lastSet(sent.army, sent.target, sent.field);
+  const wrap = sent.army === army ? wrapFor(sent.target, sent.field) : null;
+  if (ok) {
+    if (wrap && !newer) { wrap.dataset.from = JSON.stringify(status === "applied" && "value" in result ? result.value : sent.value); }
+    if (!newer) { showState(sent.target, sent.field, { state: "saved" }); }
+    return;
+  }
+  if (newer) { return; }  // the player changed it again: that change's answer tells
+  if (status === "conflict") {
+    showState(sent.target, sent.field, { state: "conflict", reason: "changed elsewhere, choose a value",
+                                         theirs: result.theirs, mine: sent.value, html: result.html });
+  } else {
+    showState(sent.target, sent.field, { state: "refused", html: result.html,
+                                         reason: status === "gone" ? GONE : result.message || "the server refused this value" });
+  }
+}
+
+queue.on("answered", (sentArmy, batch, answer) => {
+  redraw.answeredOnce();
+  (answer.results || []).forEach((result) => {
+    const sent = batch.find((r) => r.key === result.key);
+    if (sent) { showResult(sent, result); }
+  });
+  if (channel) { channel.postMessage({ army: sentArmy, version: answer.version }); }
+  if (sentArmy !== army) { showCount(); return; }
+  const more = queue.pending(army).length > 0;
+  const results = answer.results || [];
+  if (answer.html && window.htmx) {
+    window.htmx.swap(document.body, answer.html, { swapStyle: "none" });
+  }
+  if (!answer.html || redrawAfterResend) {
+    // the fallback (no html), and after a page load's resend: what landed may be older
+    // saves of a page gone since, which the answer's html does not show. The count goes
+    // once the page shows what landed.
+    const fallback = !answer.html;
+    if (!more) { redrawAfterResend = false; }
+    redraw.redraw(false, redrawAfterResend ? null : touchedBy(batch)).then(() => {
+      if (fallback) { drawToast(batch, results); }
+      openAdded(batch, results);
+      showRolled(batch, results);
+      showCount();
+    });
+    return;
+  }
+  openAdded(batch, results);
+  showRolled(batch, results);
+  showCount();
+});
+
+/* What a batch of this page's changed, as the answer's html would redraw it: the cards'
+ * summaries and menus of the units it set (never their typed boxes: another device's value
+ * there must still come back as a conflict), the lists after an action, and the totals.
+ * null: the whole builder (a setting such as the army list changes every part). */
+function touchedBy(batch) {
+  const ids = new Set(["army-version", "undo-revision", "army-totals", "issues", "general-names", "army-title"]);
+  for (const sent of batch) {
+    if (sent.op !== "set") { ids.add("units"); ids.add("generals"); continue; }
+    const wrap = wrapFor(sent.target, sent.field);
+    if (wrap && wrap.id) { ids.add(wrap.id); }
+    if (sent.target === "army") {
+      if (sent.field !== "name" && sent.field !== "notes") { return null; }
+      continue;
+    }
+    ids.add("unit-" + sent.target + "-summary");
+    ids.add("general-" + sent.target + "-summary");
+    document.querySelectorAll("[data-target='" + CSS.escape(sent.target) + "']").forEach((other) => {
+      if (other.id && other.querySelector("select, input[type=checkbox]")) { ids.add(other.id); }
+    });
+  }
+  return ids;
+}
+
+queue.on("failed", (batch, why) => {
+  batch.forEach((sent) => {
+    if (sent.op === "set" && sent.army === army) { showState(sent.target, sent.field, { state: "failed", reason: why }); }
+  });
+  showCount();
+});
+queue.on("changed", () => showCount());
+
+function showCount() {
+  const box = document.getElementById("pending-changes");
+  if (!box || army === null) { return; }
+  const mine = queue.pending(army);
+  if (!mine.length && redraw.noticeShowing()) { return; }
+  box.hidden = mine.length === 0;
+  if (!mine.length) { box.textContent = ""; return; }
+  let text = mine.length === 1 ? "1 change not yet saved" : mine.length + " changes not yet saved";
+  const failed = mine.some((r) => r.op !== "set" || (stateOf(r.target, r.field) || {}).state === "failed");
+  if (failed && navigator.onLine === false) { text += " (offline: sent when the connection returns)"; }
+  const actions = mine.filter((r) => r.op !== "set").map((r) => r.label);
+  if (actions.length) { text += ": " + actions.join(", "); }
+  box.textContent = text;
+}
+
+// -- what the page shows stays the player's ---------------------------------------------
+
+/* A field with a queued change, a refused value or a conflict's choice keeps the player's
+ * value through a redraw or an out-of-band swap. */
+function keep(wrap) {
+  if (!wrap.dataset || !wrap.dataset.field || army === null) { return false; }
+  if (wrap.classList.contains("conflicted") || wrap.classList.contains("invalid")) { return true; }
+  return !!queue.lastSet(army, targetOf(wrap), wrap.dataset.field);
+}
+
+/* Queued values put back on their fields (drawn again, or drawn for the first time: a
+ * card's editor loaded when opened), and every field's state shown again. */
+function reapply() {
+  if (army === null) { return; }
+  queue.pending(army).forEach((r) => {
+    if (r.op !== "set") { return; }
+    const wrap = wrapFor(r.target, r.field);
+    if (!wrap) { return; }
+    if (!sameValue(readValue(wrap), r.value)) { writeValue(wrap, r.value); }
+    if (!stateOf(r.target, r.field)) { showState(r.target, r.field, { state: "saving" }); }
+  });
+  repaint(document);
+  showCount();
+}
+
+redraw.on("keep", keep);
+redraw.on("after", reapply);
+document.addEventListener("htmx:oobBeforeSwap", (event) => {
+  const target = event.detail.target;
+  if (target && keep(target)) { event.detail.shouldSwap = false; }
+});
+document.addEventListener("htmx:load", () => reapply());
+document.addEventListener("htmx:afterSettle", () => reapply());
+
+// -- always current --------------------------------------------------------------------
+
+if (channel) {
+  channel.onmessage = (event) => {
+    const data = event.data || {};
+    if (army !== null && data.army === army && Number(data.version) !== versionNow()) { redraw.redraw(true); }
+  };
+}
+
+function arrive() {
+  return queue.load().then((stored) => {
+    reapply();
+    if (army !== null && stored.some((r) => r.army === army)) { redrawAfterResend = true; }
+    queue.sendAll();
+  });
+}
+
+window.addEventListener("online", () => { arrive().then(() => redraw.check()); showCount(); });
+window.addEventListener("offline", () => {
+  queue.pending(army === null ? undefined : army).forEach((r) => {
+    if (r.op === "set" && r.army === army && !queue.isFlying(r)) {
+      showState(r.target, r.field, { state: "failed", reason: "offline, sent when the connection returns" });
+    }
+  });
+  showCount();
+});
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted) {
+    queue.stay();
+    arrive();
+    redraw.check();
+  }
+});
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") { redraw.check(); }
+});
+
+// Leaving: ask only while something is really unsent; from here on answers delete nothing
+window.addEventListener("beforeunload", (event) => {
+  queue.startLeaving();
+  if (queue.pending().length) {
+    event.preventDefault();
+    event.returnValue = "";
+  }
+});
+window.addEventListener("pagehide", () => queue.sendOnLeaving());
+// the player is still here (the question answered "stay")
+["pointerdown", "keydown"].forEach((name) => document.addEventListener(name, () => queue.stay(), true));
+
+function start() {
+  builder = document.getElementById("builder");
+  army = builder && builder.dataset.army ? Number(builder.dataset.army) : null;
+  store.warm();
+  const navigation = (performance.getEntriesByType("navigation")[0] || {}).type;
+  arrive().then(() => { if (navigation === "back_forward") { redraw.check(); } });
+}
+
+if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", start); } else { start(); }
