@@ -330,7 +330,8 @@ function arrive() {
   });
 }
 
-window.addEventListener("online", () => { arrive().then(() => redraw.check()); showCount(); });
+// back online: what waits is sent (and the page redrawn from the server once it landed)
+window.addEventListener("online", () => { arrive(); showCount(); });
 window.addEventListener("offline", () => {
   queue.pending(army === null ? undefined : army).forEach((r) => {
     if (r.op === "set" && r.army === army && !queue.isFlying(r)) {
