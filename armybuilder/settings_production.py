@@ -56,7 +56,7 @@ MIDDLEWARE = [
 ]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "armybuilder.staticstorage.ModuleManifestStaticFilesStorage"},
 }
 
 # The worker and its render children run at this CPU niceness (0-19): pages come first.

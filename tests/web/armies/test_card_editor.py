@@ -44,7 +44,7 @@ def test_an_opened_card_gets_its_editor_with_every_control(owner_client, user):
     body = response.content.decode()
     unit = item_id(saved, 1)
     assert body.lstrip().startswith(f'<div class="card-editor" id="unit-{unit}-editor">')
-    assert f'hx-post="{item_url(saved, 1)}"' in body
+    assert f'id="unit-{unit}-form" method="post" action="{item_url(saved, 1)}"' in body
     assert f'type="number" id="u-{unit}-figures" name="f.figures" value="12"' in body
     assert f'<select id="u-{unit}-quality" name="f.quality"' in body
     assert 'name="csrfmiddlewaretoken"' in body
