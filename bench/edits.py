@@ -145,7 +145,7 @@ def run() -> dict[str, Any]:
         "notes": [
             f"300/30 units: {medians[300] / medians[30]:.2f}x",
             f"database: {database}; times through django.test.Client, in-process (no network)",
-            "queries: SQL statements for one edit (session, user, army, army lists, UPDATE, "
-            "revision)",
+            "queries: SQL statements for one edit (session, user, army, the operation's "
+            "one-time key and its savepoints, army lists, UPDATE, revision)",
         ],
     }

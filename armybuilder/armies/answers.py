@@ -27,7 +27,6 @@ from armybuilder.armies.builder_page import TEMPLATE
 from armybuilder.armies.controls import Control, control_id
 from armybuilder.armies.documents import Checked, check_army
 from armybuilder.armies.operations import Batch, Outcome
-from armybuilder.armies.revisions import ItemGone, index_of
 from armybuilder.catalog.selectors import lists_for
 
 WHOLE = ("settings", "roll", "undo", "restore")  # the builder is redrawn after these
@@ -157,9 +156,14 @@ def _items(
     ops = [a.operation for a in batch.applied]
     set_by_page = {(o.target, o.field) for o in ops if o.op == "set"}
     ruleset = ctx["ruleset"]
+    was = {i.get("id"): i for i in batch.before.get(kind) or () if isinstance(i, dict)}
+    now = checked.army.document[kind]
     for at, item_id in enumerate(after):
         if item_id in stayed:
-            parts += _changed(request, batch, checked, ctx, kind, item_id, at, set_by_page)
+            if was.get(item_id) == now[at] and not any(t == item_id for t, _ in set_by_page):
+                continue  # untouched: nothing of its card is sent
+            old = was.get(item_id) or {}
+            parts += _changed(request, checked, ctx, kind, item_id, at, old, set_by_page)
             continue
         if item_id in kept:  # moved: out of its old place, into its new one
             parts.append(_gone(kind, item_id))
@@ -224,22 +228,18 @@ def _in_order(before: list[str], after: list[str]) -> set[str]:
 
 def _changed(
     request: HttpRequest,
-    batch: Batch,
     checked: Checked,
     ctx: dict[str, Any],
     kind: str,
     item_id: str,
     at: int,
+    old: dict[str, Any],
     set_by_page: set[tuple[str, str]],
 ) -> list[str]:
     """A card that stayed in place: its summary when the batch changed it, and the
     controls the page did not set itself (the builder's follow-ups, a renamed general's
     division) or whose allowed values moved."""
-    old = _item(batch.before, kind, item_id)
     new = checked.army.document[kind][at]
-    touched = any(t == item_id for t, _ in set_by_page)
-    if old == new and not touched:
-        return []
     ruleset = ctx["ruleset"]
     row = presenters.item_row(checked, ruleset, kind, at, with_controls=False)
     parts = [_render(request, "item-summary", {**ctx, "row": row, "oob": True})]
@@ -261,14 +261,6 @@ def _changed(
     if controls:
         parts.append(_render(request, "controls-oob", {**ctx, "oob_controls": controls}))
     return parts
-
-
-def _item(document: dict[str, Any], kind: str, item_id: str) -> dict[str, Any]:
-    try:
-        found = document[kind][index_of(document, kind, item_id)]
-    except (KeyError, TypeError, ItemGone):
-        return {}
-    return found if isinstance(found, dict) else {}
 
 
 def _leaves(controls: tuple[Control, ...]) -> list[Control]:
