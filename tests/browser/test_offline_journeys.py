@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Error, Page, expect
 
-from armybuilder.armies import editing
-from armybuilder.armies.changes import UNSET
+from armybuilder.armies import pipeline
+from armybuilder.armies.commands import SetValue
 from armybuilder.armies.models import Army
 from tests.browser.conftest import OFFLINE_LOAD_FAILURES
 from tests.browser.test_builder_journeys import (
@@ -56,7 +56,7 @@ def rename_elsewhere(saved: Army, name: str) -> None:
     """Another tab or device renames the first unit (through the same edit pipeline)."""
     saved.refresh_from_db()
     first = saved.document["units"][0]["id"]
-    editing.change_item_field(saved, "units", first, "name", {"f.name": name}, UNSET)
+    pipeline.run(saved, SetValue(first, "name", name))
 
 
 def test_an_offline_edit_is_marked_not_saved_and_lands_when_the_connection_returns(
