@@ -56,7 +56,7 @@ function fieldLabel(wrap) {
 
 /* The player changed a field: one `set`, made from the value the page last knew for it
  * (its own queued change of that field first, else the value the field was drawn with). */
-function changed(wrap, delay) {
+function changed(wrap, delay, typing) {
   builder = document.getElementById("builder") || builder;
   if (!builder || !builder.contains(wrap) || !wrap.dataset.param) { return; }
   if (wrap.classList.contains("conflicted")) { return; }  // a choice to make first
@@ -67,8 +67,10 @@ function changed(wrap, delay) {
   const queued = queue.lastSet(army, target, field);
   if (queued ? sameValue(queued.value, value) : sameValue(value, fromOf(wrap))) { return; }  // nothing new
   const from = queued ? queued.value : fromOf(wrap);
+  // a keystroke says so: the server folds it into the same field's revision of a moment
+  // ago, so a word typed key by key is one change in History and one Undo
   queue.enqueue(record({ op: "set", target: target, field: field, value: value, from: from,
-                         label: fieldLabel(wrap) }), delay);
+                         label: fieldLabel(wrap), typing: !!typing }), delay);
   showState(target, field, { state: "saving" });
 }
 
@@ -76,7 +78,7 @@ document.addEventListener("input", (event) => {
   const wrap = wrapOf(event.target);
   if (!wrap) { return; }
   const typed = /^(text|number|search|email|url)$/.test(event.target.type) || event.target.tagName === "TEXTAREA";
-  changed(wrap, typed ? TYPING_MS : 0);
+  changed(wrap, typed ? TYPING_MS : 0, typed);
 });
 document.addEventListener("change", (event) => {
   const wrap = wrapOf(event.target);

@@ -11,7 +11,7 @@
 import * as store from "./store.js";
 
 const BATCH = 200;
-const WIRE = ["key", "army", "base_version", "op", "target", "field", "value", "from"];
+const WIRE = ["key", "army", "base_version", "op", "target", "field", "value", "from", "typing"];
 
 let records = [];            // unanswered operations known to this page, oldest first
 const flying = new Set();    // keys in a request now
