@@ -316,8 +316,9 @@ def test_settings_change_redraws_every_unit_out_of_band(owner_client, user):
     assert response.status_code == 200
     assert '<h1 id="army-title" hx-swap-oob="true">Hastings</h1>' in text
     assert re.search(r'<section id="units"[^>]*hx-swap-oob="true"', text)
-    assert "<dt>move</dt><dd>3&quot;</dd>" in text  # 15 mm halves 6"
     assert 'data-code="over-points-limit"' in text
+    editor = owner_client.get(item_url(saved, 0, tail="editor/"), headers=HX).content.decode()
+    assert "<dt>move</dt><dd>3&quot;</dd>" in editor  # 15 mm halves 6"
 
 
 def test_a_malformed_setting_is_refused_with_the_field_named(owner_client, user):
