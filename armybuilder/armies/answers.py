@@ -110,6 +110,10 @@ def fragments(request: HttpRequest, batch: Batch) -> str:
     if settings - set(CHEAP_SETTINGS):  # every unit may cost differently
         view = presenters.builder(checked, ruleset, controls=False)
         parts.append(_render(request, "unit-summaries", {**ctx, "b": view}))
+    if any(o.op in STRUCTURAL for o in ops):  # the headings' counts follow the cards
+        for kind in ("units", "generals") if ruleset.has_generals else ("units",):
+            count = len(checked.army.document.get(kind) or [])
+            parts.append(_render(request, f"{kind}-count", {**ctx, "oob": True, "count": count}))
     if checked.army.document.get("army_list") and any(o.op in STRUCTURAL for o in ops):
         parts.append(_picker(request, checked, toast))
     parts.append(_render(request, "oob", ctx))

@@ -313,6 +313,8 @@ def test_settings_change_redraws_every_unit_out_of_band(owner_client, user):
     assert f'id="unit-{item_id(saved, 0)}-summary" hx-swap-oob="true"' in text
     assert 'id="units"' not in text
     assert 'data-code="over-points-limit"' in text
+    editor = owner_client.get(item_url(saved, 0, tail="editor/"), headers=HX).content.decode()
+    assert "<dt>move</dt><dd>3&quot;</dd>" in editor  # 15 mm halves 6"
 
 
 def test_a_malformed_setting_is_refused_with_the_field_named(owner_client, user):

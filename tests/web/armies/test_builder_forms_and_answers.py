@@ -166,6 +166,7 @@ def test_adding_a_unit_to_a_30_unit_army_answers_only_the_new_card(owner_client,
     assert 'hx-swap-oob="afterend:#unit-' + others[-1] + '"' in html
     assert 'id="army-version" value="2" hx-swap-oob="true"' in html
     assert 'id="army-totals"' in html
+    assert '<span class="count" id="units-count" hx-swap-oob="true">(31)</span>' in html
     assert len(html.encode()) < 30_000
 
 
@@ -185,6 +186,8 @@ def test_a_delete_answer_removes_the_card_and_sends_no_other(owner_client, user)
     assert f'<li id="unit-{gone}" hx-swap-oob="delete"></li>' in html
     assert cards(html) == []
     assert "toast-undo" in html  # a delete acts at once and offers undo
+    count = len(units_of(saved))  # read after the delete
+    assert f'<span class="count" id="units-count" hx-swap-oob="true">({count})</span>' in html
 
 
 def test_a_duplicate_answer_puts_the_copy_right_after_its_source(owner_client, user):

@@ -121,7 +121,9 @@ def test_a_refused_or_stale_change_draws_its_card_open_with_its_editor(owner_cli
     body = stale.content.decode()
     assert f'id="u-{unit}-figures" name="f.figures" value="20"' in body
     assert f'id="u-{item_id(saved, 0)}-figures"' not in body  # the other card stays closed
-    assert re.search(rf'id="unit-{unit}"[^>]*>\s*<details name="units" class="unit-card" open', body)
+    assert re.search(
+        rf'id="unit-{unit}"[^>]*>\s*<details name="units" class="unit-card" open', body
+    )
 
 
 def test_a_closed_card_is_drawn_once_per_content(owner_client, user):
