@@ -10,9 +10,9 @@ KB is the HTML's size, uncompressed; queries the SQL statements of one open; cpu
 CPU time of one open (the server runs in this process: its own work, which a machine busy
 with other jobs slows less than the wall-clock time).
 
-Add a unit and a field edit go through the endpoint this branch offers for them (one
-function each: ``add_unit`` and ``edit_field``), each answer's KB as the browser receives
-it with htmx.
+Add a unit and a field edit are one operation each, posted to the operations endpoint as
+the builder's client module sends them (``operate``); each answer's KB is the JSON the
+browser receives, with the out-of-band HTML of what changed.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import statistics
 import time
+import uuid
 from typing import Any
 
 TITLE = "Builder open, add a unit, a field edit's answer"
@@ -79,25 +80,33 @@ def open_builder(client: Any, army: Any) -> Any:
 # -- the two answers, through the endpoint this branch has for them ------------------------
 
 
-def add_unit(client: Any, army: Any) -> Any:
-    """ "Add unit" as the builder's htmx form posts it (the whole units section answers)."""
+def operate(client: Any, army: Any, operation: dict[str, Any]) -> Any:
+    """One operation as the builder's client module sends it: JSON to the operations
+    endpoint with a fresh one-time key, answered with out-of-band HTML of what changed."""
     army.refresh_from_db()
+    body = {"operations": [{"key": uuid.uuid4().hex, "base_version": army.version, **operation}]}
     response = client.post(
-        f"/armies/{army.pk}/units/add/", {"version": army.version, "preset": "blank"}, headers=HX
+        f"/armies/{army.pk}/operations/", json.dumps(body), "application/json", headers=HX
     )
     assert response.status_code == 200, response.content[:300]
+    assert response.json()["results"][0]["status"] == "applied", response.content[:300]
     return response
+
+
+def add_unit(client: Any, army: Any) -> Any:
+    """ "Add unit": one ``add`` operation (the answer: the new card and the totals)."""
+    return operate(client, army, {"op": "add", "field": "units", "value": {"preset": "blank"}})
 
 
 def edit_field(client: Any, army: Any, figures: int) -> Any:
-    """One field's save as builder.js sends it (the one-field protocol)."""
+    """One field's save: a ``set`` of the middle unit's figures, made from its value."""
     army.refresh_from_db()
     unit = army.document["units"][len(army.document["units"]) // 2]
-    data = {"version": army.version, "_field": "figures", "_from": json.dumps(unit["figures"]),
-            "f.figures": str(figures)}  # fmt: skip
-    response = client.post(f"/armies/{army.pk}/unit/{unit['id']}/", data, headers=HX)
-    assert response.status_code == 200, response.content[:300]
-    return response
+    return operate(
+        client, army,
+        {"op": "set", "target": unit["id"], "field": "figures", "value": figures,
+         "from": unit["figures"]},
+    )  # fmt: skip
 
 
 def time_floor(client: Any) -> float:
@@ -188,8 +197,8 @@ def run() -> dict[str, Any]:
         "rows": rows,
         "notes": [
             *goal(rows),
-            "add a unit: POST /armies/<pk>/units/add/ (htmx: the units section and the "
-            "out-of-band totals); a field edit: POST /armies/<pk>/unit/<id>/ with _field",
+            "add a unit and a field edit: one operation each, POST /armies/<pk>/operations/ "
+            "(htmx: the answer's out-of-band HTML of what changed)",
             f"database: {database}; times through django.test.Client, in-process (no network)",
         ],
     }

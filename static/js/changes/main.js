@@ -203,6 +203,22 @@ function showResult(sent, result) {
   }
 }
 
+/* The answer's out-of-band parts whose target is not on this page are left out (a card's
+ * menus while its editor was never loaded, a unit another tab deleted): htmx would log each
+ * as an error, and there is nothing on the page for them to update. */
+function onPage(html) {
+  const template = document.createElement("template");
+  template.innerHTML = html;
+  Array.from(template.content.children).forEach((part) => {
+    const spec = part.getAttribute("hx-swap-oob");
+    if (spec === null) { return; }
+    const colon = spec.indexOf(":");
+    const selector = colon >= 0 ? spec.slice(colon + 1) : (part.id ? "#" + CSS.escape(part.id) : "");
+    if (selector && !document.querySelector(selector)) { part.remove(); }
+  });
+  return template.innerHTML;
+}
+
 queue.on("answered", (sentArmy, batch, answer) => {
   redraw.answeredOnce();
   (answer.results || []).forEach((result) => {
@@ -214,7 +230,7 @@ queue.on("answered", (sentArmy, batch, answer) => {
   const more = queue.pending(army).length > 0;
   const results = answer.results || [];
   if (answer.html && window.htmx) {
-    window.htmx.swap(document.body, answer.html, { swapStyle: "none" });
+    window.htmx.swap(document.body, onPage(answer.html), { swapStyle: "none" });
   }
   if (!answer.html || redrawAfterResend) {
     // the fallback (no html), and after a page load's resend: what landed may be older
