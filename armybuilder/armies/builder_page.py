@@ -147,7 +147,7 @@ def context(
             picker_groups=picker.picker_groups(entries),
             setting_from=presenters.setting_from(army.document),
             share_url=presenters.share_url(request, army.share_token),
-            print_links=presenters.print_links(f"/armies/{army.pk}/"),
+            print_links=presenters.print_links(reverse("armies:builder", args=[army.pk])),
         )
     result.update(extra)
     return result

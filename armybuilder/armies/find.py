@@ -63,6 +63,6 @@ def find_lists(user: Any, query: str) -> list[RulesetGroup]:
 def find_list(request: HttpRequest) -> HttpResponse:
     query = request.GET.get("q", "")[:QUERY_MAX]
     context = {"query": query, "groups": find_lists(request.user, query)}
-    if request.headers.get("HX-Request"):
+    if request.htmx:
         return render(request, "armies/find.html#results", context)
     return render(request, "armies/find.html", context)

@@ -14,6 +14,7 @@ from django.db.models import OuterRef, Subquery
 from django.db.models.fields.json import KT
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_safe
 
 from armybuilder.armies import drafts, lifecycle, presenters, selectors
@@ -87,7 +88,7 @@ def shared(request: HttpRequest, token: str) -> HttpResponse:
             "ruleset": ruleset,
             "token": token,
             "share_url": presenters.share_url(request, token),
-            "print_links": presenters.print_links(f"/s/{token}/"),
+            "print_links": presenters.print_links(reverse("armies:shared", args=[token])),
             "og_description": _description(checked, ruleset.title),
             "is_owner": selectors.can_edit(request, army),
             "notes": army.document.get("notes", ""),

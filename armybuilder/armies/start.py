@@ -81,6 +81,6 @@ def choose_list(request: HttpRequest, slug: str) -> HttpResponse:
         "query": query,
         "groups": list_groups(request.user, slug, query),
     }
-    if request.headers.get("HX-Request"):
+    if request.htmx:
         return render(request, "armies/start.html#list-groups", context)
     return render(request, "armies/start.html", context)

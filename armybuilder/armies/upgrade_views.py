@@ -34,7 +34,7 @@ def list_upgrade(request: HttpRequest, pk: int) -> HttpResponse:
         "diff": pins.upgrade_diff(army),
         "can_undo": _undo_key(pk) in request.session,
     }
-    if request.headers.get("HX-Request"):
+    if request.htmx:
         if context["diff"] is None and not context["can_undo"]:
             # nothing to say: the builder's empty placeholder stays empty, so nothing on
             # the page moves under a player's tap as it loads

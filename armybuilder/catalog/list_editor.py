@@ -96,7 +96,7 @@ def edit_list(request: HttpRequest, slug: str, list_slug: str) -> HttpResponse:
         except Refusal as exc:
             refusal, status = exc, 400
         army_list.refresh_from_db()
-        partial = request.headers.get("HX-Request") or request.headers.get("X-List-Editor")
+        partial = request.htmx or request.headers.get("X-List-Editor")
         if status == 200 and not partial:
             return redirect(editor_url(army_list))
     context = editor_context(ruleset, shape, army_list, refusal, done)
@@ -111,7 +111,7 @@ def edit_list(request: HttpRequest, slug: str, list_slug: str) -> HttpResponse:
         if refusal is not None:
             response["X-List-Refused"] = "true"
         return response
-    if request.headers.get("HX-Request"):
+    if request.htmx:
         return render(request, f"{TEMPLATE}#editor", context, status=status)
     return render(request, TEMPLATE, context, status=status)
 

@@ -15,6 +15,7 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django_htmx.http import HttpResponseClientRedirect
 
 from armybuilder import throttle
 from armybuilder.events import selectors
@@ -50,9 +51,7 @@ def flyer(request: HttpRequest, code: str) -> HttpResponse:
             make_flyer.enqueue(event.pk, url, key)
         pdf = cache.get(key)  # made already when the queue runs tasks at once (make dev)
     if isinstance(pdf, bytes) and request.htmx:  # the waiting page: now open the PDF itself
-        done = HttpResponse(status=204)
-        done["HX-Redirect"] = request.path
-        return done
+        return HttpResponseClientRedirect(request.path)
     if isinstance(pdf, bytes):
         response = HttpResponse(pdf, content_type="application/pdf")
         response["Content-Disposition"] = f'inline; filename="event-{event.code}-flyer.pdf"'

@@ -6,7 +6,7 @@ import pytest
 import rules
 from armybuilder.printing.roster import build_roster
 from rules.qrs import qrs_sheet
-from tests.support import army, example, fixture_lists, item_url
+from tests.support import army, builder_with_editors, example, fixture_lists, item_url
 
 
 def checked(document):
@@ -136,7 +136,7 @@ def test_a_player_picks_a_mixed_unit_in_the_builder(owner_client, user):
              options={"mixed_units": True}),
         owner=user,
     )  # fmt: skip
-    page = owner_client.get(f"/armies/{saved.pk}/").content.decode()
+    page = builder_with_editors(owner_client, saved)
     assert 'name="f.mixed.figures"' in page
     data = {"version": saved.version, "f.mixed": ["0", "1"], "f.mixed.figures": "4",
             "f.mixed.density": "loose", "f.mixed.armour": "unarmoured"}  # fmt: skip
