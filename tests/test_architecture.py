@@ -526,9 +526,6 @@ def test_the_architecture_page_lists_every_root_module_of_the_rules_engine():
 # -- test files mirror modules ---------------------------------------------------------------
 
 WEB_TESTS = ROOT / "tests" / "web"
-# tests/web/armies/ is left out for now: its files are being rewritten, and their move to
-# mirror armies' modules is pending (one batch of renames once that work has landed).
-MIRROR_PENDING = {"armies"}
 # Test files named for no one module, each with why.
 CROSS_CUTTING = {
     # every route of every app, walked from tests/web/routes.py
@@ -539,9 +536,6 @@ CROSS_CUTTING = {
     "test_no_slugs_for_players.py",
     # a plug-in rule set (tests/toy_ruleset/) through the pages, the API, the CLI and printing
     "test_toy_ruleset.py",
-    # tests of armybuilder/catalog/pins.py whose helpers tests/web/armies/ imports by this
-    # name: renamed test_pins.py together with the armies tests
-    "catalog/test_list_pins.py",
 }
 
 
@@ -587,8 +581,6 @@ def test_every_web_test_file_mirrors_a_module_of_its_app():
     found = {}
     for rank in APP_ORDER:
         for app in rank:
-            if app in MIRROR_PENDING:
-                continue
             names = [n for n in _test_files(WEB_TESTS / app) if f"{app}/{n}" not in CROSS_CUTTING]
             found[app] = unmirrored(names, module_stems(f"armybuilder.{app}"))
     names = [n for n in _test_files(WEB_TESTS) if n not in CROSS_CUTTING]

@@ -5,10 +5,10 @@ cards too) and the change typed just before lands, once."""
 from __future__ import annotations
 
 import pytest
+from armybuilder.armies.changes import UNSET
 from playwright.sync_api import Page, expect
 
 from armybuilder.armies import editing
-from armybuilder.armies.changes import UNSET
 from armybuilder.armies.models import Army
 from tests.browser.test_builder_journeys import (
     document_of,

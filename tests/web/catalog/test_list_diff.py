@@ -5,7 +5,7 @@ import copy
 import rules
 from armybuilder.catalog.list_diff import Vocabulary, diff_lists, entries, readable
 from tests.support import fixture_lists
-from tests.web.catalog.test_list_pins import DEWITT_LIST
+from tests.web.catalog.test_pins import DEWITT_LIST
 
 
 def by_entry(changes):

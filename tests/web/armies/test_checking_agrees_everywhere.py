@@ -17,7 +17,7 @@ from armybuilder.armies.models import Army
 from armybuilder.catalog import services
 from armybuilder.catalog.models import LINK, ArmyList, SharedList
 from tests.support import army
-from tests.web.catalog.test_list_pins import legal_army, list_entry_units, lower_max
+from tests.web.catalog.test_pins import legal_army, list_entry_units, lower_max
 
 pytestmark = pytest.mark.django_db
 
