@@ -3,7 +3,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from armybuilder.ops.app_shell import manifest, service_worker
+from armybuilder.ops.app_shell import favicon, manifest, service_worker
 from armybuilder.ops.health import healthz
 
 urlpatterns = [
@@ -19,6 +19,7 @@ urlpatterns = [
     # the installable app: served from the root so the worker's scope is the whole site
     path("manifest.webmanifest", manifest, name="manifest"),
     path("sw.js", service_worker, name="service_worker"),
+    path("favicon.ico", favicon, name="favicon"),
 ]
 
 handler400 = "armybuilder.errors.bad_request"

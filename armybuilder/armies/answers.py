@@ -254,9 +254,15 @@ def _changed(
     moved = kind == "units" and ruleset.allowed_values(list_data, old) != ruleset.allowed_values(
         list_data, new
     )
-    if not redraw and not moved:
+    if not fields:
         return parts
     full = presenters.item_row(checked, ruleset, kind, at, ally_lists=_allies(ruleset))
+    # a choice changed (training, mounted...): the rules may now allow or forbid options of
+    # the unit's other menus (a missile weapon once it trains for missiles), so they come too
+    chosen = {c.field.split(".")[0] for c in _leaves(full.controls) if c.widget in LEAVES}
+    moved = moved or (kind == "units" and bool(fields & chosen))
+    if not redraw and not moved:
+        return parts
     controls = [
         c
         for c in _leaves(full.controls)

@@ -10,6 +10,7 @@ import json
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.cache import cache_control
@@ -59,6 +60,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     shell = [
         reverse("catalog:home"),
         static("css/muster.css"),
+        static("css/builder.css"),
         static("js/app.js"),
         static("js/builder-ui.js"),
         static("js/changes/main.js"),
@@ -66,6 +68,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         static("js/changes/store.js"),
         static("js/changes/fields.js"),
         static("js/changes/redraw.js"),
+        static("js/changes/landed.js"),
+        static("js/estimate.js"),
         static("js/vendor/idb-keyval.js"),
         static("js/htmx-csp.js"),
         static("js/print.js"),
@@ -82,3 +86,11 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     }
     header = f"const SHELL = {json.dumps(shell)};\nconst PATHS = {json.dumps(paths)};\n"
     return HttpResponse(header + WORKER.read_text(), content_type="text/javascript")
+
+
+@require_safe
+@cache_control(max_age=86400)
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``, which browsers ask for on pages that name no icon (a PDF, a print
+    preview): the app's icon, rather than a 404 in every such page's log."""
+    return redirect(static("icons/icon-192.png"))

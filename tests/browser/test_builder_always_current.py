@@ -5,10 +5,10 @@ cards too) and the change typed just before lands, once."""
 from __future__ import annotations
 
 import pytest
-from armybuilder.armies.changes import UNSET
 from playwright.sync_api import Page, expect
 
-from armybuilder.armies import editing
+from armybuilder.armies import pipeline
+from armybuilder.armies.commands import SetValue
 from armybuilder.armies.models import Army
 from tests.browser.test_builder_journeys import (
     document_of,
@@ -26,7 +26,7 @@ def rename_elsewhere(saved: Army, index: int, name: str) -> None:
     """Another device renames a unit (through the same edit pipeline)."""
     saved.refresh_from_db()
     unit = saved.document["units"][index]["id"]
-    editing.change_item_field(saved, "units", unit, "name", {"f.name": name}, UNSET)
+    pipeline.run(saved, SetValue(unit, "name", name))
 
 
 def names(saved: Army) -> list[str]:

@@ -15,7 +15,7 @@ from playwright.sync_api import Error, Page, expect
 import rules
 from armybuilder.armies import services
 from armybuilder.armies.models import Army
-from tests.support import DEWITT_ARCHER, DEWITT_KNIGHT, army, unit_id
+from tests.support import DEWITT_ARCHER, DEWITT_KNIGHT, army, kept_with_editors, unit_id
 
 TIMEOUT = 10_000
 
@@ -68,6 +68,7 @@ def open_army(page: Page, live_server: Any, document: Any = None) -> tuple[User,
     expect(page.locator("#army-title")).to_be_visible()
     # the worker controls the page before the connection goes (its static files are kept)
     page.evaluate("navigator.serviceWorker.ready.then(r => !!r.active)")
+    kept_with_editors(page)  # a card opened offline brings its editor from the worker
     return user, saved
 
 

@@ -180,6 +180,7 @@ ROUTES: dict[str, Rule] = {
     "healthz": Rule(PUBLIC),
     "manifest": Rule(PUBLIC),
     "service_worker": Rule(PUBLIC),
+    "favicon": Rule(PUBLIC),
     # the admin: every route of its namespace is staff-only, but for its own log-in page
     "admin:*": Rule(STAFF),
     "admin:login": Rule(PUBLIC),

@@ -50,3 +50,10 @@ def test_the_army_version_is_its_owners_only_and_never_cached(client, db):
     answer = client.get(f"/armies/{saved.pk}/version.json")
     assert answer.json() == {"version": saved.version}
     assert "no-store" in answer["Cache-Control"]
+
+
+def test_favicon_leads_to_the_apps_icon(client, db):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 302
+    assert response["Location"] == "/static/icons/icon-192.png"
+    assert finders.find("icons/icon-192.png")  # a file the static files hold
