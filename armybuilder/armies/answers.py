@@ -269,7 +269,10 @@ def _changed(
         if c.field.split(".")[0] in redraw or (moved and c.widget in LEAVES and c.field not in own)
     ]
     if controls:
-        parts.append(_render(request, "controls-oob", {**ctx, "oob_controls": controls}))
+        # the row names the unit each redrawn control belongs to (its data-target)
+        parts.append(
+            _render(request, "controls-oob", {**ctx, "row": full, "oob_controls": controls})
+        )
     return parts
 
 

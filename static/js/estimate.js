@@ -226,6 +226,14 @@
     var detail = event.detail || {};
     if (offline() && isAction(detail, sourceOf(detail))) { actionWaits(); }
   });
+  // The builder's change module sends actions itself (add, duplicate, delete, move, roll):
+  // a form or button of the builder naming its operation, submitted offline.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var from = event.submitter && event.submitter.dataset.op ? event.submitter : form;
+    if (!offline() || !form.closest || !form.closest("#builder")) { return; }
+    if (from.dataset && from.dataset.op && from.dataset.op !== "set") { actionWaits(); }
+  }, true);
 
   // A save that did not reach the server: its card waits like an offline one.
   function onLost(event) {
@@ -259,6 +267,9 @@
   // The server's fragments replace summaries and totals: cards still waiting mark the new
   // totals again (a swapped summary is a new element, so its card waits no more).
   document.addEventListener("htmx:afterSettle", refresh);
+  // a card's editor drawn after the page (opened, or kept offline) may hold a change put
+  // back from the queue: priced again once the change module has put it in place
+  document.addEventListener("htmx:afterSettle", function () { setTimeout(restored, 0); });
   new MutationObserver(function (records) {
     for (var i = 0; i < records.length; i++) {
       var target = records[i].target;

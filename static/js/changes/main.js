@@ -214,7 +214,12 @@ function onPage(html) {
     if (spec === null) { return; }
     const colon = spec.indexOf(":");
     const selector = colon >= 0 ? spec.slice(colon + 1) : (part.id ? "#" + CSS.escape(part.id) : "");
-    if (selector && !document.querySelector(selector)) { part.remove(); }
+    if (selector && !document.querySelector(selector)) { part.remove(); return; }
+    // a control with a change of the player's still unanswered keeps what the player chose
+    // (that change's own answer redraws it)
+    if (part.dataset.field && queue.lastSet(army, part.dataset.target || "army", part.dataset.field)) {
+      part.remove();
+    }
   });
   return template.innerHTML;
 }
@@ -309,13 +314,28 @@ function keep(wrap) {
 
 /* Queued values put back on their fields (drawn again, or drawn for the first time: a
  * card's editor loaded when opened), and every field's state shown again. */
+/* A card drawn closed whose unit has a change waiting: its editor is fetched now (from the
+ * service worker offline), so the change is put back in its field and shown as waiting. */
+function loadEditor(target) {
+  const slot = document.querySelector(`#unit-${CSS.escape(target)}-editor.pending-editor, #general-${CSS.escape(target)}-editor.pending-editor`);
+  if (!slot || slot.dataset.loading || !window.htmx) { return; }
+  slot.dataset.loading = "1";
+  window.htmx.ajax("GET", slot.getAttribute("hx-get"), { target: slot, swap: "outerHTML" });
+}
+
 function reapply() {
   if (army === null) { return; }
   queue.pending(army).forEach((r) => {
     if (r.op !== "set") { return; }
     const wrap = wrapFor(r.target, r.field);
-    if (!wrap) { return; }
-    if (!sameValue(readValue(wrap), r.value)) { writeValue(wrap, r.value); }
+    if (!wrap) { loadEditor(r.target); return; }
+    if (!sameValue(readValue(wrap), r.value)) {
+      writeValue(wrap, r.value);
+      // said as an edit, so what follows a field's value (the points estimate) follows it
+      // too; this module sees its own queued value and queues nothing more
+      const control = wrap.querySelector("input:not([type=hidden]), select, textarea");
+      if (control) { control.dispatchEvent(new Event("input", { bubbles: true })); }
+    }
     if (!stateOf(r.target, r.field)) { showState(r.target, r.field, { state: "saving" }); }
   });
   repaint(document);

@@ -32,6 +32,11 @@ def test_training_for_missiles_answers_the_missile_menu_with_the_bow_allowed(own
     answer = send(owner_client, saved, "set", unit, "training", "missile", "melee")
     assert answer.result["status"] == "applied"
     assert "disabled" not in _option(answer.json["html"], unit, "foot_bow")
+    # a redrawn menu still names its unit: the next change made with it lands there
+    assert (
+        f'id="u-{unit}-missile-weapon-wrap" data-field="missile_weapon" data-target="{unit}"'
+        in (answer.json["html"])
+    )
 
 
 def test_a_figures_change_sends_no_menu(owner_client, user):
