@@ -26,7 +26,7 @@ from tests.browser.test_builder_journeys import (
     open_card,
     sign_in,
 )
-from tests.support import unit_id
+from tests.support import kept_with_editors, unit_id
 
 # the service worker is part of what these journeys prove (no connection, the app shell)
 pytestmark = [
@@ -173,6 +173,7 @@ def test_the_app_installs_and_a_saved_army_and_its_roster_pdf_open_offline(live_
     pdf = f"/armies/{saved.pk}/roster.pdf"
     fetch_pdf = "url => fetch(url).then(r => [r.status, r.headers.get('content-type')])"
     assert page.evaluate(fetch_pdf, pdf) == [200, "application/pdf"]
+    kept_with_editors(page)  # the worker keeps the page once every card's editor is in it
 
     page.context.set_offline(True)
     page.goto(f"{live_server.url}/armies/{saved.pk}/", timeout=TIMEOUT)
