@@ -42,7 +42,10 @@ def apply(request: HttpRequest, pk: int) -> JsonResponse:
     answer: dict[str, object] = {"version": done.army.version}
     if request.htmx:
         answer["results"] = [o.to_json() for o in answers.with_messages(request, done)]
-        answer["html"] = answers.fragments(request, done)
+        if not any(o.status == "duplicate" for o in done.outcomes):
+            answer["html"] = answers.fragments(request, done)
+        # else: sent again after a lost answer (a reload mid-send). The page fetches the
+        # builder and patches what differs, so the cards the player opened stay open.
     else:
         answer["results"] = [o.to_json() for o in done.outcomes]
     response = JsonResponse(answer)

@@ -7,7 +7,7 @@ import pytest
 
 from armybuilder.armies import services
 from tests.support import army, item_id
-from tests.web.armies.sending import send
+from tests.web.armies.sending import operation, send, send_batch
 
 pytestmark = pytest.mark.django_db
 
@@ -47,3 +47,20 @@ def test_a_figures_change_sends_no_menu(owner_client, user):
     answer = send(owner_client, saved, "set", item_id(saved, 0), "figures", 14, 12)
     assert answer.result["status"] == "applied"
     assert "<select" not in answer.json["html"]
+
+
+def test_an_operation_sent_again_after_a_lost_answer_leaves_the_redraw_to_the_page(
+    owner_client, user
+):
+    saved = services.create_army(
+        army("into-the-dark", [{"name": "Archers", "quality": "average", "figures": 12}]),
+        owner=user,
+    )
+    made = operation(saved, "set", item_id(saved, 0), "name", "Renamed", "Archers")
+    first = send_batch(owner_client, saved, [made]).json()
+    assert first["results"][0]["status"] == "applied" and "Renamed" in first["html"]
+    again = send_batch(owner_client, saved, [made]).json()  # a reload before the answer came
+    assert again["results"][0]["status"] == "duplicate"
+    # no builder drawn whole over the page (it would close the cards the player opened):
+    # without html the page patches what differs from the server's builder
+    assert "html" not in again
