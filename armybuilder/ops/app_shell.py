@@ -69,6 +69,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         static("js/changes/fields.js"),
         static("js/changes/redraw.js"),
         static("js/changes/landed.js"),
+        static("js/changes/problem.js"),
         static("js/estimate.js"),
         static("js/vendor/idb-keyval.js"),
         static("js/htmx-csp.js"),

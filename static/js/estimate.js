@@ -238,6 +238,7 @@
   // A save that did not reach the server: its card waits like an offline one.
   function onLost(event) {
     var detail = event.detail || {};
+    if ((detail.requestConfig || {}).verb !== "post") { return; }  // a card's editor, read only
     var element = sourceOf(detail);
     if (isAction(detail, element)) { actionWaits(); return; }
     var summary = summaryOf(element);

@@ -12,6 +12,7 @@ import * as store from "./store.js";
 import * as queue from "./queue.js";
 import * as redraw from "./redraw.js";
 import { drawToast, openAdded, showRolled } from "./landed.js";
+import { showProblem } from "./problem.js";
 import {
   clearState, fromOf, readValue, repaint, sameValue, showState, stateOf, targetOf, wrapFor, wrapOf, writeValue,
 } from "./fields.js";
@@ -162,20 +163,6 @@ document.addEventListener("click", (event) => {
 });
 
 // -- answers ---------------------------------------------------------------------------
-
-function showProblem(message) {
-  let box = document.getElementById("request-problem");
-  if (!box) {
-    box = document.createElement("div");
-    box.id = "request-problem";
-    box.className = "notice error floating";
-    box.setAttribute("role", "alert");
-    document.body.appendChild(box);
-  }
-  box.textContent = message;
-  box.hidden = false;
-  setTimeout(() => { box.hidden = true; }, 6000);
-}
 
 const GONE = "that unit was deleted elsewhere";
 

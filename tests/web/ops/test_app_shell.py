@@ -1,6 +1,9 @@
 """The installable app's manifest and service worker, and the army version a page re-reads."""
 
 import json
+import posixpath
+import re
+from pathlib import Path
 
 from django.contrib.auth.models import User
 from django.contrib.staticfiles import finders
@@ -36,6 +39,34 @@ def test_the_service_worker_is_served_from_the_root_as_a_script_naming_the_app_s
     assert paths["start"] == "/armies/" and paths["shared"] == "/s/"
     assert "/accounts/" in paths["never"] and paths["prints"] in paths["never"]
     assert 'addEventListener("fetch"' in body
+
+
+def _imports(path: str) -> set[str]:
+    """The static paths of the modules the script at ``path`` imports."""
+    text = Path(finders.find(path)).read_text()
+    found = re.findall(r'^import [^;]*? from "(\./[^"]+|\.\./[^"]+)";', text, re.M)
+    return {posixpath.normpath(posixpath.join(posixpath.dirname(path), f)) for f in found}
+
+
+def test_the_shell_keeps_every_script_of_the_builder_and_every_module_they_import(
+    client, django_user_model
+):
+    user = django_user_model.objects.create_user("keeper", password="pw-keeper-1")
+    saved = services.create_army(army("into-the-dark", [{"name": "Archers"}]), owner=user)
+    client.force_login(user)
+    page = client.get(f"/armies/{saved.pk}/").content.decode()
+    scripts = set(re.findall(r'<script[^>]* src="/static/(js/[^"]+)"', page))
+    assert {"js/builder-ui.js", "js/changes/main.js", "js/estimate.js"} <= scripts
+    wanted, seen = set(scripts), set()
+    while wanted - seen:
+        path = (wanted - seen).pop()
+        seen.add(path)
+        wanted |= _imports(path)
+    shell = client.get("/sw.js").content.decode().split("const SHELL = ", 1)[1]
+    kept = {url.split("/static/", 1)[1] for url in json.loads(shell.split(";\n", 1)[0])
+            if "/static/" in url}  # fmt: skip
+    assert "js/changes/problem.js" in seen
+    assert seen <= kept, f"not kept for offline use: {sorted(seen - kept)}"
 
 
 def test_every_page_links_the_manifest(client, db):
