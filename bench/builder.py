@@ -23,30 +23,16 @@ import time
 import uuid
 from typing import Any
 
+from bench.edits import HX, SIZES
+from bench.edits import army_document as document
+
 TITLE = "Builder open, add a unit, a field edit's answer"
 OPENS = 20
 ANSWERS = 5  # adds and field edits per size
 WARM_UP = 3
-SIZES = (6, 30, 300)
-HX = {"HX-Request": "true"}
 GOAL_UNITS = 30
 GOAL_MS = 50  # builder open for GOAL_UNITS units: server time
 GOAL_KB = 150  # and its HTML
-
-UNITS = [
-    {"name": "Town Militia", "quality": "levy"},
-    {"name": "Knights", "quality": "fanatic", "density": "loose", "armour": "mailed",
-     "mounted": True},
-    {"name": "Combat Archers", "quality": "elite", "density": "loose", "armour": "protected",
-     "training": "cross_trained", "missile_weapon": "foot_bow"},
-]  # fmt: skip
-
-
-def document(size: int) -> dict[str, Any]:
-    """An Into the Dark army of ``size`` units, built as bench/edits.py builds its armies."""
-    units = [dict(UNITS[i % 3], name=f"{UNITS[i % 3]['name']} {i + 1}") for i in range(size)]
-    return {"format": "muster.army/1", "name": f"Bench {size}", "ruleset": "into-the-dark",
-            "units": units}  # fmt: skip
 
 
 def kb(response: Any) -> float:

@@ -34,6 +34,13 @@ UNITS = [
 ]  # fmt: skip
 
 
+def army_document(size: int) -> dict[str, Any]:
+    """An Into the Dark army of ``size`` units, the three kinds above in turn."""
+    units = [dict(UNITS[i % 3], name=f"{UNITS[i % 3]['name']} {i + 1}") for i in range(size)]
+    return {"format": "muster.army/1", "name": f"Bench {size}", "ruleset": "into-the-dark",
+            "units": units}  # fmt: skip
+
+
 def summarise(samples: list[float]) -> tuple[float, float]:
     ms = sorted(s * 1000 for s in samples)
     return statistics.median(ms), statistics.quantiles(ms, n=100, method="inclusive")[94]
@@ -125,12 +132,8 @@ def run() -> dict[str, Any]:
                      "p95 ms": floor[1], "median / floor": 1.0, "queries": ""})  # fmt: skip
         editors = {}
         for size in SIZES:
-            units = [
-                dict(UNITS[i % 3], name=f"{UNITS[i % 3]['name']} {i + 1}") for i in range(size)
-            ]
-            document = {"format": "muster.army/1", "name": f"Bench {size}",
-                        "ruleset": "into-the-dark", "units": units}  # fmt: skip
-            editors[size] = Editor(client, services.create_army(document, owner=user))
+            made = services.create_army(army_document(size), owner=user)
+            editors[size] = Editor(client, made)
         queries = {size: editor.queries() for size, editor in editors.items()}
         for size, samples in time_edits(editors).items():
             median, p95 = summarise(samples)

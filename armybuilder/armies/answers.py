@@ -125,8 +125,7 @@ def _picker(request: HttpRequest, checked: Checked, toast: dict[str, Any]) -> st
     ctx = builder_page.context(request, checked, **toast)
     if not ctx["picker_entries"]:
         return ""
-    html = _render(request, "picker", ctx)
-    return html.replace('id="add-unit-panel"', 'id="add-unit-panel" hx-swap-oob="true"', 1)
+    return _render(request, "picker", {**ctx, "root_oob": True})
 
 
 def _allies(ruleset: Any) -> tuple[tuple[str, str], ...]:
@@ -139,9 +138,9 @@ def _allies(ruleset: Any) -> tuple[tuple[str, str], ...]:
 
 def _whole(request: HttpRequest, checked: Checked, toast: dict[str, Any]) -> str:
     ctx = builder_page.context(request, checked, **toast)
-    html = _render(request, "builder", ctx)
-    # the builder partial's root is the page's #builder: swapped whole, out of band
-    return html.replace('<div id="builder"', '<div id="builder" hx-swap-oob="true"', 1)
+    # the builder partial's root is the page's #builder, swapped whole out of band (only
+    # the root: htmx would swap any element inside marked so on its own as well)
+    return _render(request, "builder", {**ctx, "root_oob": True})
 
 
 def _items(

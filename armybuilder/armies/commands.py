@@ -287,6 +287,18 @@ def _replaced(
     return Result(document, RevisionNote(summary, target="units", index=at), index=at)
 
 
+def _located(
+    army: Army, target: str, base_version: int | None
+) -> tuple[str, int, dict[str, Any], list[Any]]:
+    """Where ``target`` is now (its kind and place), and a working copy of the document
+    with that kind's list to change."""
+    _known(army, base_version)
+    kind = kind_of(army, target)
+    now = index_of(army.document, kind, target)
+    document = working_copy(army)
+    return kind, now, document, items_of(document, kind)
+
+
 @dataclass(frozen=True)
 class Duplicate:
     """``duplicate``: a copy of ``target`` right after it, with the id ``new_id``."""
@@ -296,11 +308,7 @@ class Duplicate:
     base_version: int | None = None
 
     def __call__(self, army: Army) -> Result:
-        _known(army, self.base_version)
-        kind = kind_of(army, self.target)
-        now = index_of(army.document, kind, self.target)
-        document = working_copy(army)
-        items = items_of(document, kind)
+        kind, now, document, items = _located(army, self.target, self.base_version)
         copied = copy.deepcopy(items[now])
         if isinstance(copied, dict):  # the copy is a unit of its own, with an id of its own
             copied.pop("id", None)
@@ -321,11 +329,7 @@ class Move:
     base_version: int | None = None
 
     def __call__(self, army: Army) -> Result:
-        _known(army, self.base_version)
-        kind = kind_of(army, self.target)
-        now = index_of(army.document, kind, self.target)
-        document = working_copy(army)
-        items = items_of(document, kind)
+        kind, now, document, items = _located(army, self.target, self.base_version)
         to = min(max(now + self.delta, 0), len(items) - 1)
         items.insert(to, items.pop(now))
         note = RevisionNote(
@@ -343,11 +347,8 @@ class Delete:
     base_version: int | None = None
 
     def __call__(self, army: Army) -> Result:
-        _known(army, self.base_version)
-        kind = kind_of(army, self.target)
-        now = index_of(army.document, kind, self.target)
-        document = working_copy(army)
-        gone = items_of(document, kind).pop(now)
+        kind, now, document, items = _located(army, self.target, self.base_version)
+        gone = items.pop(now)
         note = RevisionNote(f"Deleted {item_name(gone)}", op="delete", target=kind, index=now)
         return Result(document, note)
 

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from armybuilder.armies import form_views, selectors
 from armybuilder.armies.builder_page import army_url
 from armybuilder.armies.conflicts import UNSET, FieldConflict
-from armybuilder.armies.models import ArmySnapshot
+from armybuilder.armies.models import Army, ArmySnapshot
 from armybuilder.armies.operations import Operation, apply_operations
 from armybuilder.armies.rewind import NOTHING, RestoreSnapshot, RestoreVersion
 
@@ -90,6 +90,23 @@ def _history_url(pk: int) -> str:
     return reverse("armies:history", args=[pk])
 
 
+def _restore(
+    request: HttpRequest,
+    army: Army,
+    command: RestoreVersion | RestoreSnapshot,
+    refused: str,
+    restored: str,
+) -> HttpResponse:
+    """Runs a restore; the builder with ``restored`` said, or History with why not."""
+    done = apply_operations(army, [Operation("", "restore", command=command)])
+    outcome = done.outcomes[0]
+    if not outcome.ok:
+        messages.error(request, f"{refused}: {outcome.message}")
+        return HttpResponseRedirect(_history_url(army.pk))
+    messages.success(request, f"{restored} Undo takes it back.")
+    return HttpResponseRedirect(army_url(done.army))
+
+
 @require_POST
 def restore(request: HttpRequest, pk: int, version: int) -> HttpResponse:
     """The History page's "Restore": the army as it was at ``version``, a change of its
@@ -98,14 +115,13 @@ def restore(request: HttpRequest, pk: int, version: int) -> HttpResponse:
     if version == army.version:
         messages.info(request, "That is the army as it is now.")
         return HttpResponseRedirect(army_url(army))
-    command = RestoreVersion(version)
-    done = apply_operations(army, [Operation("", "restore", command=command)])
-    outcome = done.outcomes[0]
-    if not outcome.ok:
-        messages.error(request, f"Version {version} cannot be restored: {outcome.message}.")
-        return HttpResponseRedirect(_history_url(pk))
-    messages.success(request, f"Restored version {version}. Undo takes it back.")
-    return HttpResponseRedirect(army_url(done.army))
+    return _restore(
+        request,
+        army,
+        RestoreVersion(version),
+        f"Version {version} cannot be restored",
+        f"Restored version {version}.",
+    )
 
 
 @require_POST
@@ -113,11 +129,10 @@ def restore_snapshot(request: HttpRequest, pk: int, snapshot: int) -> HttpRespon
     """A named snapshot made the army again (Undo takes it back)."""
     army = selectors.owned_army_or_404(request, pk)
     found = get_object_or_404(ArmySnapshot, pk=snapshot, army=army)
-    command = RestoreSnapshot(found.name, found.document)
-    done = apply_operations(army, [Operation("", "restore", command=command)])
-    outcome = done.outcomes[0]
-    if not outcome.ok:
-        messages.error(request, f"“{found.name}” no longer reads: {outcome.message}")
-        return HttpResponseRedirect(_history_url(pk))
-    messages.success(request, f"Restored “{found.name}”. Undo takes it back.")
-    return HttpResponseRedirect(army_url(done.army))
+    return _restore(
+        request,
+        army,
+        RestoreSnapshot(found.name, found.document),
+        f"“{found.name}” no longer reads",
+        f"Restored “{found.name}”.",
+    )
