@@ -11,6 +11,23 @@ from django.contrib.auth.models import User
 from armybuilder.catalog.services import load_lists
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _quick_passwords():
+    """Passwords hashed with few iterations (tests/hashers.py) for the whole run."""
+    from django.conf import settings
+    from django.test import override_settings
+
+    quick = override_settings(
+        PASSWORD_HASHERS=[
+            "tests.hashers.FewIterationsPBKDF2PasswordHasher",
+            *settings.PASSWORD_HASHERS,
+        ]
+    )
+    quick.enable()
+    yield
+    quick.disable()
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     """The test database holds every army list from fixtures/, as `make run` loads them."""

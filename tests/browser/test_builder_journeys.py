@@ -41,6 +41,9 @@ PLANS: dict[str, tuple[str | None, list[str]]] = {
     "dark-ages-d5": ("picts", ["infantry", "infantry", "infantry", "horse"]),
 }
 RULESETS = list(PLANS)
+# Journeys whose steps are the same on every rule set (saving, conflicts, undo) run on two
+# each, the five spread between them; what differs by rule set (the picker, the cards on a
+# phone, the keyboard path) runs on all five.
 
 
 def record_clicks(action: str, ruleset: str, clicks: int, keys: int = 0) -> None:
@@ -172,7 +175,7 @@ def test_build_a_legal_army_from_the_picker_one_click_a_unit(live_server, page, 
     assert len(saved.document["units"]) == max(len(plan), 2 if not plan else 0)
 
 
-@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("ruleset", ["into-the-dark", "dark-ages-d5"])
 def test_rename_and_quick_unit_edits_all_land_after_a_reload(live_server, page, ruleset):
     user = sign_in(page.context, live_server)
     saved = make_army(user, ruleset, 2)
@@ -202,7 +205,7 @@ def test_rename_and_quick_unit_edits_all_land_after_a_reload(live_server, page, 
 @pytest.mark.expected_console_errors(
     r"^Failed to load resource: the server responded with a status of 409 \(Conflict\)$"
 )
-@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("ruleset", ["dewitt-medieval", "feudal-2017"])
 def test_two_devices_different_fields_both_land_and_the_same_field_offers_a_choice(
     live_server, page, new_context, ruleset
 ):
@@ -249,7 +252,7 @@ def test_two_devices_different_fields_both_land_and_the_same_field_offers_a_choi
     assert document_of(saved)["units"][0]["name"] == "From tab two"
 
 
-@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("ruleset", ["dark-ages-2015", "feudal-2017"])
 def test_undo_after_delete_restores_the_army_exactly(live_server, page, ruleset):
     user = sign_in(page.context, live_server)
     saved = make_army(user, ruleset, 3)

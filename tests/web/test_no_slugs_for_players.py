@@ -1,8 +1,10 @@
 """Players read names, never slugs: an army on every shipped list (a d5 army with allies
 from another list, its history holding an ally change) is walked through every page a
 player reads (the builder and its list panel, My armies, history, the share page, the
-roster and QRS previews) and both PDFs, and no slug of a list, a rule set or an option
-value shows in the text a player reads (tags, attributes and URLs are not read)."""
+roster and QRS previews), and no slug of a list, a rule set or an option value shows in the
+text a player reads (tags, attributes and URLs are not read). Both PDFs are read too, for
+the first list of each rule set: they are drawn from the same templates as the previews
+(so every list's text is read there), and each render takes a second."""
 
 import html
 import io
@@ -29,6 +31,7 @@ SHIPPED = sorted(
     for path in sorted(services.FIXTURES_DIR.glob("*.json"))
     for row in (r["fields"] for r in json.loads(path.read_text(encoding="utf-8")))
 )
+PDF_READ = {ruleset: slug for ruleset, slug in reversed(SHIPPED)}  # the first of each
 TAG = re.compile(r"<(script|style|template)\b.*?</\1>|<[^>]*>", re.S)
 
 
@@ -112,7 +115,8 @@ def test_no_page_or_sheet_of_an_army_shows_a_slug(client, ruleset, slug):
         response = client.get(url)
         assert response.status_code == 200, url
         seen[url] = slugs_in(readable(response.content.decode()))
-    for url in (f"/armies/{saved.pk}/roster.pdf", f"/armies/{saved.pk}/qrs.pdf"):
+    sheets = ("roster.pdf", "qrs.pdf") if PDF_READ[ruleset] == slug else ()
+    for url in (f"/armies/{saved.pk}/{sheet}" for sheet in sheets):
         response = client.get(url)
         assert response["Content-Type"] == "application/pdf", url
         seen[url] = slugs_in(pdf_text(response.content))

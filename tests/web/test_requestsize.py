@@ -294,13 +294,17 @@ def test_asgi_answers_a_chunked_check():
     assert json.loads(body)["total_points"] == 581
 
 
-def test_asgi_answers_408_to_a_body_that_trickles_past_the_deadline(settings):
+def test_asgi_answers_408_to_a_body_that_trickles_past_the_deadline(settings, monkeypatch, caplog):
+    # the application reads its deadline once, when the server imports it
     settings.MUSTER_BODY_READ_SECONDS = 0.5
+    monkeypatch.setattr(asgi_application, "seconds", 0.5)
     headers = [(b"content-length", b"100000"), (b"content-type", b"application/json")]
     start, body, _ = asgi("/api/v1/check", [b"{"], headers, trickle=True)
     assert start["status"] == 408
     assert json.loads(body)["error"] == "the request body did not arrive within 0.5 seconds"
     assert (b"connection", b"close") in start["headers"]
+    # cut off by the application at that deadline (its log says which it kept to)
+    assert "took longer than 0.5 s: 408" in caplog.text
 
 
 # -- against a real server -------------------------------------------------------------------

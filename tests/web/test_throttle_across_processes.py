@@ -135,7 +135,7 @@ def servers(request, tmp_path):
     env.pop("REDIS_URL", None)
     env.pop("DATABASE_URL", None)
     env.update(
-        DJANGO_SETTINGS_MODULE="armybuilder.settings",
+        DJANGO_SETTINGS_MODULE="tests.server_settings",
         DJANGO_DEBUG="0",
         MUSTER_CLIENT_IP_HEADER="HTTP_X_REAL_IP",
         MUSTER_TASK_BACKEND="immediate",

@@ -76,7 +76,7 @@ def site(tmp_path):
     own.start()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "MUSTER_"))}
     env.update(
-        DJANGO_SETTINGS_MODULE="armybuilder.settings",
+        DJANGO_SETTINGS_MODULE="tests.server_settings",
         DJANGO_DEBUG="0",
         MUSTER_CLIENT_IP_HEADER="HTTP_X_REAL_IP",
         MUSTER_TASK_BACKEND="immediate",

@@ -149,7 +149,7 @@ def site(tmp_path_factory):
     with own_redis(tmp_path) as (cache_url, queue_url):
         env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "MUSTER_"))}
         env.update(
-            DJANGO_SETTINGS_MODULE="armybuilder.settings",
+            DJANGO_SETTINGS_MODULE="tests.server_settings",
             DJANGO_DEBUG="0",
             DATABASE_URL=_fresh_postgres(),
             REDIS_URL=cache_url,
