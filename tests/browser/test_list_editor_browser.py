@@ -233,7 +233,8 @@ def test_a_shipped_feudal_list_is_written_again_from_an_empty_list_in_the_browse
     live_server, new_context
 ):
     """The forms alone, as a player uses them, give the shipped list: the other rule sets'
-    lists are rebuilt through the same form posts in tests/web/catalog/test_list_rebuild.py."""
+    lists are rebuilt through the same form posts in
+    tests/web/catalog/test_list_editor_rebuild.py."""
     from armybuilder.catalog import services
 
     page = player(new_context, live_server, "ann")
