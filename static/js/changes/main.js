@@ -176,7 +176,13 @@ function showResult(sent, result) {
   const newer = queue.lastSet(sent.army, sent.target, sent.field);
   const wrap = sent.army === army ? wrapFor(sent.target, sent.field) : null;
   if (ok) {
-    if (wrap && !newer) { wrap.dataset.from = JSON.stringify(status === "applied" && "value" in result ? result.value : sent.value); }
+    const saved = status === "applied" && "value" in result ? result.value : sent.value;
+    if (wrap && !newer) {
+      wrap.dataset.from = JSON.stringify(saved);
+      // a field drawn again meanwhile from before the change (an editor fetched as the
+      // page loaded) shows what was saved, unless the player is in it
+      if (!wrap.contains(document.activeElement) && !sameValue(readValue(wrap), saved)) { writeValue(wrap, saved); }
+    }
     if (!newer) { showState(sent.target, sent.field, { state: "saved" }); }
     return;
   }
@@ -329,6 +335,23 @@ function reapply() {
   showCount();
 }
 
+/* A card's editor drawn from an older army than the page shows (asked for while a change
+ * sent as the last page left was still being saved: a reload mid-send) is asked for again,
+ * so the card shows what the server holds. Its form names the version it was drawn from. */
+const refetched = new Set();
+document.addEventListener("htmx:load", (event) => {
+  const editor = event.target;
+  if (!editor || !editor.classList || !editor.classList.contains("card-editor") || !window.htmx) { return; }
+  const drawn = editor.querySelector("input[name=version]");
+  const card = editor.closest("li[data-editor]");
+  const now = versionNow();
+  if (!drawn || !card || !now || Number(drawn.value) >= now || navigator.onLine === false) { return; }
+  const once = card.id + "@" + now;  // a kept copy offline is as old: asked once, not again
+  if (refetched.has(once)) { return; }
+  refetched.add(once);
+  window.htmx.ajax("GET", card.dataset.editor, { target: editor, swap: "outerHTML" });
+});
+
 redraw.on("keep", keep);
 redraw.on("after", reapply);
 document.addEventListener("htmx:oobBeforeSwap", (event) => {
@@ -393,7 +416,15 @@ function start() {
   army = builder && builder.dataset.army ? Number(builder.dataset.army) : null;
   store.warm();
   const navigation = (performance.getEntriesByType("navigation")[0] || {}).type;
-  arrive().then(() => { if (navigation === "back_forward") { redraw.check(); } });
+  // Back, or a reload: the page may be older than the army (a change this page sent as it
+  // left can land just after the server drew the new one), so its version is asked now
+  // and once more a second later
+  arrive().then(() => {
+    if (navigation === "back_forward" || navigation === "reload") {
+      redraw.check();
+      setTimeout(() => redraw.check(), 1000);
+    }
+  });
 }
 
 if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", start); } else { start(); }
