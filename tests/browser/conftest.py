@@ -7,6 +7,7 @@ leaves a screenshot of every open page in ``test-artifacts/``.
 
 import os
 import re
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
@@ -150,3 +151,18 @@ def _screenshots(item: pytest.Item) -> None:
                 page.screenshot(path=str(ARTIFACTS / f"{stem}-{c}-{p}.png"), full_page=True)
             except Exception as exc:  # a closed page must not hide the real failure
                 print(f"no screenshot of context {c} page {p}: {exc}")
+
+
+@pytest.fixture
+def worker_settled(page):
+    """For journeys with a service worker: the context closes once the page's worker is
+    ready (at most 5 s), not in the middle of its install (the app shell's requests are
+    done, not cut off)."""
+    yield
+    from playwright.sync_api import Error
+
+    with suppress(Error):
+        page.evaluate(
+            "Promise.race([navigator.serviceWorker.ready,"
+            " new Promise(done => setTimeout(done, 5000))]).then(() => true)"
+        )

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-from contextlib import suppress
 
 import pytest
 from django.test import Client
-from playwright.sync_api import Browser, Error, Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from armybuilder.armies.models import Revision
 from tests.browser.conftest import OFFLINE_LOAD_FAILURES
@@ -18,18 +17,8 @@ pytestmark = [
     pytest.mark.browser,
     pytest.mark.browser_context_args(service_workers="allow"),
     OFFLINE_LOAD_FAILURES,
+    pytest.mark.usefixtures("worker_settled"),
 ]
-
-
-@pytest.fixture(autouse=True)
-def _worker_settled_before_the_context_closes(page: Page):
-    """The context closes once the page's service worker is ready (at most 5 s)."""
-    yield
-    with suppress(Error):
-        page.evaluate(
-            "Promise.race([navigator.serviceWorker.ready,"
-            " new Promise(done => setTimeout(done, 5000))]).then(() => true)"
-        )
 
 
 def exported(browser: Browser, live_server, user) -> dict:

@@ -33,19 +33,8 @@ pytestmark = [
     pytest.mark.browser,
     pytest.mark.browser_context_args(service_workers="allow"),
     OFFLINE_LOAD_FAILURES,
+    pytest.mark.usefixtures("worker_settled"),
 ]
-
-
-@pytest.fixture(autouse=True)
-def _worker_settled_before_the_context_closes(page: Page):
-    """The context closes once the page's service worker is ready (at most 5 s), not in
-    the middle of its install: the app shell's requests are done, not cut off."""
-    yield
-    with suppress(Error):
-        page.evaluate(
-            "Promise.race([navigator.serviceWorker.ready,"
-            " new Promise(done => setTimeout(done, 5000))]).then(() => true)"
-        )
 
 
 def unit_name(saved: Army) -> str:

@@ -4,13 +4,12 @@ the server's figures replace the estimate and equal it."""
 
 from __future__ import annotations
 
-from contextlib import suppress
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from playwright.sync_api import Error, Page, expect
+from playwright.sync_api import Page, expect
 
 import rules
 from armybuilder.armies import services
@@ -22,6 +21,7 @@ TIMEOUT = 10_000
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.browser_context_args(service_workers="allow"),
+    pytest.mark.usefixtures("worker_settled"),
     # offline on purpose: loads fail, and htmx logs each save it could not send
     pytest.mark.expected_console_errors(
         r"^Failed to load resource: net::ERR_(FAILED|INTERNET_DISCONNECTED)$",
@@ -41,17 +41,6 @@ LONGBOWS = {
     "missile_weapon": "longbow",
     "figures": 11,
 }
-
-
-@pytest.fixture(autouse=True)
-def _worker_settled_before_the_context_closes(page: Page):
-    """The context closes once the page's service worker is ready (at most 5 s)."""
-    yield
-    with suppress(Error):
-        page.evaluate(
-            "Promise.race([navigator.serviceWorker.ready,"
-            " new Promise(done => setTimeout(done, 5000))]).then(() => true)"
-        )
 
 
 def open_army(page: Page, live_server: Any, document: Any = None) -> tuple[User, Army]:

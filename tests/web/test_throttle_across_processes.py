@@ -20,14 +20,13 @@ import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 from itertools import cycle
 
-import psycopg
 import pytest
 import redis
 
 from tests.support import ROOT
+from tests.web.scratch_postgres import drop_postgres, fresh_postgres, postgres_answers
 
 PASSWORD = "a-long-Pass-123"
-PG = "postgres://postgres@127.0.0.1:5432"
 PG_NAME = "muster_accounts_limits"
 REDIS_URL = "redis://127.0.0.1:6379/13"  # this file's own Redis database
 THREADS = 6
@@ -39,31 +38,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def _postgres_answers() -> bool:
-    try:
-        psycopg.connect(f"{PG}/postgres", connect_timeout=2).close()
-        return True
-    except psycopg.Error:
-        return False
-
-
 def _redis_answers() -> bool:
     try:
         return bool(redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping())
     except redis.RedisError:
         return False
-
-
-def _fresh_postgres() -> str:
-    with psycopg.connect(f"{PG}/postgres", autocommit=True) as connection:
-        connection.execute(f"DROP DATABASE IF EXISTS {PG_NAME} WITH (FORCE)")
-        connection.execute(f"CREATE DATABASE {PG_NAME}")
-    return f"{PG}/{PG_NAME}"
-
-
-def _drop_postgres() -> None:
-    with psycopg.connect(f"{PG}/postgres", autocommit=True) as connection:
-        connection.execute(f"DROP DATABASE IF EXISTS {PG_NAME} WITH (FORCE)")
 
 
 class Servers:
@@ -142,9 +121,9 @@ def servers(request, tmp_path):
         DATABASE_URL=f"sqlite:///{tmp_path / 'shared.sqlite3'}",
     )
     if store == "postgres":
-        if not _postgres_answers():
+        if not postgres_answers():
             pytest.skip("PostgreSQL does not answer on 127.0.0.1:5432")
-        env["DATABASE_URL"] = _fresh_postgres()
+        env["DATABASE_URL"] = fresh_postgres(PG_NAME)
     if store.endswith("redis"):
         if not _redis_answers():
             pytest.skip(f"Redis does not answer at {REDIS_URL}")
@@ -180,7 +159,7 @@ def servers(request, tmp_path):
         for log in logs:
             log.close()
         if store == "postgres":
-            _drop_postgres()
+            drop_postgres(PG_NAME)
         if store.endswith("redis"):
             redis.Redis.from_url(REDIS_URL).flushdb()
 

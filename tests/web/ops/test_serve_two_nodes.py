@@ -19,13 +19,12 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 from http.cookies import SimpleCookie
 
-import psycopg
 import pytest
 
 from tests.support import ROOT
 from tests.web.ops.redis_server import free_port, own_redis
+from tests.web.scratch_postgres import drop_postgres, fresh_postgres, postgres_answers
 
-PG = "postgres://postgres@127.0.0.1:5432"
 PG_NAME = "muster_ops_two_nodes"
 PASSWORD = "a-long-Pass-123"
 RULESET = "into-the-dark"
@@ -51,26 +50,6 @@ services.regenerate_share_token(saved)  # new armies are private: alice shares t
 print(json.dumps({{"army": saved.pk, "token": saved.share_token, "list": own.slug,
                   "list_name": own.name}}))
 """
-
-
-def _postgres_answers() -> bool:
-    try:
-        psycopg.connect(f"{PG}/postgres", connect_timeout=2).close()
-        return True
-    except psycopg.Error:
-        return False
-
-
-def _fresh_postgres() -> str:
-    with psycopg.connect(f"{PG}/postgres", autocommit=True) as connection:
-        connection.execute(f"DROP DATABASE IF EXISTS {PG_NAME} WITH (FORCE)")
-        connection.execute(f"CREATE DATABASE {PG_NAME}")
-    return f"{PG}/{PG_NAME}"
-
-
-def _drop_postgres() -> None:
-    with psycopg.connect(f"{PG}/postgres", autocommit=True) as connection:
-        connection.execute(f"DROP DATABASE IF EXISTS {PG_NAME} WITH (FORCE)")
 
 
 class Browser:
@@ -143,7 +122,7 @@ def _wait_healthy(port, processes, logs):
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    if not _postgres_answers():
+    if not postgres_answers():
         pytest.skip("two nodes share a PostgreSQL: none answers on 127.0.0.1:5432")
     tmp_path = tmp_path_factory.mktemp("two-nodes")
     with own_redis(tmp_path) as (cache_url, queue_url):
@@ -151,7 +130,7 @@ def site(tmp_path_factory):
         env.update(
             DJANGO_SETTINGS_MODULE="tests.server_settings",
             DJANGO_DEBUG="0",
-            DATABASE_URL=_fresh_postgres(),
+            DATABASE_URL=fresh_postgres(PG_NAME),
             REDIS_URL=cache_url,
             MUSTER_TASK_BACKEND="rq",
             MUSTER_QUEUE_URL=queue_url,
@@ -199,7 +178,7 @@ def site(tmp_path_factory):
                     process.wait(timeout=10)
             for file in files:
                 file.close()
-            _drop_postgres()
+            drop_postgres(PG_NAME)
 
 
 def test_edits_sent_through_both_nodes_at_once_are_all_kept(site):
