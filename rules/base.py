@@ -448,6 +448,13 @@ class RuleSet:
         Only rule sets that have a sheet override this."""
         raise KeyError(f"no quick-reference sheet for rule set {self.slug!r}")
 
+    # -- at the table ---------------------------------------------------------------------
+    combat_rules: ClassVar[Any] = None  # a ``rules.combat.CombatRules``, or None
+
+    def combat(self) -> Any:
+        """Its combat and removal rules (a ``rules.combat.CombatRules``), or None."""
+        return self.combat_rules
+
     def has_quick_reference(self) -> bool:
         return type(self).quick_reference is not RuleSet.quick_reference
 

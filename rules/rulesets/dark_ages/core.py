@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, ClassVar
 
 from rules.base import Army, CheckDoc, Issue, RuleSet, Unit, warning
@@ -19,6 +20,7 @@ from rules.list_entries import FieldRule
 from rules.list_shape import ListShape
 from rules.qrs import Section, Sheet
 from rules.rulesets.dark_ages import common, entries, shape, sheet
+from rules.rulesets.dark_ages.combat import DarkAgesCombat
 from rules.rulesets.dark_ages.common import die, plural
 from rules.rulesets.dark_ages.lists import VariantRule, unit_presets, validate
 
@@ -193,6 +195,10 @@ class DarkAgesRuleSet(RuleSet):
     def hits_text(self, unit: Unit) -> str:
         raise NotImplementedError
 
+    def hits(self, unit: Unit) -> int:
+        """The hits that remove the unit."""
+        raise NotImplementedError
+
     def label_suffix(self, unit: Unit, army: Army) -> str:
         return ""
 
@@ -221,6 +227,14 @@ class DarkAgesRuleSet(RuleSet):
 
     def list_check(self, army: Army, data: Mapping[str, Any]) -> Iterable[Issue]:
         raise NotImplementedError
+
+    @cached_property
+    def _combat(self) -> DarkAgesCombat:
+        return DarkAgesCombat(self)
+
+    def combat(self) -> DarkAgesCombat:
+        """Both editions' combat rules on one working (``combat.EDITIONS``)."""
+        return self._combat
 
     # -- the tables both editions read alike ------------------------------------------------
     def type_label(self, type_: str) -> str:

@@ -202,6 +202,10 @@ class DarkAges2015(core.DarkAgesRuleSet):
             return [self.melee_modifier(unit, t) for t in self.veteran_types]
         return [self.melee_modifier(unit)]
 
+    @staticmethod
+    def hits(unit: Unit) -> int:
+        return HITS[unit["quality"]]
+
     def hits_text(self, unit: Unit) -> str:
         quality = unit["quality"]
         return str(HITS[quality]) + ("" if quality == "standard" else f" ({quality.capitalize()})")

@@ -36,6 +36,7 @@ from rules.rulesets.feudal_2017.checks import (
     modification_issues,
     personality_count_message,
 )
+from rules.rulesets.feudal_2017.combat import FeudalCombat
 from rules.rulesets.feudal_2017.matrix import (
     COLUMN_LABELS,
     COLUMNS,
@@ -189,6 +190,7 @@ class Feudal2017(RuleSet):
             help="An upgrade to the unit's personality; counts as another personality.",
         ),
     )
+    combat_rules = FeudalCombat()
     rulings = (
         Ruling("R1", 'The Norse Irish list prints "T4 Cavalry": read as T3, the fourth '
                      "column of the matrix."),

@@ -63,7 +63,7 @@ def _revision_data(army_list: Any, number: int) -> Any:
 
 
 class Command(BaseCommand):
-    help = "Muster's rules engine: check an army document, load army lists."
+    help = "Muster's rules engine: check an army document, work out hits, load army lists."
 
     def add_arguments(self, parser: CommandParser) -> None:
         sub = parser.add_subparsers(dest="subcommand", required=True)
@@ -79,6 +79,10 @@ class Command(BaseCommand):
             dest="event_file",
             help="check against a club event's rules file (muster.event/1), offline",
         )
+        hits = sub.add_parser(
+            "hits", help="Work out one combat's hits (JSON: rule set, phase, units, die)."
+        )
+        hits.add_argument("file", help="the combat as JSON, or - for stdin")
         sub.add_parser("load-lists", help="Load the army lists in fixtures/ (idempotent).")
         roll = sub.add_parser("roll", help="Roll a force on a rule set's force matrix.")
         roll.add_argument("ruleset", help="rule set slug, e.g. feudal-2017")
@@ -136,6 +140,14 @@ class Command(BaseCommand):
         answer["valid"] = report.valid and not any(i.severity == "error" for i in issues)
         self.stdout.write(json.dumps(answer, indent=2, ensure_ascii=False))
         return EXIT_VALID if answer["valid"] else EXIT_INVALID
+
+    def do_hits(self, file: str, **_: Any) -> int:
+        """Print one combat worked out step by step (the engine the API and pages use)."""
+        from rules.combat_request import answer, work_out
+
+        ruleset, result = work_out(read_document(file))
+        self.stdout.write(json.dumps(answer(ruleset, result), indent=2, ensure_ascii=False))
+        return EXIT_VALID
 
     def do_load_lists(self, **_: Any) -> int:
         count = services.load_lists()

@@ -1,0 +1,263 @@
+"""Combat at the table: the one small interface every rule set's combat rules implement.
+
+A rule set offers its combat and removal rules through ``RuleSet.combat()``: a
+``CombatRules`` that knows the turn's phases, which modifiers the source allows for one
+attacker, target and phase, how one combat's hits are worked out (step by step, each step
+citing the section of the source it follows), when a unit is removed and how it rallies.
+Arithmetic is exact (``Fraction``), rounded only where and how the source says.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Literal
+
+from rules.base import Ruling, Unit
+from rules.errors import MalformedDocument
+
+Effect = Literal["add", "halve", "double", "note"]
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One phase of a player's turn, in the source's order."""
+
+    key: str
+    name: str
+    section: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"key": self.key, "name": self.name, "section": self.section}
+
+
+@dataclass(frozen=True)
+class Modifier:
+    """A modifier the source lists for a combat. ``group``: at most one modifier of a group
+    applies (e.g. one terrain, one facing). ``automatic``: it follows from the attacker and
+    target themselves (armoured serjeants halve): it applies without being ticked."""
+
+    key: str
+    label: str
+    section: str
+    effect: Effect
+    amount: int = 0
+    group: str = ""
+    automatic: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "label": self.label,
+            "section": self.section,
+            "effect": self.effect,
+            "amount": self.amount,
+            "group": self.group,
+            "automatic": self.automatic,
+        }
+
+
+@dataclass(frozen=True)
+class DieSpec:
+    """The dice one combat needs: how many, and the faces a die may show."""
+
+    label: str
+    faces: tuple[int, ...]
+    count: int = 1
+    what: str = ""  # what each die is for, in words ("the attacker's stand, then ...")
+
+
+@dataclass(frozen=True)
+class Combat:
+    """One combat: the attacker's and the target's units (documents of the rule set's
+    vocabulary, every default filled in), the phase, the modifiers ticked, the dice
+    rolled, the game's option values, and what else the source's sums read (``numbers``:
+    e.g. figures fighting; the hits already on the units)."""
+
+    attacker: Unit
+    target: Unit
+    phase: str
+    modifiers: frozenset[str] = frozenset()
+    dice: tuple[int, ...] = ()
+    options: Mapping[str, Any] = field(default_factory=dict)
+    numbers: Mapping[str, int] = field(default_factory=dict)
+    target_list: Mapping[str, Any] | None = None  # the army list the target is read under
+
+    def number(self, key: str, default: int = 0) -> int:
+        return int(self.numbers.get(key, default))
+
+
+@dataclass(frozen=True)
+class Step:
+    """One line of the working: what was done and the section of the source it follows."""
+
+    text: str
+    section: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"text": self.text, "section": self.section}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What becomes of a unit: ``outcome`` (e.g. "removed", "stays", "shaken"), when it
+    happens ("now", "end of Phase 1", ...), in words, citing its section."""
+
+    outcome: str
+    when: str
+    text: str
+    section: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"outcome": self.outcome, "when": self.when, "text": self.text,
+                "section": self.section}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Result:
+    """The worked-out combat: ``hits`` inflicted (casualties, impacts: the source's unit of
+    damage, named by ``unit``), each step citing its section, the target's total after it,
+    what becomes of the target, and the rulings the working relied on (cited as
+    "Ruling <code>" by its steps)."""
+
+    hits: int
+    unit: str
+    steps: tuple[Step, ...]
+    total: int
+    verdict: Verdict | None = None
+    rulings: tuple[Ruling, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hits": self.hits,
+            "unit": self.unit,
+            "total": self.total,
+            "steps": [s.to_json() for s in self.steps],
+            "verdict": self.verdict.to_json() if self.verdict is not None else None,
+            "rulings": [r.to_json() for r in self.rulings],
+        }
+
+
+@dataclass(frozen=True)
+class Rally:
+    """A rally: the unit, its hits now, what it did this turn (``facts``: e.g. "moved",
+    "shot", "fought", "attacked", "in_melee"), a die when the rule rolls one."""
+
+    unit: Unit
+    hits: int
+    facts: frozenset[str] = frozenset()
+    die: int | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+class CombatRules:
+    """What a rule set's combat rules offer; each package subclasses it."""
+
+    unit_name: str = "hits"
+    rulings: tuple[Ruling, ...] = ()
+
+    def phases(self, options: Mapping[str, Any]) -> tuple[Phase, ...]:
+        """The phases of one player's turn, in order."""
+        raise NotImplementedError
+
+    def combat_modifiers(
+        self,
+        attacker: Unit,
+        target: Unit,
+        phase: str,
+        options: Mapping[str, Any],
+        target_list: Mapping[str, Any] | None = None,
+    ) -> tuple[Modifier, ...]:
+        """Only the modifiers the source allows for this attacker, target and phase (the
+        target read under ``target_list``, its army list); raises MalformedDocument (path
+        ``phase``) when the attacker cannot attack in this phase."""
+        raise NotImplementedError
+
+    def dice(self, combat: Combat) -> DieSpec:
+        """The dice ``combat`` needs."""
+        raise NotImplementedError
+
+    def work_out_hits(self, combat: Combat) -> Result:
+        """The combat worked out step by step, after ``check`` (MalformedDocument for a
+        modifier, phase or die the source does not allow here)."""
+        raise NotImplementedError
+
+    def removal(self, unit: Unit, total: int, options: Mapping[str, Any], phase: str) -> Verdict:
+        """Whether ``unit``, with ``total`` hits after a combat in ``phase``, is removed."""
+        raise NotImplementedError
+
+    def rally(self, rally: Rally) -> Result:
+        """The hits a unit rallies off (``total``: its hits after)."""
+        raise NotImplementedError
+
+    def phase(self, key: str, options: Mapping[str, Any]) -> Phase:
+        for phase in self.phases(options):
+            if phase.key == key:
+                return phase
+        allowed = ", ".join(p.key for p in self.phases(options))
+        raise MalformedDocument("phase", f"phase: {key!r} is not a phase of this rule set; "
+                                         f"allowed: {allowed}")  # fmt: skip
+
+    def check(self, combat: Combat) -> tuple[Modifier, ...]:
+        """The modifiers that apply to ``combat``: those ticked and the automatic ones,
+        after refusing a modifier not offered, two of one group, or dice that do not fit."""
+        self.phase(combat.phase, combat.options)
+        offered = self.combat_modifiers(combat.attacker, combat.target, combat.phase,
+                                        combat.options, combat.target_list)  # fmt: skip
+        by_key = {m.key: m for m in offered}
+        unknown = sorted(combat.modifiers - set(by_key))
+        if unknown:
+            allowed = ", ".join(m.key for m in offered if not m.automatic) or "none"
+            raise MalformedDocument(
+                "modifiers",
+                f"modifiers: {', '.join(unknown)} not allowed for this attacker, target and "
+                f"phase; allowed: {allowed}",
+            )
+        chosen = [m for m in offered if m.automatic or m.key in combat.modifiers]
+        groups: dict[str, list[str]] = {}
+        for m in chosen:
+            if m.group:
+                groups.setdefault(m.group, []).append(m.key)
+        for group, keys in groups.items():
+            if len(keys) > 1:
+                raise MalformedDocument(
+                    "modifiers", f"modifiers: only one {group} modifier applies; got "
+                                 f"{' and '.join(keys)}")  # fmt: skip
+        spec = self.dice(combat)
+        if len(combat.dice) != spec.count:
+            what = f" ({spec.what})" if spec.what else ""
+            raise MalformedDocument(
+                "dice", f"dice: this combat rolls {spec.count} {spec.label}{what}; got "
+                        f"{len(combat.dice)}")  # fmt: skip
+        for i, value in enumerate(combat.dice):
+            if value not in spec.faces:
+                faces = ", ".join(str(f) for f in sorted(set(spec.faces)))
+                raise MalformedDocument(
+                    f"dice[{i}]", f"dice[{i}]: {value} is not a face of the {spec.label}; "
+                                  f"allowed: {faces}")  # fmt: skip
+        return tuple(chosen)
+
+
+# -- exact arithmetic -------------------------------------------------------------------------
+
+
+def round_up(value: Fraction) -> int:
+    """The source's "round all fractions up"."""
+    return math.ceil(value)
+
+
+def fraction_text(value: Fraction) -> str:
+    """3, 3/4, 2 1/2: a Fraction as a player writes it."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    whole, part = divmod(value.numerator, value.denominator)
+    return f"{whole} {part}/{value.denominator}" if whole else f"{part}/{value.denominator}"
+
+
+def modifier_sum(base: int, parts: list[tuple[str, int]]) -> tuple[int, str]:
+    """The die with its modifiers added, and the sum in words (``4 +2 knights = 6``)."""
+    total = base + sum(amount for _, amount in parts)
+    shown = "".join(f" {amount:+d} {label}" for label, amount in parts if amount)
+    return total, f"{base}{shown} = {total}" if shown else str(base)
