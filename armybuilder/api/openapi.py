@@ -16,6 +16,7 @@ from django.conf import settings
 
 import rules
 from armybuilder.api.openapi_answers import answer_schemas, ref
+from armybuilder.api.openapi_hits import hits_paths, hits_schemas
 from armybuilder.api.openapi_lists import list_paths, list_schemas
 from armybuilder.events.openapi import event_paths, event_schemas
 from rules.document import FORMAT, ID_PATTERN, MAX_GENERALS, MAX_UNITS
@@ -354,6 +355,7 @@ def build() -> dict[str, Any]:
     }
     schemas.update(answer_schemas())
     schemas.update(list_schemas())
+    schemas.update(hits_schemas())
     schemas.update(event_schemas())
     return {
         "openapi": "3.1.0",
@@ -363,7 +365,12 @@ def build() -> dict[str, Any]:
             "description": "Check army documents and print them. Every refusal is a 4xx with "
             "a message a player understands; only keeping army lists needs an account.",
         },
-        "paths": {**_paths(ref("ArmyDocument")), **list_paths(), **event_paths()},
+        "paths": {
+            **_paths(ref("ArmyDocument")),
+            **hits_paths(_responses),
+            **list_paths(),
+            **event_paths(),
+        },
         "components": {"schemas": schemas},
     }
 

@@ -7,6 +7,7 @@ app_name = "api"
 
 urlpatterns = [
     path("check", views.check, name="check"),
+    path("hits", views.hits, name="hits"),
     path("rulesets", views.rulesets, name="rulesets"),
     path("rulesets/<slug:slug>", views.ruleset, name="ruleset"),
     path("roster.pdf", printing_views.api_roster_pdf, name="roster_pdf"),

@@ -11,6 +11,7 @@ from armybuilder.api import openapi
 from armybuilder.catalog import selectors, services
 from armybuilder.catalog.views import ruleset_or_404
 from armybuilder.jsonbody import BadBody, read_json_body
+from rules.combat_request import answer, work_out
 
 
 @csrf_exempt  # stateless: reads no cookies, changes nothing
@@ -23,6 +24,19 @@ def check(request: HttpRequest) -> JsonResponse:
     except rules.MalformedDocument as exc:
         return JsonResponse(exc.to_json(), status=400)
     return JsonResponse(report.to_json())
+
+
+@csrf_exempt  # stateless, as the check: one combat in, its hits out
+@require_POST
+def hits(request: HttpRequest) -> JsonResponse:
+    """One combat worked out by the same engine as ``muster hits``."""
+    try:
+        ruleset, result = work_out(read_json_body(request))
+    except BadBody as exc:
+        return exc.response()
+    except rules.MalformedDocument as exc:
+        return JsonResponse(exc.to_json(), status=400)
+    return JsonResponse(answer(ruleset, result))
 
 
 @csrf_exempt  # as above: so another method is 405, not a CSRF refusal

@@ -125,3 +125,30 @@ def test_a_read_only_api_url_posted_to_is_405_not_a_csrf_refusal(path):
     response = Client(enforce_csrf_checks=True).post(path, "{}", content_type="application/json")
     assert response.status_code == 405
     assert "GET" in response["Allow"]
+
+
+# -- POST /api/v1/hits: one combat, the engine of `muster hits` --------------------------------
+
+
+def test_hits_works_out_a_d5_combat_step_by_step(client):
+    combat = {"ruleset": "dark-ages-d5", "phase": "melee", "attacker": {"type": "warriors"},
+              "target": {"type": "infantry"}, "modifiers": ["uphill", "flank"], "die": 5}  # fmt: skip
+    response = client.post("/api/v1/hits", data=combat, content_type="application/json")
+    assert response.status_code == 200
+    result = response.json()
+    # 5 + 1 warriors = 6; uphill 3, shieldwall 2; the flank doubles: 4
+    assert result["hits"] == 4
+    assert [s["section"] for s in result["steps"]] == ["MELEE"] * len(result["steps"])
+
+
+def test_hits_refuses_a_combat_the_source_does_not_allow_with_400_naming_the_field(client):
+    combat = {"ruleset": "dark-ages-d5", "phase": "melee", "attacker": {"type": "warriors"},
+              "target": {"type": "infantry"}, "die": 1}  # fmt: skip
+    response = client.post("/api/v1/hits", data=combat, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json() == {
+        "error": "dice[0]: 1 is not a face of the D5; allowed: 2, 3, 4, 5", "path": "dice[0]"}  # fmt: skip
+
+
+def test_hits_refuses_get_with_405(client):
+    assert client.get("/api/v1/hits").status_code == 405
