@@ -155,7 +155,6 @@ class Rally:
 class CombatRules:
     """What a rule set's combat rules offer; each package subclasses it."""
 
-    unit_name: str = "hits"
     rulings: tuple[Ruling, ...] = ()
 
     def phases(self, options: Mapping[str, Any]) -> tuple[Phase, ...]:

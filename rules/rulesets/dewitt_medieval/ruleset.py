@@ -31,6 +31,7 @@ from rules.list_entries import ENTRY_LIST_CHECKS
 from rules.list_shape import ListShape
 from rules.qrs import Sheet
 from rules.rulesets.dewitt_medieval import lists, qrs
+from rules.rulesets.dewitt_medieval.combat import DewittCombat
 
 # piece cost per figure: (class, arm) -> points ("HEAVY FOOT a" is 8, super heavy cavalry 19)
 PIECE_COST = {
@@ -384,6 +385,10 @@ class DewittMedieval(RuleSet):
                           "Risk to General")  # fmt: skip
 
     # -- players' army lists ------------------------------------------------------------
+    def combat(self) -> DewittCombat:
+        """Shooting impacts, melee pair-offs and morale tests at the table."""
+        return DewittCombat(self)
+
     def list_shape(self) -> ListShape:
         return lists.shape(self.unit_fields)
 
