@@ -30,6 +30,7 @@ from rules.list_shape import ListShape
 from rules.qrs import Sheet
 from rules.rulesets.into_the_dark import entries as itd_entries
 from rules.rulesets.into_the_dark import lists, qrs
+from rules.rulesets.into_the_dark.combat import IntoTheDarkCombat
 from rules.rulesets.into_the_dark.command import command_issues
 from rules.rulesets.into_the_dark.lists import army_list_issues, list_problems, unit_presets
 from rules.rulesets.into_the_dark.mixed import (
@@ -159,6 +160,7 @@ class IntoTheDark(RuleSet):
             help="A general may be a champion: the champion's cost is added.",
         ),
     )
+    combat_rules = IntoTheDarkCombat()
     rulings = (
         Ruling("R1", "Fractions (1.5 multipliers on odd costs) are summed exactly and the "
                      "unit total is rounded up once."),
