@@ -10,7 +10,7 @@ Arithmetic is exact (``Fraction``), rounded only where and how the source says.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
@@ -191,6 +191,15 @@ class CombatRules:
         """The hits a unit rallies off (``total``: its hits after)."""
         raise NotImplementedError
 
+    def force_morale(
+        self, lost: int, rolls: tuple[int, ...], *, units: int = 6, bonus: int = 0
+    ) -> Verdict | None:
+        """The army's morale roll after a unit is destroyed (an optional rule where the
+        source has one): ``outcome`` "fights on" or "routs"; None when the source has none.
+        ``rolls`` are the dice as rolled, ``units`` the army's size, ``bonus`` what the
+        source's +1s add."""
+        return None
+
     def phase(self, key: str, options: Mapping[str, Any]) -> Phase:
         for phase in self.phases(options):
             if phase.key == key:
@@ -260,3 +269,32 @@ def modifier_sum(base: int, parts: list[tuple[str, int]]) -> tuple[int, str]:
     total = base + sum(amount for _, amount in parts)
     shown = "".join(f" {amount:+d} {label}" for label, amount in parts if amount)
     return total, f"{base}{shown} = {total}" if shown else str(base)
+
+
+def force_morale(
+    lost: int,
+    rolls: tuple[int, ...],
+    *,
+    units: int,
+    bonus: int,
+    beats: Callable[[int, int], bool],
+    rule: str,
+    words: str,
+    small: Callable[[int, int], int] | None = None,
+) -> Verdict:
+    """The shape the sources' force morale rules share: each roll (for an army of three or
+    four units halved, rounded up, or ``small``'s reading of it) plus ``bonus`` against the
+    units lost; the force fights on if any roll ``beats`` it."""
+    if not rolls:
+        raise MalformedDocument("dice", "dice: force morale rolls one die (or two)")
+    read = []
+    for roll in rolls:
+        value = roll
+        if units <= 4:
+            value = small(roll, units) if small else round_up(Fraction(roll, 2))
+        read.append(value + bonus)
+    keeps = any(beats(value, lost) for value in read)
+    outcome = "fights on" if keeps else "routs"
+    shown = ", ".join(str(v) for v in read)
+    return Verdict(outcome, "now", f"{shown} against {lost} units lost ({words}): the force "
+                   f"{outcome}", rule)  # fmt: skip

@@ -20,6 +20,7 @@ from rules.combat import (
     Result,
     Step,
     Verdict,
+    force_morale,
     modifier_sum,
     round_up,
 )
@@ -91,7 +92,10 @@ EDITIONS = {
         None,
         (Ruling("C4", "Banners and priests rally in Phase 4, Eliminating Units, after the "
                       "removals: the 2015 rules name no phase for rallies (the d5 revision's "
-                      "Phase 4 is Routs and Rallies)."),),
+                      "Phase 4 is Routs and Rallies)."),
+         Ruling("C5", "FORCE MORALE's d3 is a d6 halved, rounded up (d3+1 for four units); "
+                      "with two or three d6 the force fights on if any roll beats the units "
+                      "lost.")),
         "warband",
         "ADDITIONAL UNIT TYPES",
     ),
@@ -229,6 +233,22 @@ class DarkAgesCombat(CombatRules):
             return Verdict("removed", last.name, f"{total} hits, {limit} or more: removed in "
                                                  f"{last.name}", last.section)  # fmt: skip
         return Verdict("stays", "", f"{total} of {limit} hits", last.section)
+
+    def force_morale(
+        self, lost: int, rolls: tuple[int, ...], *, units: int = 6, bonus: int = 0
+    ) -> Verdict:
+        """FORCE MORALE: a die per destroyed unit, higher than the units lost to keep
+        fighting (TWO dice: either); small armies: 2015 a d3 (three units) or d3+1 (four),
+        d5 a d5 halved, rounded up."""
+
+        def small(roll: int, size: int) -> int:
+            d3 = round_up(Fraction(roll, 2))  # a d3 is a d6 halved (2015's Ruling C5)
+            if self.edition.last_phase.key == "eliminating" and size == 4:
+                return d3 + 1
+            return d3
+
+        return force_morale(lost, rolls, units=units, bonus=bonus, beats=lambda r, n: r > n,
+                            rule="FORCE MORALE", words="higher than", small=small)  # fmt: skip
 
     def rally(self, rally: Rally) -> Result:
         unit, facts = rally.unit, rally.facts

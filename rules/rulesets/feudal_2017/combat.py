@@ -19,6 +19,7 @@ from rules.combat import (
     Result,
     Step,
     Verdict,
+    force_morale,
     fraction_text,
     modifier_sum,
     round_up,
@@ -86,6 +87,11 @@ RULINGS = (
         "6-Hit Unit Variant: the attack dice that hit take the same halvings and "
         "doublings as hits (1.2b-f, 3.2b-f); Tired Units take 1 off the unit's "
         "modifier before its attack dice are counted.",
+    ),
+    Ruling(
+        "C7",
+        'Force Morale: with two Dx, a roll that "beats" the units lost is read as the '
+        'rule\'s own "equal or higher".',
     ),
 )
 BY_CODE = {r.code: r for r in RULINGS}
@@ -193,6 +199,14 @@ class FeudalCombat(CombatRules):
         return Verdict("removed", when, f"{total} hits, {limit} or more: removed "
                                         f"{'at once' if when == 'now' else 'at the ' + when} "
                                         f"({clause})", _removal_rule(phase))  # fmt: skip
+
+    def force_morale(
+        self, lost: int, rolls: tuple[int, ...], *, units: int = 6, bonus: int = 0
+    ) -> Verdict:
+        """Force Morale: a Dx per destroyed unit, equal or higher than the units lost to
+        keep fighting; two Dx, either; a Dx halved (round up) for three or four units."""
+        return force_morale(lost, rolls, units=units, bonus=bonus, beats=lambda r, n: r >= n,
+                            rule="Force Morale", words="equal or higher than, Ruling C7")  # fmt: skip
 
     def rally(self, rally: Rally) -> Result:
         unit, facts, options = rally.unit, rally.facts, rally.options

@@ -277,3 +277,23 @@ def test_d5_never_better_than_a_quarter(die, attacker, terrain):
     result = melee(D5, attacker, "infantry", die, terrain)
     base = die + (1 if attacker == "warriors" else 0)
     assert result.hits * 4 >= base
+
+
+# -- FORCE MORALE (optional rules) ------------------------------------------------------------
+
+
+def test_force_morale_roll_higher_than_the_units_lost_equal_routs():
+    for slug in (Y2015, D5):
+        rules_ = get_ruleset(slug).combat()
+        assert rules_.force_morale(3, (4,)).outcome == "fights on"
+        assert rules_.force_morale(3, (3,)).outcome == "routs"
+        assert rules_.force_morale(3, (2, 5)).outcome == "fights on"
+
+
+def test_force_morale_small_armies_2015_d3_or_d3_plus_1_d5_halved():
+    y2015, d5 = get_ruleset(Y2015).combat(), get_ruleset(D5).combat()
+    assert y2015.force_morale(2, (5,), units=3).outcome == "fights on"  # d3: 3 > 2
+    assert y2015.force_morale(3, (5,), units=3).outcome == "routs"
+    assert y2015.force_morale(3, (5,), units=4).outcome == "fights on"  # d3+1: 4 > 3
+    assert d5.force_morale(2, (5,), units=4).outcome == "fights on"  # 5 / 2 -> 3 > 2
+    assert d5.force_morale(2, (3,), units=4).outcome == "routs"  # 3 / 2 -> 2

@@ -308,3 +308,18 @@ def test_a_rally_never_takes_a_unit_with_5_or_more_hits_below_5(die, hits_now, f
     assert hits_now - after <= 2
     if hits_now >= 5:
         assert after >= 5
+
+
+# -- Force Morale (optional rules) ------------------------------------------------------------
+
+
+def test_force_morale_roll_equal_or_higher_than_the_units_lost_to_keep_fighting():
+    assert RULES.force_morale(3, (3,)).outcome == "fights on"
+    assert RULES.force_morale(3, (2,)).outcome == "routs"
+    assert RULES.force_morale(3, (2, 4)).outcome == "fights on"  # two Dx: either (Ruling C7)
+
+
+def test_force_morale_three_or_four_units_roll_a_dx_halved_rounded_up_and_plus_1s_add():
+    assert RULES.force_morale(2, (3,), units=4).outcome == "fights on"  # 3 / 2 -> 2
+    assert RULES.force_morale(2, (2,), units=3).outcome == "routs"  # 2 / 2 -> 1
+    assert RULES.force_morale(4, (3,), bonus=1).outcome == "fights on"
