@@ -93,6 +93,12 @@ RULINGS = (
         'Force Morale: with two Dx, a roll that "beats" the units lost is read as the '
         'rule\'s own "equal or higher".',
     ),
+    Ruling(
+        "C8",
+        "A Christian priest's \"Dx bonus Hits [per 4.1b]\" replace 4.1b's one additional "
+        "hit: the unit rallies 1 (4.1a) plus the priest's Dx, and only without an "
+        "Attacked Marker, as 4.1b; the 5 permanent hits still hold (4.1c).",
+    ),
 )
 BY_CODE = {r.code: r for r in RULINGS}
 
@@ -228,13 +234,18 @@ class FeudalCombat(CombatRules):
         else:
             off = 1
             steps.append(Step("Did not shoot, move or fight: rallies 1 hit (4.1a)", RALLY_RULE))
-            if not attacked:
+            priest = "priest" in facts and rally.die is not None
+            if not attacked and priest:
+                off += rally.die
+                steps.append(Step(f"No Attacked Marker: a Christian priest's Dx, {rally.die} "
+                                  "more, in place of 4.1b's 1; then he leaves (Ruling C8)",
+                                  "PERSONALITIES"))  # fmt: skip
+            elif not attacked:
                 off += 1
                 steps.append(Step("No Attacked Marker: 1 more (4.1b)", RALLY_RULE))
-            if "priest" in facts and rally.die is not None:
-                off += rally.die
-                steps.append(Step(f"Christian priest: {rally.die} bonus hits, then leaves",
-                                  "PERSONALITIES"))  # fmt: skip
+            elif priest:
+                steps.append(Step("Christian priest: his bonus is 4.1b's, not with an "
+                                  "Attacked Marker (Ruling C8)", "PERSONALITIES"))  # fmt: skip
         return _floor_rally(rally.hits, off, (5, 5), steps, RALLY_RULE, "4.1c")
 
 

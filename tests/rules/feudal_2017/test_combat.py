@@ -323,3 +323,34 @@ def test_force_morale_three_or_four_units_roll_a_dx_halved_rounded_up_and_plus_1
     assert RULES.force_morale(2, (3,), units=4).outcome == "fights on"  # 3 / 2 -> 2
     assert RULES.force_morale(2, (2,), units=3).outcome == "routs"  # 2 / 2 -> 1
     assert RULES.force_morale(4, (3,), bonus=1).outcome == "fights on"
+
+
+def test_personalities_a_christian_priest_rallies_dx_bonus_hits_under_the_rally_rules():
+    # 4.1a: 1, and the priest's roll of 3 in place of 4.1b's 1 (Ruling C8); 4.1c holds
+    assert rally(9, "priest", die=3).total == 5
+    assert rally(12, "priest", die=3).total == 8
+    assert rally(12, "priest", "attacked", die=3).total == 11
+    assert rally(9, "priest", "moved", die=3).total == 9  # "the Unit must obey the Rally rules"
+
+
+def test_6_hit_variant_rally_a_hit_on_3_up_none_with_a_marker_never_below_2_above_2():
+    six = options(six_hit_variant=True)
+
+    def six_rally(hits_now, die, *facts):
+        return RULES.rally(Rally(unit("knights"), hits_now, frozenset(facts), die, six)).total
+
+    assert six_rally(2, 3) == 1
+    assert six_rally(2, 2) == 2
+    assert six_rally(3, 6) == 2  # more than 2 hits: not below 2
+    assert six_rally(3, 6, "attacked") == 3
+
+
+def test_a_request_reads_the_target_under_its_list_scots_serjeants_are_schiltrons():
+    from rules.combat_request import work_out
+    from rules.rulesets.feudal_2017.troops import DEFAULT_LIST
+
+    scots = {**DEFAULT_LIST, "schiltrons": True}
+    raw = {"ruleset": "feudal-2017", "phase": "shoot", "attacker": {"type": "bowmen"},
+           "target": {"type": "serjeants"}, "die": 5}  # fmt: skip
+    assert work_out(raw)[1].hits == 3
+    assert work_out({**raw, "target_list": scots})[1].hits == 5
