@@ -27,6 +27,14 @@ def posts() -> list[tuple[str, dict, object]]:
     listed = Client().get(f"/api/v1/lists/{LIST[0]}/{LIST[1]}").json()
     bodies = {
         "/api/v1/check": DOC,
+        "/api/v1/hits": {
+            "ruleset": "into-the-dark",
+            "phase": "melee",
+            "attacker": {},
+            "target": {},
+            "numbers": {"figures": 4},
+            "die": 5,
+        },  # fmt: skip
         "/api/v1/roster.pdf": DOC,
         "/api/v1/qrs.pdf": DOC,
         "/api/v1/lists/": listed,
