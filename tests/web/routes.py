@@ -86,6 +86,7 @@ ROUTES: dict[str, Rule] = {
     "catalog:list_new": Rule(SIGNED_IN),
     # JSON API
     "api:check": Rule(PUBLIC, csrf_exempt=STATELESS_API),
+    "api:hits": Rule(PUBLIC, csrf_exempt=STATELESS_API),
     "api:rulesets": Rule(PUBLIC, csrf_exempt=READ_ONLY_API),
     "api:ruleset": Rule(PUBLIC, csrf_exempt=READ_ONLY_API),
     "api:roster_pdf": Rule(PUBLIC, csrf_exempt=STATELESS_API),
