@@ -242,9 +242,10 @@ class CombatRules:
         for i, value in enumerate(combat.dice):
             if value not in spec.faces:
                 faces = ", ".join(str(f) for f in sorted(set(spec.faces)))
+                where = "die" if spec.count == 1 else f"dice[{i}]"
                 raise MalformedDocument(
-                    f"dice[{i}]", f"dice[{i}]: {value} is not a face of the {spec.label}; "
-                                  f"allowed: {faces}")  # fmt: skip
+                    where, f"{where}: {value} is not a face of the {spec.label}; "
+                           f"allowed: {faces}")  # fmt: skip
         return tuple(chosen)
 
 

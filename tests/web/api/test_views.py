@@ -147,7 +147,7 @@ def test_hits_refuses_a_combat_the_source_does_not_allow_with_400_naming_the_fie
     response = client.post("/api/v1/hits", data=combat, content_type="application/json")
     assert response.status_code == 400
     assert response.json() == {
-        "error": "dice[0]: 1 is not a face of the D5; allowed: 2, 3, 4, 5", "path": "dice[0]"}  # fmt: skip
+        "error": "die: 1 is not a face of the D5; allowed: 2, 3, 4, 5", "path": "die"}  # fmt: skip
 
 
 def test_hits_refuses_get_with_405(client):
