@@ -145,6 +145,12 @@ MIDDLEWARE.insert(
 )
 MIDDLEWARE.append("armybuilder.throttle.ThrottleMiddleware")
 MIDDLEWARE.append("armybuilder.accounts.lockout.LockOutMiddleware")
+# Around all but the security headers: a 503 always says when to come back, and the first
+# page answered ends an outage (ops.outage).
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+    "armybuilder.ops.outage.OutageMiddleware",
+)
 # Counters live in their own cache, shared by every web process and node and counted
 # atomically: a table in the app's database (accounts.counters), with or without Redis. A
 # limited request writes to the database anyway (a render, an army, an account), so one
@@ -183,7 +189,9 @@ AUTH_PASSWORD_VALIDATORS += [
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # a database or Redis outage: one line when it begins, no stack per request (ops.outage)
+    "filters": {"outages": {"()": "armybuilder.ops.outage.OneLinePerOutage"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["outages"]}},
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
 
