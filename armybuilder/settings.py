@@ -178,6 +178,10 @@ MUSTER_LOGIN_LOCKOUT = {
 }
 # Behind a proxy: the META key holding the client's address, e.g. HTTP_X_REAL_IP.
 MUSTER_CLIENT_IP_HEADER = os.environ.get("MUSTER_CLIENT_IP_HEADER", "")
+# ...believed only from these peers (comma-separated addresses or networks): the proxies.
+MUSTER_TRUSTED_PROXIES = [
+    p.strip() for p in os.environ.get("MUSTER_TRUSTED_PROXIES", "127.0.0.1,::1").split(",")
+]
 MUSTER_MAX_VISITOR_DRAFTS = 5000  # all visitors' drafts together (armies/drafts.py)
 MUSTER_DRAFT_PRUNE_EVERY = 500  # prune abandoned drafts every so many new drafts
 MUSTER_BODY_READ_SECONDS = 10  # a posted document must arrive within this time
