@@ -138,6 +138,11 @@ MIDDLEWARE.insert(
     MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
     "armybuilder.headers.MalformedHeadersMiddleware",
 )
+# Then URLs: a control character in the path is a 404, in the query a 400 (badinput).
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("armybuilder.headers.MalformedHeadersMiddleware") + 1,
+    "armybuilder.badinput.ControlCharactersMiddleware",
+)
 # Then bodies: 413 before reading one over its URL's limit; chunked ones read to the end.
 MIDDLEWARE.insert(
     MIDDLEWARE.index("armybuilder.headers.MalformedHeadersMiddleware") + 1,
