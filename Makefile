@@ -13,7 +13,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 MANAGE := $(BIN)/python manage.py
 
-.PHONY: run run-port-free two-nodes dev test test-py312 setup setup-production install system-deps lint format bench clean mutation
+.PHONY: run run-port-free two-nodes soak soak-ops dev test test-py312 setup setup-production install system-deps lint format bench clean mutation
 
 # -- production: `make run` = the web server + the render worker, DEBUG off ---------
 # One command starts both: supervisord (armybuilder/ops/supervisord.conf) runs granian
@@ -52,6 +52,15 @@ staticfiles/.collected: $(shell find static -type f 2>/dev/null) $(STAMP)
 # other database of that server touched: safe to run where anything else lives.
 two-nodes: install
 	$(BIN)/pytest -v -p no:xdist -p no:cacheprovider tests/web/ops/test_serve_two_nodes.py
+
+# A soak (README "Soak"): two nodes on RQ for SOAK_SECONDS (180) while PostgreSQL restarts,
+# Redis is killed, workers and a web process are SIGKILLed, and a player edits and prints
+# throughout; then every acknowledged edit must be saved and every asked render finished.
+# Loopback only, its own PostgreSQL and Redis (needs root); not part of make test.
+soak: soak-ops
+
+soak-ops: install
+	$(BIN)/python -m tests.web.ops.soak
 
 # The autoreloading development server, DEBUG on; PDFs render inside the request.
 dev: setup
