@@ -13,7 +13,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 MANAGE := $(BIN)/python manage.py
 
-.PHONY: run run-port-free two-nodes dev test test-py312 setup setup-production install system-deps lint format bench clean mutation
+.PHONY: run run-port-free two-nodes soak soak-ops dev test test-py312 setup setup-production install system-deps lint format bench clean mutation
 
 # -- production: `make run` = the web server + the render worker, DEBUG off ---------
 # One command starts both: supervisord (armybuilder/ops/supervisord.conf) runs granian
@@ -33,9 +33,10 @@ run: install run-port-free setup-production
 run-port-free: install
 	@$(BIN)/python -m armybuilder.ops.serve --check
 
+# migrate and load-lists under a PostgreSQL advisory lock: hosts sharing one database may
+# all start at once, one migrates while the others wait (armybuilder/ops/.../muster_migrate.py)
 setup-production: install staticfiles/.collected
-	$(PRODUCTION) $(MANAGE) migrate --noinput
-	$(PRODUCTION) $(MANAGE) muster load-lists
+	$(PRODUCTION) $(MANAGE) muster_migrate
 
 # collectstatic hashes and compresses every file each time (half a minute on two cores):
 # it runs again only when a static file or the installed packages changed.
@@ -44,11 +45,22 @@ staticfiles/.collected: $(shell find static -type f 2>/dev/null) $(STAMP)
 	touch $@
 
 # Two nodes, one site (README "Deploying on two or more hosts"): two web servers and two
-# workers on different ports share one PostgreSQL (127.0.0.1:5432, database
-# muster_ops_two_nodes, made and dropped) and one Redis (a redis-server of its own), and a
-# player's edits, share pages, list changes, rate limits and renders go through both.
+# workers on different ports share one PostgreSQL and one Redis (a redis-server of its own),
+# and a player's edits, share pages, list changes, rate limits and renders go through both.
+# The database is its own, on MUSTER_TEST_POSTGRES (default postgres://postgres@127.0.0.1:5432):
+# a name no one else has (muster_two_nodes_<pid>_<random>), made and then dropped, and no
+# other database of that server touched: safe to run where anything else lives.
 two-nodes: install
 	$(BIN)/pytest -v -p no:xdist -p no:cacheprovider tests/web/ops/test_serve_two_nodes.py
+
+# A soak (README "Soak"): two nodes on RQ for SOAK_SECONDS (180) while PostgreSQL restarts,
+# Redis is killed, workers and a web process are SIGKILLed, and a player edits and prints
+# throughout; then every acknowledged edit must be saved and every asked render finished.
+# Loopback only, its own PostgreSQL and Redis (needs root); not part of make test.
+soak: soak-ops
+
+soak-ops: install
+	$(BIN)/python -m tests.web.ops.soak
 
 # The autoreloading development server, DEBUG on; PDFs render inside the request.
 dev: setup

@@ -1,5 +1,7 @@
 """Friendly error pages: JSON under /api/, HTML elsewhere; never a stack trace."""
 
+import sys
+
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 
@@ -42,6 +44,11 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
+    from armybuilder.ops import outage
+
+    # called while the exception is handled: an outage (database, cache, queue) is a 503
+    if outage.is_outage(sys.exc_info()[1]):
+        return outage.unavailable(request)
     return _respond(
         request, 500, "Something went wrong", "The error has been logged. Please try again."
     )

@@ -138,6 +138,11 @@ MIDDLEWARE.insert(
     MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
     "armybuilder.headers.MalformedHeadersMiddleware",
 )
+# Then URLs: a control character in the path is a 404, in the query a 400 (badinput).
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("armybuilder.headers.MalformedHeadersMiddleware") + 1,
+    "armybuilder.badinput.ControlCharactersMiddleware",
+)
 # Then bodies: 413 before reading one over its URL's limit; chunked ones read to the end.
 MIDDLEWARE.insert(
     MIDDLEWARE.index("armybuilder.headers.MalformedHeadersMiddleware") + 1,
@@ -145,6 +150,12 @@ MIDDLEWARE.insert(
 )
 MIDDLEWARE.append("armybuilder.throttle.ThrottleMiddleware")
 MIDDLEWARE.append("armybuilder.accounts.lockout.LockOutMiddleware")
+# Around all but the security headers: a 503 always says when to come back, and the first
+# page answered ends an outage (ops.outage).
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+    "armybuilder.ops.outage.OutageMiddleware",
+)
 # Counters live in their own cache, shared by every web process and node and counted
 # atomically: a table in the app's database (accounts.counters), with or without Redis. A
 # limited request writes to the database anyway (a render, an army, an account), so one
@@ -172,6 +183,10 @@ MUSTER_LOGIN_LOCKOUT = {
 }
 # Behind a proxy: the META key holding the client's address, e.g. HTTP_X_REAL_IP.
 MUSTER_CLIENT_IP_HEADER = os.environ.get("MUSTER_CLIENT_IP_HEADER", "")
+# ...believed only from these peers (comma-separated addresses or networks): the proxies.
+MUSTER_TRUSTED_PROXIES = [
+    p.strip() for p in os.environ.get("MUSTER_TRUSTED_PROXIES", "127.0.0.1,::1").split(",")
+]
 MUSTER_MAX_VISITOR_DRAFTS = 5000  # all visitors' drafts together (armies/drafts.py)
 MUSTER_DRAFT_PRUNE_EVERY = 500  # prune abandoned drafts every so many new drafts
 MUSTER_BODY_READ_SECONDS = 10  # a posted document must arrive within this time
@@ -183,7 +198,9 @@ AUTH_PASSWORD_VALIDATORS += [
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # a database or Redis outage: one line when it begins, no stack per request (ops.outage)
+    "filters": {"outages": {"()": "armybuilder.ops.outage.OneLinePerOutage"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["outages"]}},
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
 

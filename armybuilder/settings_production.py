@@ -8,7 +8,7 @@ import secrets
 from pathlib import Path
 
 from armybuilder.settings import *  # noqa: F403
-from armybuilder.settings import BASE_DIR, MIDDLEWARE
+from armybuilder.settings import BASE_DIR, LOGGING, MIDDLEWARE
 
 
 def _flag(name: str, default: str) -> bool:
@@ -65,7 +65,8 @@ MUSTER_WORKER_NICE = int(os.environ.get("MUSTER_WORKER_NICE", "10"))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": LOGGING["filters"],  # an outage: one line, no stack per request
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["outages"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
     # WeasyPrint narrates every stylesheet it parses at INFO
     "loggers": {"django.request": {"level": "ERROR"}, "weasyprint": {"level": "WARNING"}},

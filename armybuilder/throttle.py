@@ -20,6 +20,7 @@ views stay as they are. If the counters cannot be read the request is refused (5
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import ipaddress
 import logging
@@ -103,19 +104,66 @@ def limit(name: str) -> tuple[int, int]:
 def client_address(request: HttpRequest) -> str:
     """Who the client is: its address (an IPv6 client by its /64, which one host owns).
 
-    Behind a proxy, ``MUSTER_CLIENT_IP_HEADER`` names the META key the proxy sets
-    (e.g. ``HTTP_X_REAL_IP``); its last comma-separated value is the one the proxy added.
+    Behind a proxy, ``MUSTER_CLIENT_IP_HEADER`` names the META key the proxy sets (e.g.
+    ``HTTP_X_REAL_IP``; its last comma-separated value is the one the proxy added). It is
+    believed only when the request comes from one of ``MUSTER_TRUSTED_PROXIES`` (addresses
+    or networks; loopback by default), and only when it holds an IP address: a client
+    that talks to Muster directly cannot choose its address, and a value that is not an
+    address is ignored (and logged), never used as a key.
     """
+    peer = _ip(request.META.get("REMOTE_ADDR"))
     header = getattr(settings, "MUSTER_CLIENT_IP_HEADER", "")
-    raw = str(request.META.get(header, "") if header else "").split(",")[-1].strip()
-    raw = raw or str(request.META.get("REMOTE_ADDR", ""))
-    try:
-        address = ipaddress.ip_address(raw)
-    except ValueError:
-        return raw[:64] or "unknown"
+    sent = request.META.get(header) if header else None
+    address = peer
+    if sent is not None and peer is not None:
+        if not _trusted(peer):
+            log.info("client address header from %s ignored: not a trusted proxy", peer)
+        else:
+            claimed = _ip(str(sent).split(",")[-1])
+            if claimed is None:
+                log.warning("client address header %r from %s ignored: not an IP address",
+                               str(sent)[:64], peer)  # fmt: skip
+            else:
+                address = claimed
+    if address is None:
+        return "unknown"
     if address.version == 6:
         return str(ipaddress.ip_network(f"{address}/64", strict=False))
     return str(address)
+
+
+def _ip(value: object) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        address = ipaddress.ip_address(str(value or "").strip())
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped:
+        return address.ipv4_mapped  # ::ffff:10.0.0.1 is 10.0.0.1
+    return address
+
+
+def _trusted(peer: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    return any(peer in network for network in _trusted_networks(_trusted_setting()))
+
+
+def _trusted_setting() -> tuple[str, ...]:
+    value = getattr(settings, "MUSTER_TRUSTED_PROXIES", ("127.0.0.1", "::1"))
+    if isinstance(value, str):
+        value = value.split(",")
+    return tuple(v.strip() for v in value if v.strip())
+
+
+@functools.cache
+def _trusted_networks(
+    values: tuple[str, ...],
+) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    networks = []
+    for value in values:
+        try:
+            networks.append(ipaddress.ip_network(value, strict=False))
+        except ValueError:
+            log.warning("MUSTER_TRUSTED_PROXIES: %r is not an address or network", value)
+    return tuple(networks)
 
 
 def key(*parts: str) -> str:

@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from armybuilder.ops.app_shell import favicon, manifest, service_worker
-from armybuilder.ops.health import healthz
+from armybuilder.ops.health import healthz, healthz_workers
 
 urlpatterns = [
     path("", include("armybuilder.catalog.urls")),
@@ -16,6 +16,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     # production: database, cache and queue state for a load balancer or monitor
     path("healthz", healthz, name="healthz"),
+    path("healthz/workers", healthz_workers, name="healthz-workers"),
     # the installable app: served from the root so the worker's scope is the whole site
     path("manifest.webmanifest", manifest, name="manifest"),
     path("sw.js", service_worker, name="service_worker"),

@@ -51,11 +51,11 @@ def load_json(text: str) -> Any:
     """Read a document's JSON strictly, or raise MalformedDocument saying where it breaks.
 
     Refuses what Python's json would let through but JSON does not allow (NaN, Infinity),
-    and input too deeply nested or with numbers too long to read, with a message rather
+    a key given twice in one object, and input too deeply nested or with numbers too long to read, with a message rather
     than a crash.
     """
     try:
-        return json.loads(text, parse_constant=_refuse_constant)
+        return json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_no_repeats)
     except json.JSONDecodeError as exc:
         raise MalformedDocument(
             "", f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
@@ -64,6 +64,17 @@ def load_json(text: str) -> Any:
         raise MalformedDocument("", "not valid JSON: nested too deeply") from None
     except ValueError as exc:  # NaN/Infinity, or an integer with thousands of digits
         raise MalformedDocument("", f"not valid JSON: {exc}") from None
+
+
+def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """One object: a key given twice is refused (JSON leaves it undefined; Python would
+    silently keep the last, so a document could say two things and mean one)."""
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise ValueError(f"the key {key!r} appears twice in one object")
+        found[key] = value
+    return found
 
 
 def _refuse_constant(name: str) -> None:

@@ -11,12 +11,15 @@ Django, yet looks exactly like ``carol``. Sign-up compares names by their *skele
 well (Unicode's UTS #39: every character replaced by the one its confusables data says it
 is mistaken for), so a name that looks like an existing one in any script, or with ``rn``
 for ``m`` or ``I`` for ``l``, is refused. The data is Unicode's ``confusables.txt`` as the
-``confusable-homoglyphs`` package ships it (README says why that package).
+``confusable-homoglyphs`` package ships it (README says why that package). Small capitals
+(``ᴀlice``), which that data mostly leaves out, are read as the letters their Unicode names
+say they are.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
 
 from django.contrib.auth import get_user_model
@@ -84,12 +87,33 @@ def skeleton(text: str) -> str:
     return text
 
 
+_SMALL_CAPITAL = re.compile(r"(LATIN|GREEK|CYRILLIC) LETTER SMALL CAPITAL (.+)")
+
+
+@functools.cache
+def _small_capital(char: str) -> str:
+    """A small capital (``ᴀ``, ``ʀ``) as the small letter it reads as: Unicode gives small
+    capitals no decomposition and its confusables data leaves most of them out, yet
+    ``ᴀlice`` reads as ``alice``. Their names say which letter they are."""
+    found = _SMALL_CAPITAL.fullmatch(unicodedata.name(char, ""))
+    if found is None:
+        return char
+    try:
+        return unicodedata.lookup(f"{found[1]} SMALL LETTER {found[2]}")
+    except KeyError:
+        return char
+
+
+def _plain_letters(text: str) -> str:
+    return "".join(_small_capital(c) for c in text)
+
+
 def look_alike_keys(username: str) -> frozenset[str]:
     """What a name looks like: the skeleton of its account key, and its own skeleton
     case-folded (then its skeleton again). Both, because a capital I looks like l where a
     small i does not: ``caroI`` looks like ``carol``, and ``ERIC`` is still ``eric``. Two
     names look alike when they share one."""
-    name = unicodedata.normalize("NFKC", username[:_MAX_CHARS]).strip()
+    name = _plain_letters(unicodedata.normalize("NFKC", username[:_MAX_CHARS]).strip())
     return frozenset({skeleton(account_key(name)), skeleton(skeleton(name).casefold())})
 
 

@@ -21,6 +21,7 @@ from armybuilder.api.openapi_lists import list_paths, list_schemas
 from armybuilder.events.openapi import event_paths, event_schemas
 from rules.document import FORMAT, ID_PATTERN, MAX_GENERALS, MAX_UNITS
 from rules.fields import Field
+from rules.text import text_problem
 
 JSON = "application/json"
 PDF = "application/pdf"
@@ -37,6 +38,34 @@ def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
     return {"anyOf": [schema, {"type": "null"}]}
 
 
+@cache
+def text_pattern(*, multiline: bool = False) -> str:
+    """The text rule (``rules.text``) as a JSON Schema pattern: a character class of every
+    character it refuses (control characters, invisible formatting characters, line breaks
+    in a one-line field, lone surrogates), negated. Read off the rule itself, once, so the
+    description and the server cannot disagree about which strings are text."""
+    # the Basic Multilingual Plane, surrogates aside: JSON Schema's (ECMA-262) patterns have
+    # no escape for the rest, and a string generator leaves surrogates out anyway; the few
+    # formatting characters beyond it are refused by the server all the same
+    refused = [
+        c
+        for c in range(0x10000)
+        if not 0xD800 <= c <= 0xDFFF and text_problem(chr(c), multiline=multiline)
+    ]
+    ranges: list[tuple[int, int]] = []
+    for code in refused:
+        if ranges and ranges[-1][1] == code - 1:
+            ranges[-1] = (ranges[-1][0], code)
+        else:
+            ranges.append((code, code))
+
+    def escaped(code: int) -> str:
+        return f"\\u{code:04x}"
+
+    parts = "".join(escaped(a) if a == b else f"{escaped(a)}-{escaped(b)}" for a, b in ranges)
+    return f"^[^{parts}]*$"
+
+
 def field_schema(field: Field) -> dict[str, Any]:
     """The JSON Schema of one vocabulary field: type, bounds, allowed values, default."""
     kind = field.kind
@@ -47,8 +76,8 @@ def field_schema(field: Field) -> dict[str, Any]:
             schema["maxLength"] = int(field.maximum)
         if field.minimum is not None and int(field.minimum) > 0:
             schema["minLength"] = int(field.minimum)
-        if kind == "string":
-            schema["pattern"] = "^[^\\n\\r]*$"  # one line: the text rule refuses newlines
+        # the text rule: no control or invisible characters; one line unless it is text
+        schema["pattern"] = text_pattern(multiline=kind == "text")
     elif kind in ("integer", "number"):
         schema = {"type": kind}
         if field.minimum is not None:
@@ -137,7 +166,13 @@ def ruleset_schemas(ruleset: rules.RuleSet) -> dict[str, dict[str, Any]]:
         "description": ruleset.summary or ruleset.title,
         "properties": {
             "format": {"const": FORMAT},
-            "name": {"type": "string", "minLength": 1, "maxLength": 120, "title": "Army name"},
+            "name": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 120,
+                "title": "Army name",
+                "pattern": text_pattern(),
+            },
             "ruleset": {"const": ruleset.slug},
             "army_list": {
                 "type": ["string", "null"],
@@ -149,7 +184,12 @@ def ruleset_schemas(ruleset: rules.RuleSet) -> dict[str, dict[str, Any]]:
             "options": {**ref(f"{name}Options"), "default": ruleset.default_options()},
             "generals": generals,
             "units": {"type": "array", "items": ref(f"{name}Unit"), "maxItems": MAX_UNITS},
-            "notes": {"type": "string", "maxLength": 5000, "default": ""},
+            "notes": {
+                "type": "string",
+                "maxLength": 5000,
+                "default": "",
+                "pattern": text_pattern(multiline=True),
+            },
         },
         "required": ["format", "name", "ruleset", "units"],
         "additionalProperties": False,

@@ -1,8 +1,13 @@
-"""``/healthz``: the database, the cache and the task queue, each ``ok`` or what failed.
+"""Two health endpoints, each part ``ok`` or what failed, 200 or 503.
 
-The queue is ``ok`` only when it answers, a worker has beaten within
-``MUSTER_WORKER_SILENT_SECONDS`` (30), and the workers run jobs: their test job
-(``ops.probe``) has run lately. ``worker`` tells when the newest one was seen.
+``/healthz`` is the load balancer's: can this web process serve pages? Its database and
+its cache answer. It does not depend on the workers: with the workers stuck, every web
+host's pages still answer, and a load balancer must not take them all out.
+
+``/healthz/workers`` is the operator's (or a monitor's): the queue is ``ok`` only when it
+answers, a worker has beaten within ``MUSTER_WORKER_SILENT_SECONDS`` (30), and the workers
+run jobs: their test job (``ops.probe``) has run lately. ``worker`` tells when the newest
+one was seen, and why it waits when it is waiting (the queue or the database away).
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
@@ -91,6 +97,7 @@ def worker_state() -> dict[str, object]:
         "pid": newest.pid,
         "host": newest.host,
         "rendering": newest.render or None,
+        "waiting": newest.waiting or None,
         "alive": len(live_beats()),
         "test_job_ran_seconds_ago": _probe_age(),
     }
@@ -108,17 +115,13 @@ def _probe_age() -> float | None:
 CHECKS: dict[str, Callable[[], str]] = {
     "database": check_database,
     "cache": check_cache,
-    "queue": check_queue,
 }
+WORKER_CHECKS: dict[str, Callable[[], str]] = {"queue": check_queue}
 
 
-@never_cache
-@require_safe
-def healthz(request: HttpRequest) -> JsonResponse:
-    """200 when every part answers, 503 naming the part that does not."""
-    state: dict[str, object] = {}
+def _run(checks: dict[str, Callable[[], str]], state: dict[str, object]) -> bool:
     healthy = True
-    for name, check in CHECKS.items():
+    for name, check in checks.items():
         try:
             state[name] = check()
         except NoWorker as exc:
@@ -126,13 +129,42 @@ def healthz(request: HttpRequest) -> JsonResponse:
             state[name] = f"error: {exc}"
             healthy = False
         except Exception as exc:  # a health check reports failures, it never raises
-            logger.warning("healthz: %s failed", name, exc_info=True)
+            logger.warning("healthz: %s failed: %s: %s", name, type(exc).__name__, exc)
             state[name] = f"error: {type(exc).__name__}"
             healthy = False
+    return healthy
+
+
+def _answer(state: dict[str, object], healthy: bool) -> JsonResponse:
+    state["status"] = "ok" if healthy else "unavailable"
+    response = JsonResponse(state, status=200 if healthy else 503)
+    if not healthy:
+        response["Retry-After"] = "10"
+    return response
+
+
+@never_cache
+@require_safe
+def healthz(request: HttpRequest) -> JsonResponse:
+    """The load balancer's check: 200 when this process can serve pages (its database and
+    cache answer), 503 naming the part that does not. The workers are not asked."""
+    state: dict[str, object] = {}
+    healthy = _run(CHECKS, state)
+    state["workers"] = reverse("healthz-workers")
+    return _answer(state, healthy)
+
+
+@never_cache
+@require_safe
+def healthz_workers(request: HttpRequest) -> JsonResponse:
+    """The workers and their queue: 200 when a worker beats and runs jobs, 503 saying why
+    not (no worker seen, jobs not running, the queue away; ``worker.waiting``: why the
+    newest worker waits)."""
+    state: dict[str, object] = {}
+    healthy = _run(WORKER_CHECKS, state)
     if settings.MUSTER_TASK_BACKEND != "immediate":
         try:
             state["worker"] = worker_state()
         except Exception as exc:
             state["worker"] = f"error: {type(exc).__name__}"
-    state["status"] = "ok" if healthy else "unavailable"
-    return JsonResponse(state, status=200 if healthy else 503)
+    return _answer(state, healthy)

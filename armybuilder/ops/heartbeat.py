@@ -67,14 +67,18 @@ class Heartbeat:
         self.worker = f"{HOST}:{os.getpid()}:{secrets.token_hex(4)}"[:100]
         self.started = timezone.now()
         self.render = ""
+        self.waiting = ""  # why the worker's loop waits (the queue or database is away)
         self.on_beat = list(on_beat)
+        self._failing: str | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
     def beat(self) -> None:
         """Write this worker's row now (the thread calls it; so does ``working_on``)."""
         now = timezone.now()
-        updated = WorkerBeat.objects.filter(worker=self.worker).update(seen=now, render=self.render)
+        updated = WorkerBeat.objects.filter(worker=self.worker).update(
+            seen=now, render=self.render, waiting=self.waiting[:200]
+        )
         if not updated:
             WorkerBeat.objects.create(
                 worker=self.worker,
@@ -83,6 +87,7 @@ class Heartbeat:
                 started=self.started,
                 seen=now,
                 render=self.render,
+                waiting=self.waiting[:200],
             )
 
     def _run(self) -> None:
@@ -92,9 +97,15 @@ class Heartbeat:
                 self.beat()
                 for hook in self.on_beat:
                     hook()
-            except Exception:  # an outage: the worker's own loop backs off; keep beating
-                logger.warning("worker heartbeat failed", exc_info=True)
+            except Exception as exc:  # an outage: the worker's own loop backs off; keep beating
+                if self._failing is None:  # one line per outage, not one per beat
+                    logger.warning("worker heartbeat failed: %s: %s", type(exc).__name__, exc)
+                self._failing = type(exc).__name__
                 connection.close()
+            else:
+                if self._failing is not None:
+                    logger.warning("worker heartbeat written again")
+                self._failing = None
             self._stop.wait(beat_seconds())
         connection.close()
 

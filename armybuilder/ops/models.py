@@ -30,6 +30,12 @@ class WorkerBeat(models.Model):
     started = models.DateTimeField()
     seen = models.DateTimeField(db_index=True)
     render = models.CharField(max_length=64, blank=True, default="")
+    waiting = models.CharField(
+        max_length=200,
+        blank=True,
+        default="",
+        help_text="Why the worker is waiting instead of working (the queue is away), if it is.",
+    )
 
     def __str__(self) -> str:
         return self.worker

@@ -8,6 +8,9 @@ framework. A ready render is served straight from the database.
 A render whose worker died (its lease lapsed: ``printing.leases``), or whose queued task
 the queue no longer has, is queued again: by every live worker on each heartbeat
 (:func:`requeue_lost`) and whenever a player asks for it again.
+
+A render the queue could not take (Redis away) stays queued, marked ``NOT_QUEUED``: an
+outage is never its result, and the next ask (or a worker's heartbeat) queues it again.
 """
 
 from __future__ import annotations
@@ -23,10 +26,15 @@ from django.utils import timezone
 
 from armybuilder.printing import leases, services
 from armybuilder.printing.models import Render
-from armybuilder.printing.tasks import render_sheet
+from armybuilder.printing.tasks import NOT_QUEUED, render_sheet
 from armybuilder.taskresults import MISSING_RESULT
 
 logger = logging.getLogger(__name__)
+
+
+QUEUE_DOWN = "The print queue is not answering; please try again in a minute."
+# what an earlier version stored as a failed render's result when the queue was away
+_STORED_QUEUE_DOWN = "The print queue is not answering; please try again."
 
 
 class QueueUnavailable(services.PrintError):
@@ -94,14 +102,17 @@ def is_lost(render: Render, now: datetime | None = None, live: set[str] | None =
     lease, or queued (for longer than a lease) with a task the queue has lost or ended."""
     now = now or timezone.now()
     grace = now - timedelta(seconds=leases.lease_seconds())
+    if render.status == Render.QUEUED and render.task_id == NOT_QUEUED:
+        return True  # the queue never took it
     if render.status == Render.RENDERING:
         if render.started is not None and render.started > grace:
             return False  # just claimed: its worker's first beat may not be written yet
         if live is None:
             live = leases.live_renders(now)
         return str(render.pk) not in live
-    if render.status == Render.QUEUED and render.queued < grace and render.task_id:
-        return _task_gone(render.task_id)
+    if render.status == Render.QUEUED and render.queued < grace:
+        # no task id a lease after it was queued: the process queueing it died first
+        return not render.task_id or _task_gone(render.task_id)
     return False
 
 
@@ -124,17 +135,24 @@ def requeue_lost(now: datetime | None = None) -> int:
     for render in Render.objects.filter(status__in=(Render.QUEUED, Render.RENDERING)).defer(
         "spec", "pdf"
     ):
-        if is_lost(render, now, live) and _requeue(render, now):
-            logger.warning("render %s lost its worker: queued again", render.pk)
-            count += 1
+        try:
+            if is_lost(render, now, live) and _requeue(render, now):
+                logger.warning("render %s lost its worker: queued again", render.pk)
+                count += 1
+        except QueueUnavailable:
+            break  # the queue is away: the next beat tries again
     return count
 
 
 def _requeue(render: Render, now: datetime) -> bool:
     """Back to queued, if nobody else did it first (the update is conditional)."""
     moved = Render.objects.filter(
-        pk=render.pk, status=render.status, queued=render.queued, started=render.started
-    ).update(status=Render.QUEUED, error="", queued=now, started=None, finished=None)
+        pk=render.pk,
+        status=render.status,
+        queued=render.queued,
+        started=render.started,
+        task_id=render.task_id,
+    ).update(status=Render.QUEUED, error="", queued=now, started=None, finished=None, task_id="")
     if moved:
         render.refresh_from_db()
         _enqueue(render)
@@ -155,7 +173,7 @@ def _render_for(key: str, spec: dict[str, Any], filename: str, *, retry: bool) -
         _requeue(render, now)
         render.refresh_from_db()
         return render
-    if retry and render.status == Render.FAILED:
+    if (retry or render.error == _STORED_QUEUE_DOWN) and render.status == Render.FAILED:
         Render.objects.filter(pk=render.pk).update(
             status=Render.QUEUED, error="", queued=now, started=None, finished=None
         )
@@ -168,13 +186,10 @@ def _enqueue(render: Render) -> Render:
     try:
         result = render_sheet.enqueue(str(render.pk))
     except Exception as exc:
-        logger.exception("could not queue render %s", render.pk)
-        Render.objects.filter(pk=render.pk).update(
-            status=Render.FAILED, error="The print queue is not answering; please try again."
-        )
-        raise QueueUnavailable(
-            "The print queue is not answering; please try again in a minute."
-        ) from exc
+        logger.warning("could not queue render %s: %s: %s", render.pk, type(exc).__name__, exc)
+        # still queued, marked as not in the queue: the next ask queues it again
+        Render.objects.filter(pk=render.pk, status=Render.QUEUED).update(task_id=NOT_QUEUED)
+        raise QueueUnavailable(QUEUE_DOWN) from exc
     Render.objects.filter(pk=render.pk).update(task_id=str(result.id)[:64])
     render.refresh_from_db()
     render.queued_now = True  # made (or queued) for this request: not from the store

@@ -5,13 +5,22 @@ limit is enforced by ``pdf.render_pdf`` (a forked child of the worker, killed wh
 late), so a pathological sheet ends as a failed render with a message while the worker
 goes on with the next task. While it renders, the worker's heartbeat holds the render's
 lease (``printing.leases``); the render child dies with the worker.
+
+A job begins and ends on fresh, checked database connections (a connection the database
+dropped while the worker waited, e.g. a PostgreSQL restart, is replaced, never used), and
+claiming or storing a render is tried again a few times when the database is away for a
+moment. A render cut short by an outage goes back to the queue (``jobs.NOT_QUEUED``): an
+outage is never stored as the render's result.
 """
 
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable
 from typing import Any
 
+from django.db import InterfaceError, OperationalError, close_old_connections, connection
 from django.tasks import task
 from django.utils import timezone
 
@@ -20,6 +29,30 @@ from armybuilder.printing import leases, services
 from armybuilder.printing.models import Render
 
 logger = logging.getLogger(__name__)
+# The database is away for now (a restart, a dropped connection): not the render's fault.
+DATABASE_OUTAGES = (OperationalError, InterfaceError)
+ATTEMPTS = 4  # about 6 s of waiting (0.5, 1.5, 4): a restart's usual gap
+NOT_QUEUED = "-"  # printing.jobs: a render the queue does not hold; the next ask queues it
+
+
+def fresh_connections() -> None:
+    """Drop a connection the database closed, or one past its age, before and after a job
+    (what Django does around a request). Inside a transaction (a test's) it is left be."""
+    if not connection.in_atomic_block:
+        close_old_connections()
+
+
+def with_retries[T](step: Callable[[], T]) -> T:
+    """``step`` once more on a new connection while the database does not answer."""
+    for attempt in range(ATTEMPTS):
+        try:
+            return step()
+        except DATABASE_OUTAGES:
+            if attempt == ATTEMPTS - 1 or connection.in_atomic_block:
+                raise
+            connection.close()  # the next query opens a new one
+            time.sleep(0.5 * 3**attempt)
+    raise AssertionError("unreachable")
 
 
 def make_pdf(spec: dict[str, Any]) -> bytes:
@@ -44,20 +77,30 @@ def make_pdf(spec: dict[str, Any]) -> bytes:
 @task
 def render_sheet(render_id: str) -> str:
     """Render a queued sheet: queued -> rendering -> ready, or failed with the reason."""
-    return render_claimed(render_id)
+    fresh_connections()
+    try:
+        return render_claimed(render_id)
+    finally:
+        fresh_connections()
 
 
 def render_claimed(render_id: str) -> str:
     """Claim a queued render and make its PDF here, in this worker (see ``render_sheet``)."""
-    claimed = Render.objects.filter(pk=render_id, status=Render.QUEUED).update(
-        status=Render.RENDERING, started=timezone.now()
+    claimed = with_retries(
+        lambda: Render.objects.filter(pk=render_id, status=Render.QUEUED).update(
+            status=Render.RENDERING, started=timezone.now()
+        )
     )
     if not claimed:  # already rendered by an earlier attempt, or removed
         return "skipped"
-    render = Render.objects.get(pk=render_id)
+    render = with_retries(lambda: Render.objects.get(pk=render_id))
     try:
         with leases.working_on(render_id):  # the lease: a dead worker's render is re-queued
             pdf = make_pdf(render.spec)
+    except DATABASE_OUTAGES as exc:
+        logger.warning("render %s interrupted: the database is away (%s)", render_id, exc)
+        _put_back(render_id)
+        return "interrupted"
     except (services.PrintError, rules.MalformedDocument) as exc:
         Render.objects.filter(pk=render_id).update(
             status=Render.FAILED, error=exc.message, finished=timezone.now()
@@ -71,7 +114,22 @@ def render_claimed(render_id: str) -> str:
             finished=timezone.now(),
         )
         return "failed"
-    Render.objects.filter(pk=render_id).update(
-        status=Render.READY, pdf=pdf, error="", finished=timezone.now()
+    with_retries(
+        lambda: Render.objects.filter(pk=render_id).update(
+            status=Render.READY, pdf=pdf, error="", finished=timezone.now()
+        )
     )
     return "ready"
+
+
+def _put_back(render_id: str) -> None:
+    """Back to queued, for the next ask or a worker's heartbeat to queue again; when the
+    database is still away, the render's lease lapses and a worker queues it instead."""
+    try:
+        with_retries(
+            lambda: Render.objects.filter(pk=render_id, status=Render.RENDERING).update(
+                status=Render.QUEUED, task_id=NOT_QUEUED, queued=timezone.now(), started=None
+            )
+        )
+    except DATABASE_OUTAGES:
+        logger.warning("render %s stays with its lease: the database is still away", render_id)

@@ -116,6 +116,9 @@ LOOK_ALIKE = "looks the same as an existing account"
         ("arnold", "amold", LOOK_ALIKE),  # rn and m
         ("bill", "biII", LOOK_ALIKE),  # capital I and small l
         ("bob", "b0b", LOOK_ALIKE),  # digit zero and letter o
+        ("alice", "ᴀlice", LOOK_ALIKE),  # a small capital A (no decomposition, no confusable)
+        ("ᴀlice", "alice", LOOK_ALIKE),  # the other way round
+        ("bob", "ʙᴏʙ", LOOK_ALIKE),  # small capitals throughout
     ],
 )
 def test_sign_up_refuses_a_look_alike_of_an_existing_username(

@@ -1,4 +1,4 @@
-"""The workers' test job (ops/probe.py): /healthz tells a queue whose workers beat but
+"""The workers' test job (ops/probe.py): /healthz/workers tells a queue whose workers beat but
 cannot run jobs (a worker started with the wrong job class fails every job) from one whose
 workers do."""
 
@@ -35,7 +35,7 @@ def probes(queue):
 def test_healthz_is_503_when_the_workers_beat_but_have_run_no_job(client, db, kept_queue):
     a_worker_beating_since(minutes=5)
     assert probe.send_if_due()  # sent on a beat; nobody runs it
-    response = client.get("/healthz")
+    response = client.get("/healthz/workers")
     assert response.status_code == 503
     body = response.json()
     assert body["queue"].startswith("error: the workers run no jobs: none ran for ")
@@ -43,7 +43,7 @@ def test_healthz_is_503_when_the_workers_beat_but_have_run_no_job(client, db, ke
     assert body["worker"]["test_job_ran_seconds_ago"] is None
 
     probes(kept_queue)[0].task.call()  # a worker that can run jobs takes it
-    response = client.get("/healthz")
+    response = client.get("/healthz/workers")
     assert response.status_code == 200
     assert response.json()["queue"] == "ok (database)"
     assert 0 <= response.json()["worker"]["test_job_ran_seconds_ago"] < 5
@@ -52,18 +52,20 @@ def test_healthz_is_503_when_the_workers_beat_but_have_run_no_job(client, db, ke
 def test_a_worker_that_just_started_is_given_time_to_run_its_first_test_job(client, db, kept_queue):
     a_worker_beating_since(minutes=0)
     probe.send_if_due()
-    assert client.get("/healthz").status_code == 200
+    assert client.get("/healthz/workers").status_code == 200
 
 
 def test_healthz_is_503_when_the_last_test_job_ran_longer_ago_than_allowed(client, db, settings):
     settings.MUSTER_PDF_TIME_LIMIT = 60
     a_worker_beating_since(minutes=10)
     Scheduled.objects.create(name=probe.NAME, last_run=timezone.now() - timedelta(seconds=120))
-    assert client.get("/healthz").status_code == 503  # 30 s silent + one 60 s render allowed
+    assert (
+        client.get("/healthz/workers").status_code == 503
+    )  # 30 s silent + one 60 s render allowed
     Scheduled.objects.filter(name=probe.NAME).update(
         last_run=timezone.now() - timedelta(seconds=60)
     )
-    assert client.get("/healthz").status_code == 200
+    assert client.get("/healthz/workers").status_code == 200
 
 
 def test_one_probe_is_in_flight_and_the_next_follows_once_it_ran(db, kept_queue):

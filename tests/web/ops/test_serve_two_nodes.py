@@ -3,8 +3,10 @@
 page cache, the rate limits and the RQ queue), as the README's two-host deployment runs.
 A player's edits, share pages, list changes and renders go through both nodes.
 
-``make two-nodes`` runs this file. It needs PostgreSQL on 127.0.0.1:5432 (skipped without
-it) and a Redis (its own ``redis-server``, else the machine's: tests/web/ops/redis_server.py).
+``make two-nodes`` runs this file. It needs a PostgreSQL server (``MUSTER_TEST_POSTGRES``,
+default 127.0.0.1:5432; skipped without one), where it makes a database of its own under a
+name no one else has and drops only that one, and a Redis (its own ``redis-server``, else
+the machine's: tests/web/ops/redis_server.py).
 """
 
 import http.client
@@ -23,9 +25,9 @@ import pytest
 
 from tests.support import ROOT
 from tests.web.ops.redis_server import free_port, own_redis
-from tests.web.scratch_postgres import drop_postgres, fresh_postgres, postgres_answers
+from tests.web.scratch_postgres import own_database, postgres_answers, server_url
 
-PG_NAME = "muster_ops_two_nodes"
+PG_PREFIX = "muster_two_nodes"
 PASSWORD = "a-long-Pass-123"
 RULESET = "into-the-dark"
 UNITS = 8
@@ -113,7 +115,7 @@ def _wait_healthy(port, processes, logs):
             break
         with suppress(OSError):
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-            connection.request("GET", "/healthz")
+            connection.request("GET", "/healthz/workers")  # its web and a worker answer
             if connection.getresponse().status == 200:
                 return
         time.sleep(0.5)
@@ -122,15 +124,15 @@ def _wait_healthy(port, processes, logs):
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    if not postgres_answers():
-        pytest.skip("two nodes share a PostgreSQL: none answers on 127.0.0.1:5432")
+    if not postgres_answers(server_url()):
+        pytest.skip(f"two nodes share a PostgreSQL: none answers at {server_url()}")
     tmp_path = tmp_path_factory.mktemp("two-nodes")
-    with own_redis(tmp_path) as (cache_url, queue_url):
+    with own_redis(tmp_path) as (cache_url, queue_url), own_database(PG_PREFIX) as database:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "MUSTER_"))}
         env.update(
             DJANGO_SETTINGS_MODULE="tests.server_settings",
             DJANGO_DEBUG="0",
-            DATABASE_URL=fresh_postgres(PG_NAME),
+            DATABASE_URL=database,
             REDIS_URL=cache_url,
             MUSTER_TASK_BACKEND="rq",
             MUSTER_QUEUE_URL=queue_url,
@@ -178,7 +180,6 @@ def site(tmp_path_factory):
                     process.wait(timeout=10)
             for file in files:
                 file.close()
-            drop_postgres(PG_NAME)
 
 
 def test_edits_sent_through_both_nodes_at_once_are_all_kept(site):

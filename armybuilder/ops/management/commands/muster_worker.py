@@ -37,7 +37,8 @@ logger = logging.getLogger("armybuilder.worker")
 MAX_BACKOFF = 30.0
 BATCH_ATTEMPTS = 5  # e.g. SQLite busy for a moment while the web processes write
 RQ_WORKER_CLASS = "rq.worker.SimpleWorker"  # no fork per job: renders run under the heartbeat
-RQ_JOB_CLASS = "django_tasks_rq.Job"  # runs Django tasks (RQ's own Job cannot)
+# runs Django tasks (RQ's own Job cannot), each on fresh database connections
+RQ_JOB_CLASS = "armybuilder.ops.rqjob.Job"
 RQ_QUEUES = (probe.QUEUE, "default")  # in the order the worker takes from them
 
 
@@ -67,11 +68,15 @@ class Command(BaseCommand):
         logger.info("worker starting at CPU niceness %d", nice)
         beat = heartbeat.Heartbeat(on_beat=[jobs.requeue_lost, probe.send_if_due]).start()
         try:
+            self.beat = beat
             self.work(batch)
         finally:
             beat.stop()
 
+    beat: heartbeat.Heartbeat | None = None
+
     def work(self, batch: bool) -> None:
+        beat = self.beat
         delay = 1.0
         failures = 0
         while True:
@@ -79,6 +84,8 @@ class Command(BaseCommand):
             try:
                 ensure_scheduled()
                 jobs.requeue_lost()  # renders left behind by a worker that died
+                if beat is not None:
+                    beat.waiting = ""
                 self.run_backend(batch)
                 return  # the backend stopped by itself: SIGTERM, or --batch is done
             except outages() as exc:
@@ -87,9 +94,10 @@ class Command(BaseCommand):
                     raise  # a one-off run gives up; the long-running worker never does
                 if time.monotonic() - began > 2 * MAX_BACKOFF:
                     delay = 1.0  # it ran well for a while: this is a new outage
-                logger.warning(
-                    "worker: %s: %s; starting again in %g s", type(exc).__name__, exc, delay
-                )
+                why = f"{type(exc).__name__}: {exc}"[:150]
+                logger.warning("worker: %s; starting again in %g s", why, delay)
+                if beat is not None:  # /healthz/workers says why it waits
+                    beat.waiting = f"{why}; trying again in {delay:g} s"
                 connections.close_all()
                 # the backend's own handlers would swallow a stop request while we wait
                 signal.signal(signal.SIGTERM, signal.SIG_DFL)

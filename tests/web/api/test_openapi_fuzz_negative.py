@@ -1,0 +1,75 @@
+"""schemathesis against /api/v1/openapi.json with negative data as well as positive (values
+the description forbids): no 500, no answer outside the description, and every request the
+description forbids is refused (4xx)."""
+
+import pytest
+import schemathesis
+from django.core import signals
+from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.config import SchemathesisConfig
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    negative_data_rejection,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+    unsupported_method,
+)
+
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    unsupported_method,
+    negative_data_rejection,
+]
+
+
+# Random examples, half of them breaking the description (the coverage phase's boundary
+# values run in test_openapi_fuzz.py), so the file stays near a minute.
+CONFIG = SchemathesisConfig.from_str(
+    """
+[generation]
+mode = "all"
+[phases.coverage]
+enabled = false
+"""
+)
+# The description is fetched from the served URL (no database needed for it).
+schema = schemathesis.openapi.from_wsgi(
+    "/api/v1/openapi.json", get_wsgi_application(), config=CONFIG
+)
+
+
+@pytest.fixture(autouse=True)
+def _renders_are_queued(db, settings):
+    """Renders are queued (202), not run: the fuzzer exercises the API, not WeasyPrint."""
+    settings.TASKS = {"default": settings.TASK_BACKENDS["database"]}
+
+
+@pytest.fixture(autouse=True)
+def _the_tests_connection_stays_open():
+    """The fuzzer calls the WSGI application itself, so each request's end would close the
+    test's database connection inside its transaction (PostgreSQL really closes it); as
+    Django's test client does, the request signals leave connections alone meanwhile."""
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
+
+
+@schema.parametrize()
+@settings(
+    max_examples=10,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=list(HealthCheck),
+)
+def test_the_api_refuses_what_its_description_forbids(case):
+    case.call_and_validate(checks=CHECKS)
