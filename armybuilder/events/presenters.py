@@ -74,6 +74,7 @@ class DeskRow:
     entrant: Entrant
     submission: Submission | None
     count: int
+    behalf: tuple[Any, ...] = ()  # armies the organiser may submit for this entrant
 
     @property
     def status(self) -> str:

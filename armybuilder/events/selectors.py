@@ -11,9 +11,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
+from armybuilder.armies.selectors import live_armies
 from armybuilder.events.models import AllowedList, Entrant, Event, Submission
 
 ORGANISER, CO_ORGANISER, ENTRANT = "organiser", "co-organiser", "entrant"
@@ -57,6 +59,13 @@ def revealed(event: Event, now: datetime | None = None) -> bool:
 
 def past_deadline(event: Event, now: datetime | None = None) -> bool:
     return (now or timezone.now()) > event.deadline
+
+
+def final(event: Event, now: datetime | None = None) -> bool:
+    """From the reveal every submission is final: none made, replaced, returned or
+    withdrawn, unless the organiser has explicitly reopened the event. The server's clock
+    decides (the times are stored as instants; the event's time zone only words them)."""
+    return revealed(event, now) and event.reopened_at is None
 
 
 def entrant_of(event: Event, user: Any) -> Entrant | None:
@@ -146,3 +155,17 @@ def list_checks_entries(army_list: Any) -> str | None:
     if AllowedList.objects.filter(army_list=army_list).exists():
         return "a club event checks armies against this list; make it private instead"
     return None
+
+
+def behalf_armies(entrant: Entrant, by: Any) -> QuerySet:
+    """The armies an organiser may submit for an entrant: of the event's rule set, either
+    offered by the entrant (one they submitted to this event themselves) or built by the
+    organiser who submits it. Never any other army of the entrant's, whatever its id."""
+    offered = entrant.submissions.filter(submitted_by_id=entrant.user_id).exclude(army=None)
+    mine = Q(owner_id=by.pk) if getattr(by, "is_authenticated", False) else Q(pk__in=[])
+    return (
+        live_armies()
+        .filter(document__ruleset=entrant.event.ruleset)
+        .filter(Q(pk__in=offered.values("army_id"), owner_id=entrant.user_id) | mine)
+        .order_by("-updated", "pk")
+    )

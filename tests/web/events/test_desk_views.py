@@ -52,6 +52,10 @@ def entrants(event):
 
 
 def action(client, event, entrant, name, **data):
+    """The action as the page posts it: naming the submission (and version) it shows."""
+    shown = held(entrant)
+    if shown is not None:
+        data = {"submission": shown.pk, "version": shown.version, **data}
     return client.post(reverse("events:entrant_action", args=[event.code, entrant.pk, name]), data)
 
 
@@ -130,9 +134,9 @@ def test_each_organiser_action_is_recorded_with_who_and_shown_to_the_player(
     action(client, event, fine, "lock")
     action(client, event, fine, "return")
     action(client, event, fine, "checkin")
-    with freeze_time(DEADLINE + timedelta(days=2)):
+    with freeze_time(DEADLINE + timedelta(hours=12)):  # past the deadline, before the reveal
         client.force_login(co)  # a session of that day
-        action(client, event, missing, "submit", army=saved_army(missing.user).pk)
+        action(client, event, missing, "submit", army=saved_army(co).pk)  # built by the co
     fine.refresh_from_db()
     assert fine.lock == Entrant.LOCKED and fine.checked_in and held(fine) is None
     behalf = held(missing)
