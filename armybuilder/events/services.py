@@ -20,7 +20,9 @@ from armybuilder.catalog.models import ArmyList, ArmyListRevision
 from armybuilder.events.checking import check_for_event, content_hash, event_rules
 from armybuilder.events.models import AllowedList, Entrant, Event, Note, Roll, Submission
 from armybuilder.events.presenters import local
+from armybuilder.events.rechecks import rules_state, what_changed
 from armybuilder.events.selectors import final, held, past_deadline, revealed
+from armybuilder.events.tasks import recheck_submissions
 from rules.registry import get_ruleset
 
 
@@ -42,7 +44,10 @@ def save_event(
     co_organisers: list[Any],
     event: Event | None = None,
 ) -> Event:
-    """Create (``event`` None) or change an event, its allowed lists and co-organisers."""
+    """Create (``event`` None) or change an event, its allowed lists and co-organisers.
+    When the change alters how armies are checked, every submission is checked again in
+    the background (``events.rechecks``)."""
+    before = rules_state(event) if event is not None else None
     with transaction.atomic():
         if event is None:
             event = Event(organiser=user)
@@ -56,6 +61,9 @@ def save_event(
                 event=event, army_list_id=pk, defaults={"revision": number}
             )
         event.co_organisers.set([u for u in co_organisers if u.pk != event.organiser_id])
+    change = what_changed(before, event) if before is not None else ""
+    if change:
+        recheck_submissions.enqueue(event.pk, getattr(user, "pk", None), change)
     return event
 
 

@@ -14,6 +14,7 @@ import rules
 from armybuilder.events.models import Event, Flyer, Pack
 from armybuilder.events.pack import make_pack_pdf
 from armybuilder.events.presenters import event_words
+from armybuilder.events.rechecks import recheck_event
 from armybuilder.printing.pdf import PrintError, render_pdf
 from armybuilder.printing.services import qr_svg
 
@@ -64,3 +65,12 @@ def make_flyer(event_pk: int, url: str, key: str) -> str:
     Flyer.objects.filter(key=key).update(pdf=render_pdf(html), finished=timezone.now())
     Flyer.objects.filter(event=event).exclude(key=key).delete()  # the event changed since
     return "ready"
+
+
+@task
+def recheck_submissions(event_pk: int, by_id: int | None, change: str) -> str:
+    """Check every held submission of the event again after its rules changed."""
+    event = Event.objects.filter(pk=event_pk).first()
+    if event is None:
+        return "skipped"
+    return f"{recheck_event(event, by_id, change)} changed"
