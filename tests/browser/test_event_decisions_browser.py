@@ -124,3 +124,40 @@ def test_a_reply_before_a_resubmission_is_on_the_organisers_thread_after_it(
     expect(thread).to_contain_text("May I swap the ram for a sling?")
     expect(thread).to_contain_text("(about submission 1)")
     expect(thread).not_to_contain_text("No messages yet")
+
+
+def test_a_restriction_tightened_after_three_submissions_marks_the_illegal_ones(
+    new_context, live_server
+):
+    organiser_page, organiser = player(new_context, live_server, "org")
+    event = make_event(
+        organiser,
+        restrictions=[],
+        points_limit=None,
+        deadline=timezone.now() + timedelta(hours=1),
+        reveal_at=timezone.now() + timedelta(hours=2),
+    )
+    pages = {}
+    for name, extra in (("small", 0), ("mid", 1), ("big", 1)):
+        pages[name], user = player(new_context, live_server, name)
+        services.submit(
+            services.join(event, user), saved_army(user, name=f"{name} host", extra=extra), user
+        )
+    organiser_page.goto(f"{live_server.url}/events/{event.code}/edit/")
+    organiser_page.get_by_label("At most this many units").fill("3")
+    organiser_page.get_by_role("button", name="Save the event").click()
+    expect(organiser_page.locator(".messages")).to_contain_text("Event saved")
+
+    organiser_page.goto(f"{live_server.url}/events/{event.code}/desk/")
+    expect(organiser_page.locator(".totals")).to_contain_text("3 submitted · 0 late · 2 not legal")
+    rows = organiser_page.locator("table.desk tbody tr")
+    expect(rows.filter(has_text="mid host")).to_contain_text("the event allows at most 3")
+    expect(rows.filter(has_text="small host")).not_to_contain_text("not legal")
+
+    big = pages["big"]
+    big.goto(f"{live_server.url}/events/{event.code}/entry/")
+    expect(big.locator(".held")).to_contain_text("not legal")
+    expect(big.locator(".held")).to_contain_text("the event allows at most 3")
+    expect(big.locator(".thread")).to_contain_text(
+        "What changed: restrictions now: At most 3 units."
+    )
