@@ -238,7 +238,8 @@ def submission_page(request: HttpRequest, code: str, submission: int) -> HttpRes
         ],
         "runs": runs,
         "roll_revision": found.list_revisions.get(found.document.get("army_list"), ""),
-        "seed_shown": found.roll_seed is not None and (runs or selectors.revealed(event)),
+        # the seed is shown to no one before the reveal, organisers included
+        "seed_shown": found.roll_seed is not None and selectors.revealed(event),
         "submitted_at": local(found.submitted_at, event),
         # the entrant's one thread, every message marked against its submission
         "notes": list(found.entrant.notes.select_related("author", "submission"))
@@ -269,7 +270,7 @@ def submission_file(request: HttpRequest, code: str, submission: int) -> HttpRes
     against), for whoever may read the submission."""
     event = selectors.event_or_404(code)
     found = selectors.visible_submission_or_404(event, submission, request.user)
-    document = {**found.document, "list_revisions": dict(found.list_revisions)}
+    document = selectors.army_file(found)
     response = HttpResponse(
         json.dumps(document, indent=2, ensure_ascii=False), content_type="application/json"
     )

@@ -169,3 +169,26 @@ def behalf_armies(entrant: Entrant, by: Any) -> QuerySet:
         .filter(Q(pk__in=offered.values("army_id"), owner_id=entrant.user_id) | mine)
         .order_by("-updated", "pk")
     )
+
+
+SEED_HIDDEN = "seed shown after the reveal"
+
+
+def _without_seed(value: Any, words: str) -> Any:
+    if isinstance(value, str):
+        return value.replace(words, SEED_HIDDEN)
+    if isinstance(value, list):
+        return [_without_seed(v, words) for v in value]
+    if isinstance(value, dict):
+        return {k: _without_seed(v, words) for k, v in value.items()}
+    return value
+
+
+def army_file(submission: Submission, now: datetime | None = None) -> dict[str, Any]:
+    """The submitted army as a ``muster.army/1`` document naming the revisions it was
+    checked against: what every page, export, API answer and PDF of it shows. A rolled
+    force's seed appears nowhere before the reveal, to anyone (its notes name it)."""
+    document = {**submission.document, "list_revisions": dict(submission.list_revisions)}
+    if submission.roll_seed is not None and not revealed(submission.entrant.event, now):
+        document = _without_seed(document, f"seed {submission.roll_seed}")
+    return document

@@ -184,3 +184,46 @@ def test_the_armys_own_share_link_hides_it_until_the_reveal(world):
     with freeze_time(AFTER):
         for url in urls:
             assert Client().get(url).status_code == 200, url
+
+
+@pytest.fixture
+def rolled_world():
+    organiser, co, bob, other = (player(n) for n in ("org", "co", "bob", "other"))
+    staff = player("staff", is_staff=True, is_superuser=True)
+    event = make_event(
+        organiser,
+        ruleset="feudal-2017",
+        lists=["north-welsh"],
+        points_limit=None,
+        restrictions=[],
+        forces_rolled=True,
+    )
+    event.co_organisers.add(co)
+    entrant = services.join(event, bob)
+    with freeze_time(DEADLINE - timedelta(hours=1)):
+        rolled = services.roll_force(entrant, event.allowed_lists.get().army_list, bob)
+    Submission.objects.filter(pk=rolled.pk).update(state=Submission.APPROVED)
+    pack = Pack.objects.create(event=event, requested_by=organiser)
+    make_pack.enqueue(pack.pk)
+    users = {"organiser": organiser, "co-organiser": co, "entrant": bob, "other": other}
+    users["staff"] = staff
+    world = {"pack": pack.pk, "event": event, "secret": rolled, "secret_entry": entrant}
+    return {**world, "users": users}
+
+
+@pytest.mark.parametrize("actor", ACTORS)
+def test_a_rolled_forces_seed_is_on_no_route_before_the_reveal(rolled_world, actor):
+    """Its own player and the organisers included: page, export, API and PDF."""
+    seed = str(rolled_world["secret"].roll_seed)
+    user = None if actor == "anonymous" else rolled_world["users"][actor]
+    with freeze_time(BEFORE):
+        client = client_of(user)
+        for route in ROUTES:
+            url = url_for(route, kwargs_for(route, rolled_world))
+            assert seed not in body(answer(client, url)), (actor, url)
+    with freeze_time(AFTER):
+        client = client_of(rolled_world["users"]["entrant"])
+        url = reverse(
+            "events:submission", args=[rolled_world["event"].code, rolled_world["secret"].pk]
+        )
+        assert f"seed {seed}" in client.get(url + "army.json").content.decode()
