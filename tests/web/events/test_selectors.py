@@ -227,3 +227,33 @@ def test_a_rolled_forces_seed_is_on_no_route_before_the_reveal(rolled_world, act
             "events:submission", args=[rolled_world["event"].code, rolled_world["secret"].pk]
         )
         assert f"seed {seed}" in client.get(url + "army.json").content.decode()
+
+
+def test_a_render_id_learnt_through_the_share_link_answers_no_one_else_after_submission():
+    from armybuilder.printing.models import RenderGrant
+
+    organiser, alice, bob = player("org"), player("alice"), player("bob")
+    event = make_event(organiser)
+    alice_entry, bob_entry = services.join(event, alice), services.join(event, bob)
+    army = saved_army(alice, name=SECRET)
+    token = "alice-share-token-abcdefghijklmnop"
+    Army.objects.filter(pk=army.pk).update(share_token=token)
+    with freeze_time(DEADLINE - timedelta(hours=2)):
+        bob_client = client_of(bob)
+        bob_client.get(reverse("printing:shared_roster_pdf", args=[token]))
+        render_id = RenderGrant.objects.get(share_token=token).render_id
+        urls = [
+            reverse("printing:status", args=[render_id]),
+            reverse("printing:download", args=[render_id]),
+            reverse("printing:api_status", args=[render_id]),
+        ]
+        assert bob_client.get(urls[0]).status_code == 200  # the link holds: not submitted
+        army.refresh_from_db()
+        services.submit(alice_entry, army, alice)
+        for url in urls:
+            for client in (bob_client, Client()):
+                assert client.get(url).status_code == 404, url
+        assert client_of(alice).get(urls[0]).status_code != 404  # her own army's sheet
+    assert bob_entry.pk
+    with freeze_time(AFTER):
+        assert client_of(bob).get(urls[0]).status_code == 200  # revealed: the link holds again
