@@ -22,7 +22,7 @@ from armybuilder.catalog.pins import list_title
 from armybuilder.catalog.selectors import army_lookup
 from armybuilder.catalog.services import check_document
 from armybuilder.events import selectors, services
-from armybuilder.events.checking import event_rules
+from armybuilder.events.checking import event_rules, readable_allowed
 from armybuilder.events.models import Entrant, Event, Submission
 from armybuilder.events.presenters import desk_rows, event_words, local
 from rules.restrictions import event_rules_document
@@ -283,7 +283,7 @@ def submission_file(request: HttpRequest, code: str, submission: int) -> HttpRes
 def rules_document(event: Event) -> dict:
     rules_ = event_rules(event)
     data = {}
-    for item in event.allowed_lists.select_related("army_list"):
+    for item in readable_allowed(event):  # only what entrants may see
         revision = ArmyListRevision.objects.get(army_list=item.army_list, number=item.revision)
         data[item.army_list.slug] = revision.data
     return event_rules_document(event.name, rules_, data)

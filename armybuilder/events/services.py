@@ -124,6 +124,15 @@ def submit(entrant: Entrant, army: Army, by: Any, *, on_behalf: bool = False) ->
         raise Refused("This event rolls each force: use “Roll my force” instead.")
     if (army.document or {}).get("ruleset") != event.ruleset:
         raise Refused("Only an army of the event's rule set can be submitted.")
+    slug = (army.document or {}).get("army_list")
+    if (
+        slug
+        and slug not in event_rules(event).lists
+        and event.allowed_lists.filter(army_list__slug=slug).exists()
+    ):
+        raise Refused(
+            "Its author has made that army list private: the event takes no new army on it."
+        )
     checked = check_for_event(
         event, army.document, owner_id=army.owner_id, own_pins=army.list_pins or {}
     )

@@ -4,6 +4,7 @@ after the reveal time (a frozen clock)."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -257,3 +258,85 @@ def test_a_render_id_learnt_through_the_share_link_answers_no_one_else_after_sub
     assert bob_entry.pk
     with freeze_time(AFTER):
         assert client_of(bob).get(urls[0]).status_code == 200  # revealed: the link holds again
+
+
+PRIVATE_NAME = "Viking (Great Army)"
+
+
+@pytest.mark.parametrize("actor", ACTORS)
+@pytest.mark.parametrize("moment", ["before", "after"])
+def test_a_list_made_private_after_it_was_pinned_is_read_by_no_route(world, actor, moment):
+    """Its author published the list, the event pinned it, then the author made it
+    private: every route, for everyone, shows it no more (the submissions made on it keep
+    their own copy: only their pages and the pack name it), and nothing new is built or
+    pinned on it."""
+    from armybuilder.catalog.models import ArmyList
+
+    author = player("author")
+    ArmyList.objects.filter(ruleset="into-the-dark", slug="viking").update(
+        author=author, status="published"
+    )
+    ArmyList.objects.filter(ruleset="into-the-dark", slug="viking").update(status="private")
+    user = None if actor == "anonymous" else world["users"][actor]
+    with freeze_time(AFTER if moment == "after" else BEFORE):
+        client = client_of(user)
+        for route in ROUTES:
+            url = url_for(route, kwargs_for(route, world))
+            response = answer(client, url)
+            assert response.status_code < 500, url
+            if "submission" in route.params or route.key.startswith("events:pack"):
+                continue  # a submission made on it keeps its copy
+            text = body(response)
+            assert PRIVATE_NAME not in text and '"slug": "viking"' not in text, (actor, url)
+    rules = json.loads(
+        Client().get(reverse("events:rules_file", args=[world["event"].code])).content
+    )
+    assert [item["slug"] for item in rules["lists"]] == ["anglo-danish-1066"]
+
+
+def test_nothing_new_is_pinned_or_submitted_on_a_list_made_private(world):
+    from armybuilder.catalog.models import ArmyList
+
+    bob = world["users"]["entrant"]
+    entry = Entrant.objects.get(user=bob)
+    with freeze_time(DEADLINE - timedelta(hours=2)):
+        army = saved_army(bob, name="On the list before it went private")
+    ArmyList.objects.filter(ruleset="into-the-dark", slug="viking").update(
+        author=player("author"), status="private"
+    )
+    with freeze_time(DEADLINE - timedelta(hours=2)):
+        client = client_of(bob)
+        pinned = client.post(
+            reverse("events:pin", args=[world["event"].code]),
+            {"army": army.pk, "list": "viking"},
+            follow=True,
+        )
+        assert "one of the event&#x27;s lists" in pinned.content.decode()
+        with pytest.raises(services.Refused):
+            services.submit(entry, army, bob)
+
+
+def test_submit_on_behalf_takes_no_army_the_entrant_never_offered_nor_of_another_rule_set(
+    world,
+):
+    """The organiser posts ids of the entrant's other armies: a private one never offered,
+    and one of another rule set. Both are refused, and neither is then served anywhere."""
+    from armybuilder.armies.lifecycle import create_army
+    from tests.support import example
+
+    bob = world["users"]["entrant"]
+    entry = Entrant.objects.get(user=bob)
+    private = saved_army(bob, name="Bob's private host")
+    other_ruleset = create_army(example("dewitt-medieval-lance-and-bow.json"), owner=bob)
+    before = set(entry.submissions.values_list("pk", flat=True))
+    with freeze_time(DEADLINE - timedelta(hours=2)):
+        client = client_of(world["users"]["organiser"])
+        url = reverse("events:entrant_action", args=[world["event"].code, entry.pk, "submit"])
+        for army in (private, other_ruleset):
+            client.post(url, {"army": army.pk})
+    assert set(entry.submissions.values_list("pk", flat=True)) == before
+    with freeze_time(AFTER):
+        client = client_of(world["users"]["organiser"])
+        for route in ROUTES:
+            text = body(answer(client, url_for(route, kwargs_for(route, world))))
+            assert "Bob's private host" not in text and other_ruleset.name not in text
