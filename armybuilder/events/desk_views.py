@@ -79,7 +79,10 @@ def desk_csv(request: HttpRequest, code: str) -> HttpResponse:
             "entry",
             "checked in",
             "army",
+            "list",
+            "revision",
             "submission",
+            "submitted by",
             "submitted",
             "late",
             "legal",
@@ -96,7 +99,10 @@ def desk_csv(request: HttpRequest, code: str) -> HttpResponse:
                 row.entrant.get_state_display(),
                 "yes" if row.entrant.checked_in else "no",
                 _cell(sub.army_name) if sub else "",
+                _cell(_list_name(event, sub)) if sub else "",
+                sub.list_revisions.get(sub.document.get("army_list"), "") if sub else "",
                 sub.number if sub else "",
+                _cell(sub.submitted_by.get_username()) if sub and sub.submitted_by else "",
                 local(sub.submitted_at, event) if sub else "missing",
                 ("yes" if sub.late else "no") if sub else "",
                 ("yes" if sub.valid else "no") if sub else "",
@@ -106,6 +112,11 @@ def desk_csv(request: HttpRequest, code: str) -> HttpResponse:
             ]
         )
     return _no_store(response)
+
+
+def _list_name(event: Event, submission: Submission) -> str:
+    slug = submission.document.get("army_list")
+    return list_title(event.ruleset, slug, submission.list_revisions.get(slug)) if slug else ""
 
 
 def _cell(text: str) -> str:

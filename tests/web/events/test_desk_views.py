@@ -80,6 +80,8 @@ def test_the_csv_lists_every_entrant_with_their_state(client, organiser, event, 
     assert by_player["illegal"]["legal"] == "no"
     assert "At most 5 units" in by_player["illegal"]["problems"]
     assert by_player["missing"]["submitted"] == "missing"
+    assert by_player["fine"]["list"].startswith("Viking") and by_player["fine"]["revision"] == "1"
+    assert by_player["fine"]["submitted by"] == "fine" and by_player["missing"]["list"] == ""
 
 
 def test_a_csv_cell_a_player_wrote_never_runs_as_a_formula(client, organiser, event):

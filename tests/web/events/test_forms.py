@@ -159,3 +159,14 @@ def test_a_list_an_event_checks_against_cannot_be_deleted_by_its_author(client):
     with pytest.raises(catalog.ListRefused, match="club event"):
         catalog.delete_list(author, own)
     assert ArmyList.objects.filter(pk=own.pk).exists()
+
+
+def test_an_events_form_offers_only_its_rule_sets_lists_and_options(client):
+    from tests.web.events.helpers import make_event, player
+
+    organiser = player("org")
+    event = make_event(organiser)
+    client.force_login(organiser)
+    page = client.get(reverse("events:edit", args=[event.code])).content.decode()
+    assert 'value="into-the-dark/viking/1"' in page
+    assert "feudal-2017/" not in page and "feudal-2017|" not in page
