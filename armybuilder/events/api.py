@@ -18,7 +18,7 @@ from django.views.decorators.http import require_safe
 
 from armybuilder.events import selectors
 from armybuilder.events.checking import event_rules
-from armybuilder.events.models import Event, Submission
+from armybuilder.events.models import Event
 from armybuilder.events.presenters import desk_rows
 from rules.registry import get_ruleset
 from rules.restrictions import describe_restriction
@@ -55,12 +55,6 @@ def _event_json(request: HttpRequest, event: Event) -> dict[str, Any]:
         "revealed": selectors.revealed(event),
         "rules_file": request.build_absolute_uri(reverse("events:rules_file", args=[event.code])),
     }
-
-
-def army_file(submission: Submission) -> dict[str, Any]:
-    """The submitted army as a ``muster.army/1`` document, naming the revisions it was
-    checked against."""
-    return {**submission.document, "list_revisions": dict(submission.list_revisions)}
 
 
 @never_cache
@@ -129,7 +123,7 @@ def submissions(request: HttpRequest, code: str) -> JsonResponse:
                 {
                     "submission": s.pk,
                     "player": s.entrant.user.get_username(),
-                    "document": army_file(s),
+                    "document": selectors.army_file(s),
                 }
                 for s in selectors.approved_submissions(found)
             ]
@@ -145,7 +139,7 @@ def submission(request: HttpRequest, code: str, submission: int) -> JsonResponse
         shown = selectors.visible_submission_or_404(found, submission, request.user)
     except Http404:
         return _not_found()
-    return JsonResponse(army_file(shown))
+    return JsonResponse(selectors.army_file(shown))
 
 
 urlpatterns = [

@@ -11,8 +11,8 @@ from types import SimpleNamespace
 from typing import Any
 
 import rules
-from armybuilder.catalog.models import ArmyListRevision
-from armybuilder.catalog.pins import referenced_slugs
+from armybuilder.catalog.models import ArmyList, ArmyListRevision
+from armybuilder.catalog.pins import readable_by, referenced_slugs
 from armybuilder.catalog.selectors import army_lookup
 from armybuilder.catalog.services import check_document
 from armybuilder.events.models import Event
@@ -20,8 +20,17 @@ from rules.registry import get_ruleset
 from rules.restrictions import EventRules, check_event, parse_restrictions
 
 
+def readable_allowed(event: Event) -> Any:
+    """The event's allowed lists its organiser may still read. A list pinned while it was
+    shared or public and since made private by its author stays out of everything the
+    event shows and checks new armies against (its submissions keep their stored verdict
+    and their own copy of the army)."""
+    readable = ArmyList.objects.filter(readable_by(event.organiser_id)).values("pk")
+    return event.allowed_lists.filter(army_list__in=readable).select_related("army_list")
+
+
 def event_rules(event: Event) -> EventRules:
-    allowed = list(event.allowed_lists.select_related("army_list"))
+    allowed = list(readable_allowed(event))
     names = {}
     for item in allowed:
         revision = ArmyListRevision.objects.filter(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
@@ -16,13 +17,12 @@ from django.views.decorators.http import require_POST
 
 import rules
 from armybuilder.armies.models import Army
-from armybuilder.armies.selectors import live_armies
 from armybuilder.catalog.models import ArmyListRevision
 from armybuilder.catalog.pins import list_title
 from armybuilder.catalog.selectors import army_lookup
 from armybuilder.catalog.services import check_document
 from armybuilder.events import selectors, services
-from armybuilder.events.checking import event_rules
+from armybuilder.events.checking import event_rules, readable_allowed
 from armybuilder.events.models import Entrant, Event, Submission
 from armybuilder.events.presenters import desk_rows, event_words, local
 from rules.restrictions import event_rules_document
@@ -35,7 +35,12 @@ def _no_store(response: HttpResponse) -> HttpResponse:
 
 def desk(request: HttpRequest, code: str) -> HttpResponse:
     event = selectors.organised_event_or_404(code, request.user)
-    rows = desk_rows(event)
+    rows = [
+        replace(r, behalf=tuple(selectors.behalf_armies(r.entrant, request.user)))
+        if r.submission is None and r.entrant.state == Entrant.ENTERED
+        else r
+        for r in desk_rows(event)
+    ]
     entered = [r for r in rows if r.entrant.state == Entrant.ENTERED]
     context = {
         "event": event,
@@ -56,6 +61,9 @@ def desk(request: HttpRequest, code: str) -> HttpResponse:
             "waiting": sum(1 for r in rows if r.entrant.state == Entrant.WAITING),
         },
         "local": lambda moment: local(moment, event),
+        "revealed": selectors.revealed(event),
+        "final": selectors.final(event),
+        "reopened_at": local(event.reopened_at, event) if event.reopened_at else "",
     }
     return _no_store(render(request, "events/desk.html", context))
 
@@ -71,7 +79,10 @@ def desk_csv(request: HttpRequest, code: str) -> HttpResponse:
             "entry",
             "checked in",
             "army",
+            "list",
+            "revision",
             "submission",
+            "submitted by",
             "submitted",
             "late",
             "legal",
@@ -88,7 +99,10 @@ def desk_csv(request: HttpRequest, code: str) -> HttpResponse:
                 row.entrant.get_state_display(),
                 "yes" if row.entrant.checked_in else "no",
                 _cell(sub.army_name) if sub else "",
+                _cell(_list_name(event, sub)) if sub else "",
+                sub.list_revisions.get(sub.document.get("army_list"), "") if sub else "",
                 sub.number if sub else "",
+                _cell(sub.submitted_by.get_username()) if sub and sub.submitted_by else "",
                 local(sub.submitted_at, event) if sub else "missing",
                 ("yes" if sub.late else "no") if sub else "",
                 ("yes" if sub.valid else "no") if sub else "",
@@ -100,12 +114,30 @@ def desk_csv(request: HttpRequest, code: str) -> HttpResponse:
     return _no_store(response)
 
 
+def _list_name(event: Event, submission: Submission) -> str:
+    slug = submission.document.get("army_list")
+    return list_title(event.ruleset, slug, submission.list_revisions.get(slug)) if slug else ""
+
+
 def _cell(text: str) -> str:
     """A spreadsheet never runs a cell a player wrote as a formula."""
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-ACTIONS = ("lock", "unlock", "follow", "return", "withdraw", "checkin", "absent", "note", "submit")
+ACTIONS = (
+    "lock",
+    "unlock",
+    "follow",
+    "return",
+    "withdraw",
+    "reinstate",
+    "checkin",
+    "absent",
+    "note",
+    "remind",
+    "submit",
+)
+DRAFT = "event-note-draft-{}"  # a refused decision's message, kept for the page it returns to
 
 
 @require_POST
@@ -115,14 +147,18 @@ def entrant_action(request: HttpRequest, code: str, entrant: int, action: str) -
     if found is None or action not in ACTIONS:
         raise Http404("no such entrant")
     by = request.user
+    seen = services.seen_of(request.POST.get("submission"), request.POST.get("version"))
+    back = _back(request, event, found)
     try:
         if action in ("lock", "unlock", "follow"):
             lock = {"lock": Entrant.LOCKED, "unlock": Entrant.OPEN, "follow": Entrant.FOLLOWS}
             services.set_lock(found, by, lock[action])
         elif action == "return":
-            services.return_to_draft(found, by)
+            services.return_to_draft(found, by, seen)
         elif action == "withdraw":
             services.withdraw(found, by)
+        elif action == "reinstate":
+            services.reinstate(found, by)
         elif action in ("checkin", "absent"):
             services.check_in(found, by, action == "checkin")
         elif action == "note":
@@ -132,25 +168,71 @@ def entrant_action(request: HttpRequest, code: str, entrant: int, action: str) -
                 request.POST.get("text", ""),
                 request.POST.get("state", ""),
                 runs_event=True,
+                seen=seen,
             )
+        elif action == "remind":
+            services.remind(found, by)
         else:
-            army = _players_army(found, request.POST.get("army", ""))
+            army = _behalf_army(found, by, request.POST.get("army", ""))
             if army is None:
-                raise services.Refused("Choose one of the player's armies.")
+                raise services.Refused(
+                    "Choose an army the player submitted to this event, or one you built."
+                )
             services.submit(found, army, by, on_behalf=True)
     except services.Refused as exc:
         messages.error(request, exc.message)
+        if action == "note" and request.POST.get("text", "").strip():
+            request.session[DRAFT.format(found.pk)] = request.POST.get("text", "")[:5000]
     else:
-        messages.success(request, "Done: the player sees it on their entry.")
-    return redirect(reverse("events:desk", args=[event.code]) + f"#entrant-{found.pk}")
+        messages.success(request, _done(action, found))
+    return redirect(back)
 
 
-def _players_army(entrant: Entrant, pk: str) -> Army | None:
+def _done(action: str, entrant: Entrant) -> str:
+    name = entrant.user.get_username()
+    if action == "withdraw":
+        return f"{name} is withdrawn. “Undo the withdrawal” on their row puts them back."
+    if action == "note":
+        return f"Sent to {name}: it is in their thread."
+    return f"Done: {name} sees it on their entry."
+
+
+def _back(request: HttpRequest, event: Event, entrant: Entrant) -> str:
+    """Where the action was taken from: a submission page of this entrant, else the desk."""
+    try:
+        page = int(request.POST.get("back_to", ""))
+    except ValueError:
+        page = None
+    if page is not None and entrant.submissions.filter(pk=page).exists():
+        return reverse("events:submission", args=[event.code, page]) + "#thread-h"
+    return reverse("events:desk", args=[event.code]) + f"#entrant-{entrant.pk}"
+
+
+def _behalf_army(entrant: Entrant, by: Any, pk: str) -> Army | None:
     try:
         number = int(pk)
     except (TypeError, ValueError):
         return None
-    return live_armies().filter(pk=number, owner_id=entrant.user_id).first()
+    return selectors.behalf_armies(entrant, by).filter(pk=number).first()
+
+
+@require_POST
+def reopen(request: HttpRequest, code: str) -> HttpResponse:
+    """After the reveal the organiser may reopen submissions, and make them final again."""
+    event = selectors.organised_event_or_404(code, request.user)
+    opening = request.POST.get("open") == "1"
+    try:
+        services.reopen(event, request.user, open_=opening)
+    except services.Refused as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            "Submissions are reopened; every entrant was told."
+            if opening
+            else "Submissions are final again; every entrant was told.",
+        )
+    return redirect(reverse("events:desk", args=[event.code]))
 
 
 def submission_page(request: HttpRequest, code: str, submission: int) -> HttpResponse:
@@ -167,16 +249,17 @@ def submission_page(request: HttpRequest, code: str, submission: int) -> HttpRes
         ],
         "runs": runs,
         "roll_revision": found.list_revisions.get(found.document.get("army_list"), ""),
-        "seed_shown": found.roll_seed is not None and (runs or selectors.revealed(event)),
+        # the seed is shown to no one before the reveal, organisers included
+        "seed_shown": found.roll_seed is not None and selectors.revealed(event),
         "submitted_at": local(found.submitted_at, event),
-        "notes": list(found.notes.select_related("author"))
+        # the entrant's one thread, every message marked against its submission
+        "notes": list(found.entrant.notes.select_related("author", "submission"))
         if runs or found.entrant.user_id == request.user.pk
         else [],
-        "player_armies": list(
-            live_armies().filter(owner_id=found.entrant.user_id, document__ruleset=event.ruleset)
-        )
-        if runs
-        else [],
+        "player_armies": list(selectors.behalf_armies(found.entrant, request.user)) if runs else [],
+        "newest": found.entrant.submissions.order_by("-number").first() if runs else None,
+        "final": selectors.final(event),
+        "draft": request.session.pop(DRAFT.format(found.entrant_id), "") if runs else "",
     }
     return _no_store(render(request, "events/submission.html", context))
 
@@ -198,7 +281,7 @@ def submission_file(request: HttpRequest, code: str, submission: int) -> HttpRes
     against), for whoever may read the submission."""
     event = selectors.event_or_404(code)
     found = selectors.visible_submission_or_404(event, submission, request.user)
-    document = {**found.document, "list_revisions": dict(found.list_revisions)}
+    document = selectors.army_file(found)
     response = HttpResponse(
         json.dumps(document, indent=2, ensure_ascii=False), content_type="application/json"
     )
@@ -211,7 +294,7 @@ def submission_file(request: HttpRequest, code: str, submission: int) -> HttpRes
 def rules_document(event: Event) -> dict:
     rules_ = event_rules(event)
     data = {}
-    for item in event.allowed_lists.select_related("army_list"):
+    for item in readable_allowed(event):  # only what entrants may see
         revision = ArmyListRevision.objects.get(army_list=item.army_list, number=item.revision)
         data[item.army_list.slug] = revision.data
     return event_rules_document(event.name, rules_, data)

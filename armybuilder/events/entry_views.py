@@ -15,7 +15,7 @@ from armybuilder.armies.selectors import live_armies
 from armybuilder.catalog.models import ArmyList, ArmyListRevision
 from armybuilder.catalog.pins import restore_pin
 from armybuilder.events import selectors, services
-from armybuilder.events.checking import check_for_event
+from armybuilder.events.checking import check_for_event, readable_allowed
 from armybuilder.events.models import Entrant, Event, Roll
 from armybuilder.events.presenters import event_words, local, revision_offers
 
@@ -78,7 +78,7 @@ def entry(request: HttpRequest, code: str) -> HttpResponse:
             "roll": roll,
             "revealed": selectors.revealed(event),
             "deadline": local(event.deadline, event),
-            "allowed_lists": event.allowed_lists.select_related("army_list"),
+            "allowed_lists": readable_allowed(event),
         },
     )
     response["Cache-Control"] = "private, no-store"
@@ -110,7 +110,7 @@ def pin_to_event(request: HttpRequest, code: str) -> HttpResponse:
     event, entrant = _entrant_or_404(request, code)
     army = _own_army(request, event, request.POST.get("army", ""))
     slug = request.POST.get("list", "")
-    allowed = event.allowed_lists.filter(army_list__slug=slug).first()
+    allowed = readable_allowed(event).filter(army_list__slug=slug).first()
     if army is None or allowed is None:
         messages.error(request, "Choose one of your armies and one of the event's lists.")
         return redirect(_entry_url(event))

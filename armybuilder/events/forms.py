@@ -196,6 +196,17 @@ class EventForm(forms.Form):
         self.fields["ruleset"].choices = [(r.slug, r.title) for r in all_rulesets()]
         self.fields["lists"].choices = list_choices(user)
         self.fields["time_zone"].choices = zone_choices()
+        # an event's rule set is known: its form offers only that rule set's lists and
+        # options (a posted form keeps every choice, so a mismatch is named, not unknown)
+        chosen = None if self.is_bound else self.initial.get("ruleset")
+        title = {r.slug: r.title for r in all_rulesets()}.get(chosen)
+        if title is not None:
+            self.fields["lists"].choices = [
+                g for g in self.fields["lists"].choices if g[0] == title
+            ]
+            for name in ("required_option", "forbidden_option", "min_unit_type"):
+                field = self.fields[name]
+                field.choices = [g for g in field.choices if g[0] in ("", title)]
 
     @classmethod
     def initial_for(cls, event: Event) -> dict[str, Any]:

@@ -40,6 +40,12 @@ class Event(models.Model):
     cap = models.PositiveIntegerField(null=True, blank=True, help_text="Entrants at most.")
     public_after_reveal = models.BooleanField(default=False)
     forces_rolled = models.BooleanField(default=False)
+    # From the reveal every submission is final; the organiser may reopen the event
+    # explicitly (recorded here and in each entrant's thread, shown on the event's page).
+    reopened_at = models.DateTimeField(null=True, blank=True)
+    reopened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -129,6 +135,11 @@ class Submission(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     roll_seed = models.BigIntegerField(null=True, blank=True)
+    # The snapshot never changes, but its state and verdict may (an organiser's decision, a
+    # re-check after the event's rules changed): each such change counts up the version,
+    # and an organiser's action names the version it was decided on.
+    version = models.PositiveIntegerField(default=1)
+    changed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["entrant", "-number"]
@@ -178,6 +189,20 @@ class Roll(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entrant_id} seed {self.seed}"
+
+
+class Flyer(models.Model):
+    """An event's flyer PDF, made by the worker and kept in the database so that every web
+    process sees it (never a process's own cache). ``key`` digests everything it shows."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="flyers")
+    key = models.CharField(max_length=64, unique=True)
+    pdf = models.BinaryField(null=True, blank=True, editable=False)
+    queued = models.DateTimeField()
+    finished = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"flyer of {self.event_id} ({'ready' if self.pdf else 'queued'})"
 
 
 class Pack(models.Model):

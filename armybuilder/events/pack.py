@@ -19,7 +19,7 @@ from pypdf import PdfWriter
 from armybuilder.catalog.pins import list_title
 from armybuilder.events.models import Event, Submission
 from armybuilder.events.presenters import event_words
-from armybuilder.events.selectors import approved_submissions
+from armybuilder.events.selectors import approved_submissions, army_file
 from armybuilder.printing.pdf import render_pdf
 from armybuilder.printing.services import SavedArmy, army_sheet_pdf
 
@@ -68,7 +68,7 @@ def make_pack_pdf(
     writer.append(io.BytesIO(cover))
     done = reused = 0
     for submission in submissions:
-        document = {**submission.document, "list_revisions": dict(submission.list_revisions)}
+        document = army_file(submission)
         for sheet in sheets:
             printed = army_sheet_pdf(
                 document, sheet, "a4", saved=SavedArmy(submission.entrant.user_id)

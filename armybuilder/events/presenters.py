@@ -10,7 +10,7 @@ from typing import Any
 from armybuilder.armies.models import Army
 from armybuilder.catalog.list_diff import Vocabulary, diff_lists, readable
 from armybuilder.catalog.models import ArmyListRevision
-from armybuilder.events.checking import event_rules
+from armybuilder.events.checking import event_rules, readable_allowed
 from armybuilder.events.models import Entrant, Event, Submission
 from armybuilder.events.selectors import held
 from rules.registry import get_ruleset
@@ -38,7 +38,7 @@ def event_words(event: Event) -> EventWords:
     ruleset = get_ruleset(event.ruleset)
     rules_ = event_rules(event)
     lists = []
-    for item in event.allowed_lists.select_related("army_list"):
+    for item in readable_allowed(event):
         lists.append(
             {
                 "name": rules_.list_words(item.army_list.slug),
@@ -74,6 +74,7 @@ class DeskRow:
     entrant: Entrant
     submission: Submission | None
     count: int
+    behalf: tuple[Any, ...] = ()  # armies the organiser may submit for this entrant
 
     @property
     def status(self) -> str:

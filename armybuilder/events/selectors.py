@@ -11,9 +11,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
+from armybuilder.armies.selectors import live_armies
 from armybuilder.events.models import AllowedList, Entrant, Event, Submission
 
 ORGANISER, CO_ORGANISER, ENTRANT = "organiser", "co-organiser", "entrant"
@@ -57,6 +59,13 @@ def revealed(event: Event, now: datetime | None = None) -> bool:
 
 def past_deadline(event: Event, now: datetime | None = None) -> bool:
     return (now or timezone.now()) > event.deadline
+
+
+def final(event: Event, now: datetime | None = None) -> bool:
+    """From the reveal every submission is final: none made, replaced, returned or
+    withdrawn, unless the organiser has explicitly reopened the event. The server's clock
+    decides (the times are stored as instants; the event's time zone only words them)."""
+    return revealed(event, now) and event.reopened_at is None
 
 
 def entrant_of(event: Event, user: Any) -> Entrant | None:
@@ -103,28 +112,33 @@ def sees_revealed(event: Event, user: Any, now: datetime | None = None) -> bool:
 
 def visible_submission_or_404(event: Event, pk: Any, user: Any) -> Submission:
     """A submission of the event the user may read, else 404 (the same 404 whether it
-    does not exist, is someone else's, or is not revealed yet)."""
+    does not exist, is someone else's, or is not revealed yet).
+
+    One code path and one cost for every id: who the viewer is to the event is settled
+    first (queries that never read the id), then one query asks for the submission with
+    what the viewer may read as its filter. A hidden id and a made-up one run the same
+    queries and answer the same 404; neither is told apart by time."""
     try:
         number = int(pk)
     except (TypeError, ValueError):
         raise Http404("no such submission") from None
-    submission = (
-        Submission.objects.select_related("entrant__user")
-        .filter(pk=number, entrant__event=event)
-        .first()
+    organiser = runs(event, user)
+    sees = sees_revealed(event, user)
+    me = user.pk if getattr(user, "is_authenticated", False) else None
+    rows = Submission.objects.select_related("entrant__user", "entrant__event").filter(
+        pk=number, entrant__event=event
     )
-    if submission is None:
+    if not organiser:
+        newer = Submission.objects.filter(
+            entrant=OuterRef("entrant"), number__gt=OuterRef("number")
+        )
+        mine = Q(entrant__user_id=me) if me is not None else Q(pk__in=[])
+        shown = Q(entrant__state=Entrant.ENTERED, state=Submission.APPROVED) & ~Exists(newer)
+        rows = rows.filter(mine | shown if sees else mine)
+    found = rows.first()
+    if found is None:
         raise Http404("no such submission")
-    if runs(event, user) or submission.entrant.user_id == getattr(user, "pk", None):
-        return submission
-    if (
-        sees_revealed(event, user)
-        and submission.entrant.state == Entrant.ENTERED
-        and submission.state == Submission.APPROVED
-        and held(submission.entrant) == submission
-    ):
-        return submission
-    raise Http404("no such submission")
+    return found
 
 
 def army_under_embargo(army_pk: int) -> bool:
@@ -146,3 +160,40 @@ def list_checks_entries(army_list: Any) -> str | None:
     if AllowedList.objects.filter(army_list=army_list).exists():
         return "a club event checks armies against this list; make it private instead"
     return None
+
+
+def behalf_armies(entrant: Entrant, by: Any) -> QuerySet:
+    """The armies an organiser may submit for an entrant: of the event's rule set, either
+    offered by the entrant (one they submitted to this event themselves) or built by the
+    organiser who submits it. Never any other army of the entrant's, whatever its id."""
+    offered = entrant.submissions.filter(submitted_by_id=entrant.user_id).exclude(army=None)
+    mine = Q(owner_id=by.pk) if getattr(by, "is_authenticated", False) else Q(pk__in=[])
+    return (
+        live_armies()
+        .filter(document__ruleset=entrant.event.ruleset)
+        .filter(Q(pk__in=offered.values("army_id"), owner_id=entrant.user_id) | mine)
+        .order_by("-updated", "pk")
+    )
+
+
+SEED_HIDDEN = "seed shown after the reveal"
+
+
+def _without_seed(value: Any, words: str) -> Any:
+    if isinstance(value, str):
+        return value.replace(words, SEED_HIDDEN)
+    if isinstance(value, list):
+        return [_without_seed(v, words) for v in value]
+    if isinstance(value, dict):
+        return {k: _without_seed(v, words) for k, v in value.items()}
+    return value
+
+
+def army_file(submission: Submission, now: datetime | None = None) -> dict[str, Any]:
+    """The submitted army as a ``muster.army/1`` document naming the revisions it was
+    checked against: what every page, export, API answer and PDF of it shows. A rolled
+    force's seed appears nowhere before the reveal, to anyone (its notes name it)."""
+    document = {**submission.document, "list_revisions": dict(submission.list_revisions)}
+    if submission.roll_seed is not None and not revealed(submission.entrant.event, now):
+        document = _without_seed(document, f"seed {submission.roll_seed}")
+    return document

@@ -12,14 +12,17 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import F, Max
 from django.utils import timezone
 
 from armybuilder.armies.models import Army
 from armybuilder.catalog.models import ArmyList, ArmyListRevision
 from armybuilder.events.checking import check_for_event, content_hash, event_rules
 from armybuilder.events.models import AllowedList, Entrant, Event, Note, Roll, Submission
-from armybuilder.events.selectors import held, past_deadline, revealed
+from armybuilder.events.presenters import local
+from armybuilder.events.rechecks import rules_state, what_changed
+from armybuilder.events.selectors import final, held, past_deadline, revealed
+from armybuilder.events.tasks import recheck_submissions
 from rules.registry import get_ruleset
 
 
@@ -41,7 +44,10 @@ def save_event(
     co_organisers: list[Any],
     event: Event | None = None,
 ) -> Event:
-    """Create (``event`` None) or change an event, its allowed lists and co-organisers."""
+    """Create (``event`` None) or change an event, its allowed lists and co-organisers.
+    When the change alters how armies are checked, every submission is checked again in
+    the background (``events.rechecks``)."""
+    before = rules_state(event) if event is not None else None
     with transaction.atomic():
         if event is None:
             event = Event(organiser=user)
@@ -55,6 +61,9 @@ def save_event(
                 event=event, army_list_id=pk, defaults={"revision": number}
             )
         event.co_organisers.set([u for u in co_organisers if u.pk != event.organiser_id])
+    change = what_changed(before, event) if before is not None else ""
+    if change:
+        recheck_submissions.enqueue(event.pk, getattr(user, "pk", None), change)
     return event
 
 
@@ -90,13 +99,16 @@ def record(
 
 
 def may_submit(entrant: Entrant, now: datetime) -> tuple[bool, bool]:
-    """(may submit now, would be late)."""
+    """(may submit now, would be late). An entrant the organiser unlocked past the
+    deadline submits on time: the organiser let them."""
     event = entrant.event
     if entrant.state != Entrant.ENTERED or entrant.lock == Entrant.LOCKED:
         return False, False
+    if final(event, now):
+        return False, False
     late = past_deadline(event, now)
     if not late or entrant.lock == Entrant.OPEN:
-        return True, late
+        return True, False
     return event.accept_late, late
 
 
@@ -105,10 +117,22 @@ def submit(entrant: Entrant, army: Army, by: Any, *, on_behalf: bool = False) ->
     server. The time is read once, under the entrant's lock, and decides on time or late:
     a submission racing the deadline is one or the other, never lost."""
     event = entrant.event
-    if army.deleted_at is not None or army.owner_id != entrant.user_id:
+    built_by_organiser = on_behalf and army.owner_id == getattr(by, "pk", None)
+    if army.deleted_at is not None or not (army.owner_id == entrant.user_id or built_by_organiser):
         raise Refused("Only an army of the entrant's own can be submitted.")
     if event.forces_rolled:
         raise Refused("This event rolls each force: use “Roll my force” instead.")
+    if (army.document or {}).get("ruleset") != event.ruleset:
+        raise Refused("Only an army of the event's rule set can be submitted.")
+    slug = (army.document or {}).get("army_list")
+    if (
+        slug
+        and slug not in event_rules(event).lists
+        and event.allowed_lists.filter(army_list__slug=slug).exists()
+    ):
+        raise Refused(
+            "Its author has made that army list private: the event takes no new army on it."
+        )
     checked = check_for_event(
         event, army.document, owner_id=army.owner_id, own_pins=army.list_pins or {}
     )
@@ -133,8 +157,8 @@ def _store(
         entrant = Entrant.objects.select_for_update().select_related("event").get(pk=entrant.pk)
         now = timezone.now()
         allowed, late = may_submit(entrant, now)
-        if not allowed and not on_behalf:
-            raise Refused(closed_reason(entrant))
+        if final(entrant.event, now) or (not allowed and not on_behalf):
+            raise Refused(closed_reason(entrant, now))
         number = (entrant.submissions.aggregate(n=Max("number"))["n"] or 0) + 1
         if number > MAX_SUBMISSIONS and not on_behalf:
             raise Refused(
@@ -161,14 +185,28 @@ def _store(
     return submission
 
 
-def closed_reason(entrant: Entrant) -> str:
+def closed_reason(entrant: Entrant, now: datetime | None = None) -> str:
+    event = entrant.event
     if entrant.state == Entrant.WAITING:
         return "You are on the waiting list: you can submit once a place is yours."
     if entrant.state == Entrant.WITHDRAWN:
         return "You have withdrawn from this event."
+    if final(event, now):
+        return (
+            f"The armies were revealed on {local(event.reveal_at, event)}: submissions are "
+            "final unless the organiser reopens the event."
+        )
     if entrant.lock == Entrant.LOCKED:
         return "The organiser has locked your submission."
     return "The submission deadline has passed and this event does not accept late armies."
+
+
+def refuse_if_final(event: Event, what: str) -> None:
+    if final(event):
+        raise Refused(
+            f"The armies were revealed on {local(event.reveal_at, event)}: {what} only after "
+            "you reopen the event (on its page)."
+        )
 
 
 # -- the organiser's desk ------------------------------------------------------------------
@@ -178,26 +216,111 @@ STATE_WORDS = {
     Submission.APPROVED: "approved",
 }
 
+# What an organiser saw: the submission's id and version, posted with every action on it.
+Seen = tuple[int, int]
 
-def post_note(entrant: Entrant, by: Any, text: str, state: str = "", *, runs_event: bool) -> Note:
-    """A message in the entrant's thread about their held submission; a checker may set it
-    to "needs changes" or "approved"."""
+
+def seen_of(submission_pk: Any, version: Any) -> Seen | None:
+    try:
+        return int(submission_pk), int(version)
+    except (TypeError, ValueError):
+        return None
+
+
+def _the_one_seen(entrant: Entrant, seen: Seen | None) -> Submission:
+    """The entrant's held submission, locked for this change, when it is the one the
+    organiser was looking at (and at the version they saw); else refused, saying what
+    changed. Never applied to another submission."""
+    current = held(entrant)
+    if seen is None:
+        raise Refused("Open the submission you are deciding on, then decide there.")
+    pk, version = seen
+    event = entrant.event
+    name = entrant.user.get_username()
+    if current is None or current.pk != pk:
+        newer = entrant.submissions.order_by("-number").first()
+        if newer is not None and newer.pk != pk:
+            at = local(newer.submitted_at, event)
+            raise Refused(
+                f"{name} submitted again at {at} (submission {newer.number}) — look at the "
+                "new one. Nothing was changed."
+            )
+        raise Refused(
+            f"{name}'s submission was returned to draft meanwhile — look again. Nothing was "
+            "changed."
+        )
+    current = Submission.objects.select_for_update().get(pk=current.pk)
+    if current.version != version:
+        at = local(current.changed_at, event) if current.changed_at else "a moment ago"
+        raise Refused(
+            f"Submission {current.number} changed at {at} (now {current.get_state_display()}, "
+            f"{'legal' if current.valid else 'not legal'}) — look at it again. Nothing was "
+            "changed."
+        )
+    return current
+
+
+def _set_state(submission: Submission, state: str) -> None:
+    Submission.objects.filter(pk=submission.pk).update(
+        state=state, version=F("version") + 1, changed_at=timezone.now()
+    )
+
+
+def _about(entrant: Entrant, seen: Seen | None) -> Submission | None:
+    """The submission a message is about: the one its writer was looking at (one of the
+    entrant's), else the one held now."""
+    if seen is not None:
+        found = entrant.submissions.filter(pk=seen[0]).first()
+        if found is not None:
+            return found
+    return held(entrant)
+
+
+def post_note(
+    entrant: Entrant,
+    by: Any,
+    text: str,
+    state: str = "",
+    *,
+    runs_event: bool,
+    seen: Seen | None = None,
+) -> Note:
+    """A message in the entrant's one thread, marked against the submission it is about; a
+    checker may set that submission to "needs changes" or "approved", only when it is still
+    the one (and the version) they were looking at."""
     text = text.strip()
-    submission = held(entrant)
     if state and not runs_event:
         raise Refused("Only the organisers set a submission's state.")
     if state and state not in STATE_WORDS:
         raise Refused("The state must be “needs changes” or “approved”.")
-    if state and submission is None:
-        raise Refused("There is no submission to set a state on.")
     if not text and not state:
         raise Refused("Write a message.")
     if len(text) > 5000:
         raise Refused("A message is at most 5000 characters.")
     with transaction.atomic():
+        entrant = (
+            Entrant.objects.select_for_update().select_related("event", "user").get(pk=entrant.pk)
+        )
         if state:
-            Submission.objects.filter(pk=submission.pk).update(state=state)
+            refuse_if_final(entrant.event, "a submission's state changes")
+            submission = _the_one_seen(entrant, seen)
+            _set_state(submission, state)
+        else:
+            submission = _about(entrant, seen)
         return record(entrant, by, STATE_WORDS.get(state, ""), text, submission)
+
+
+def remind(entrant: Entrant, by: Any) -> Note:
+    """Remind an entrant who has not submitted (in their thread, with the deadline)."""
+    if held(entrant) is not None:
+        raise Refused("This entrant has submitted already.")
+    event = entrant.event
+    return record(
+        entrant,
+        by,
+        "reminded you to submit",
+        f"Submissions close {local(event.deadline, event)}.",
+    )
 
 
 def set_lock(entrant: Entrant, by: Any, lock: str) -> None:
@@ -212,33 +335,89 @@ def set_lock(entrant: Entrant, by: Any, lock: str) -> None:
     record(entrant, by, words[lock])
 
 
-def return_to_draft(entrant: Entrant, by: Any) -> None:
-    submission = held(entrant)
-    if submission is None:
-        raise Refused("There is no submission to return.")
-    if submission.roll_seed is not None:
-        raise Refused("A rolled force is never rolled again, so it cannot be returned to draft.")
-    Submission.objects.filter(pk=submission.pk).update(state=Submission.RETURNED)
-    record(
-        entrant,
-        by,
-        "returned your submission to draft",
-        f"Submission {submission.number}",
-        submission,
-    )
+def return_to_draft(entrant: Entrant, by: Any, seen: Seen | None = None) -> None:
+    with transaction.atomic():
+        entrant = (
+            Entrant.objects.select_for_update().select_related("event", "user").get(pk=entrant.pk)
+        )
+        refuse_if_final(entrant.event, "a submission is returned to draft")
+        current = held(entrant)
+        if current is None:
+            raise Refused("There is no submission to return.")
+        if current.roll_seed is not None:
+            raise Refused(
+                "A rolled force is never rolled again, so it cannot be returned to draft."
+            )
+        submission = _the_one_seen(entrant, seen)
+        _set_state(submission, Submission.RETURNED)
+        record(
+            entrant,
+            by,
+            "returned your submission to draft",
+            f"Submission {submission.number}",
+            submission,
+        )
 
 
 def withdraw(entrant: Entrant, by: Any) -> None:
     """The entrant leaves the event; their record and submissions are kept. The first on
-    the waiting list takes the place."""
+    the waiting list takes the place (of an entered entrant)."""
     with transaction.atomic():
         Event.objects.select_for_update().filter(pk=entrant.event_id).first()
+        entrant = Entrant.objects.select_related("event").get(pk=entrant.pk)
+        if entrant.state == Entrant.WITHDRAWN:
+            raise Refused("This entry is withdrawn already.")
+        refuse_if_final(entrant.event, "an entry is withdrawn")
+        had_place = entrant.state == Entrant.ENTERED
         Entrant.objects.filter(pk=entrant.pk).update(state=Entrant.WITHDRAWN)
         record(entrant, by, "withdrew the entry")
         waiting = entrant.event.entrants.filter(state=Entrant.WAITING).first()
-        if waiting is not None:
+        if had_place and waiting is not None:
             Entrant.objects.filter(pk=waiting.pk).update(state=Entrant.ENTERED)
             record(waiting, by, "moved you from the waiting list into the event")
+
+
+def reinstate(entrant: Entrant, by: Any) -> None:
+    """Undo a withdrawal: back into the event, or onto its waiting list when it is full."""
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=entrant.event_id)
+        entrant = Entrant.objects.get(pk=entrant.pk)
+        if entrant.state != Entrant.WITHDRAWN:
+            raise Refused("This entry is not withdrawn.")
+        refuse_if_final(event, "an entry is reinstated")
+        full = (
+            event.cap is not None
+            and event.entrants.filter(state=Entrant.ENTERED).count() >= event.cap
+        )
+        Entrant.objects.filter(pk=entrant.pk).update(
+            state=Entrant.WAITING if full else Entrant.ENTERED
+        )
+        record(
+            entrant,
+            by,
+            "undid the withdrawal: you are on the waiting list"
+            if full
+            else "undid the withdrawal: you are entered again",
+        )
+
+
+def reopen(event: Event, by: Any, *, open_: bool) -> None:
+    """After the reveal: let submissions change again (``open_``), or make them final
+    again. Recorded on the event and in every entrant's thread."""
+    if not revealed(event):
+        raise Refused("Submissions follow the deadline until the reveal; nothing to reopen.")
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        if open_ == (event.reopened_at is not None):
+            raise Refused("The event is reopened already." if open_ else "It is not reopened.")
+        event.reopened_at = timezone.now() if open_ else None
+        event.reopened_by = by if open_ else None
+        event.save(update_fields=["reopened_at", "reopened_by"])
+        words = (
+            "reopened submissions after the reveal" if open_ else "made the submissions final again"
+        )
+        for entrant in event.entrants.all():
+            record(entrant, by, words)
 
 
 def check_in(entrant: Entrant, by: Any, present: bool) -> None:

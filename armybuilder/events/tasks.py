@@ -1,19 +1,20 @@
 """The worker's side of an event's PDFs, never made in a web process: the pack (its
-progress written as each sheet is done) and the flyer (kept in the cache)."""
+progress written as each sheet is done) and the flyer, both kept in the database where
+every web process reads them."""
 
 from __future__ import annotations
 
 import logging
 
-from django.core.cache import cache
 from django.tasks import task
 from django.template.loader import render_to_string
 from django.utils import timezone
 
 import rules
-from armybuilder.events.models import Event, Pack
+from armybuilder.events.models import Event, Flyer, Pack
 from armybuilder.events.pack import make_pack_pdf
 from armybuilder.events.presenters import event_words
+from armybuilder.events.rechecks import recheck_event
 from armybuilder.printing.pdf import PrintError, render_pdf
 from armybuilder.printing.services import qr_svg
 
@@ -51,22 +52,25 @@ def make_pack(pack_id: int) -> str:
     return "ready"
 
 
-FLYER_SECONDS = 7 * 24 * 3600
-
-
-def flyer_key(digest: str) -> str:
-    return f"muster:event-flyer:{digest}"
-
-
 @task
 def make_flyer(event_pk: int, url: str, key: str) -> str:
-    """Render the event's one-page flyer into the cache under ``key``."""
+    """Render the event's one-page flyer into its ``Flyer`` row (``key``)."""
     event = Event.objects.filter(pk=event_pk).first()
-    if event is None:
+    if event is None or not Flyer.objects.filter(key=key, finished__isnull=True).exists():
         return "skipped"
     html = render_to_string(
         "events/flyer.html",
         {"event": event, "words": event_words(event), "url": url, "qr": qr_svg(url)},
     )
-    cache.set(key, render_pdf(html), FLYER_SECONDS)
+    Flyer.objects.filter(key=key).update(pdf=render_pdf(html), finished=timezone.now())
+    Flyer.objects.filter(event=event).exclude(key=key).delete()  # the event changed since
     return "ready"
+
+
+@task
+def recheck_submissions(event_pk: int, by_id: int | None, change: str) -> str:
+    """Check every held submission of the event again after its rules changed."""
+    event = Event.objects.filter(pk=event_pk).first()
+    if event is None:
+        return "skipped"
+    return f"{recheck_event(event, by_id, change)} changed"

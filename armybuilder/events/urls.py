@@ -22,6 +22,7 @@ _patterns = [
     path("events/<str:code>/entry/roll/", entry_views.roll, name="roll"),
     path("events/<str:code>/entry/reply/", entry_views.reply, name="reply"),
     path("events/<str:code>/desk/", desk_views.desk, name="desk"),
+    path("events/<str:code>/reopen/", desk_views.reopen, name="reopen"),
     path("events/<str:code>/desk.csv", desk_views.desk_csv, name="desk_csv"),
     path(
         "events/<str:code>/entrants/<int:entrant>/<str:action>/",

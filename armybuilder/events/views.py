@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from armybuilder.events import selectors, services
 from armybuilder.events.forms import EventForm
 from armybuilder.events.models import CODE_LENGTH, Entrant, Event
-from armybuilder.events.presenters import event_words
+from armybuilder.events.presenters import event_words, local
 
 EVENT_FIELDS = (
     "name",
@@ -70,13 +70,12 @@ def new_event(request: HttpRequest) -> HttpResponse:
 
 def edit_event(request: HttpRequest, code: str) -> HttpResponse:
     event = selectors.organised_event_or_404(code, request.user)
+    if event.organiser_id != request.user.pk:  # a co-organiser: told before any form
+        return render(request, "events/edit.html", {"form": None, "event": event}, status=403)
     form = EventForm(request.POST or None, user=request.user, initial=EventForm.initial_for(event))
-    if request.method == "POST":
-        if event.organiser_id != request.user.pk:
-            form.add_error(None, "Only the organiser changes the event itself.")
-        elif _save(request, form, event) is not None:
-            messages.success(request, "Event saved.")
-            return redirect(event_url(event))
+    if request.method == "POST" and _save(request, form, event) is not None:
+        messages.success(request, "Event saved.")
+        return redirect(event_url(event))
     return render(request, "events/edit.html", {"form": form, "event": event})
 
 
@@ -109,6 +108,7 @@ def event_page(request: HttpRequest, code: str) -> HttpResponse:
             "revealed": selectors.revealed(event),
             "approved": approved,
             "join_url": request.build_absolute_uri(event_url(event)),
+            "reopened_at": local(event.reopened_at, event) if event.reopened_at else "",
         },
     )
     # the page differs by viewer and by the clock: never kept by a shared cache

@@ -6,6 +6,10 @@ rule set, the API); that page records a ``RenderGrant``, and ``/prints/<id>/``,
 grants still holds for this request: a share link that was regenerated or switched off,
 or an army that was deleted, takes its renders with it, and a render of a private army is
 its owner's alone. Anyone else gets 404, as for an id that never existed.
+
+A grant through a share link also answers to the share guards on every request (an army
+submitted to a club event is hidden by its link until the reveal): a render id learnt
+through the link before then answers to no one but its owner meanwhile.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from django.db.models import F, Q
 from django.http import Http404, HttpRequest
 
 from armybuilder.armies.models import Army
-from armybuilder.armies.selectors import visitor_draft_key
+from armybuilder.armies.selectors import SHARE_GUARDS, visitor_draft_key
 from armybuilder.printing.models import Render, RenderGrant
 
 
@@ -62,7 +66,14 @@ def holding(request: HttpRequest) -> Q:
 
 
 def allowed(request: HttpRequest, render_id: Any) -> bool:
-    return RenderGrant.objects.filter(holding(request), render_id=render_id).exists()
+    grants = RenderGrant.objects.filter(holding(request), render_id=render_id)
+    user = getattr(getattr(request, "user", None), "pk", None)
+    for army_id, token, owner in grants.values_list("army_id", "share_token", "army__owner_id"):
+        if not token or (user is not None and owner == user):
+            return True
+        if not any(guard(army_id) for guard in SHARE_GUARDS):
+            return True
+    return False
 
 
 def render_or_404(request: HttpRequest, render_id: UUID, *, with_pdf: bool = False) -> Render:

@@ -120,7 +120,7 @@ def test_an_organiser_runs_an_event_from_creation_to_a_checked_resubmission(
     # the checker asks for a change
     rows.filter(has_text="bad").get_by_role("link", name="Too big").click()
     organiser.get_by_label("Message to the player").fill("Five units at most, please.")
-    organiser.get_by_label("Set the submission to").select_option("needs_changes")
+    organiser.get_by_label("Set submission 1 to").select_option("needs_changes")
     organiser.get_by_role("button", name="Send").click()
     organiser.goto(f"{live_server.url}/events/{event.code}/desk/")
     expect(rows.filter(has_text="bad")).to_contain_text("needs changes")

@@ -38,7 +38,14 @@ def world(db):
     entrant = services.join(event, bob)
     army = saved_army(bob, name="Bob's host", extra=4)
     made = services.submit(entrant, army, bob)
-    services.post_note(entrant, organiser, "Five units at most.", "needs_changes", runs_event=True)
+    services.post_note(
+        entrant,
+        organiser,
+        "Five units at most.",
+        "needs_changes",
+        runs_event=True,
+        seen=(made.pk, made.version),
+    )
     return {
         "organiser": organiser,
         "entrant": bob,

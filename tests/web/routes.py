@@ -163,6 +163,7 @@ ROUTES: dict[str, Rule] = {
     "events:roll": Rule(EVENT),
     "events:reply": Rule(EVENT),
     "events:desk": Rule(EVENT),
+    "events:reopen": Rule(EVENT),
     "events:desk_csv": Rule(EVENT),
     "events:entrant_action": Rule(EVENT),
     "events:submission": Rule(EVENT),

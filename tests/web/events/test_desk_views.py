@@ -52,6 +52,10 @@ def entrants(event):
 
 
 def action(client, event, entrant, name, **data):
+    """The action as the page posts it: naming the submission (and version) it shows."""
+    shown = held(entrant)
+    if shown is not None:
+        data = {"submission": shown.pk, "version": shown.version, **data}
     return client.post(reverse("events:entrant_action", args=[event.code, entrant.pk, name]), data)
 
 
@@ -76,6 +80,8 @@ def test_the_csv_lists_every_entrant_with_their_state(client, organiser, event, 
     assert by_player["illegal"]["legal"] == "no"
     assert "At most 5 units" in by_player["illegal"]["problems"]
     assert by_player["missing"]["submitted"] == "missing"
+    assert by_player["fine"]["list"].startswith("Viking") and by_player["fine"]["revision"] == "1"
+    assert by_player["fine"]["submitted by"] == "fine" and by_player["missing"]["list"] == ""
 
 
 def test_a_csv_cell_a_player_wrote_never_runs_as_a_formula(client, organiser, event):
@@ -130,9 +136,9 @@ def test_each_organiser_action_is_recorded_with_who_and_shown_to_the_player(
     action(client, event, fine, "lock")
     action(client, event, fine, "return")
     action(client, event, fine, "checkin")
-    with freeze_time(DEADLINE + timedelta(days=2)):
+    with freeze_time(DEADLINE + timedelta(hours=12)):  # past the deadline, before the reveal
         client.force_login(co)  # a session of that day
-        action(client, event, missing, "submit", army=saved_army(missing.user).pk)
+        action(client, event, missing, "submit", army=saved_army(co).pk)  # built by the co
     fine.refresh_from_db()
     assert fine.lock == Entrant.LOCKED and fine.checked_in and held(fine) is None
     behalf = held(missing)

@@ -118,8 +118,13 @@ def test_the_organiser_edits_the_event_and_a_co_organiser_may_not(client):
     assert event.name == "Renamed"
     assert [a.army_list.slug for a in event.allowed_lists.all()] == ["anglo-danish-1066"]
     client.force_login(co)
+    # a co-organiser is told before any form is shown, and a post changes nothing
+    shown = client.get(reverse("events:edit", args=[event.code])).content.decode()
+    assert "the organiser, changes the event itself" in shown and 'name="name"' not in shown
     refused = client.post(reverse("events:edit", args=[event.code]), {**VALID, "name": "Mine"})
-    assert refused.status_code == 200 and "Only the organiser" in refused.content.decode()
+    assert refused.status_code == 403 and "changes the event itself" in refused.content.decode()
+    event.refresh_from_db()
+    assert event.name == "Renamed"
     client.force_login(player("stranger"))
     assert client.get(reverse("events:edit", args=[event.code])).status_code == 404
 
@@ -154,3 +159,14 @@ def test_a_list_an_event_checks_against_cannot_be_deleted_by_its_author(client):
     with pytest.raises(catalog.ListRefused, match="club event"):
         catalog.delete_list(author, own)
     assert ArmyList.objects.filter(pk=own.pk).exists()
+
+
+def test_an_events_form_offers_only_its_rule_sets_lists_and_options(client):
+    from tests.web.events.helpers import make_event, player
+
+    organiser = player("org")
+    event = make_event(organiser)
+    client.force_login(organiser)
+    page = client.get(reverse("events:edit", args=[event.code])).content.decode()
+    assert 'value="into-the-dark/viking/1"' in page
+    assert "feudal-2017/" not in page and "feudal-2017|" not in page

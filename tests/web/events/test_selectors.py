@@ -4,6 +4,7 @@ after the reveal time (a frozen clock)."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -184,3 +185,158 @@ def test_the_armys_own_share_link_hides_it_until_the_reveal(world):
     with freeze_time(AFTER):
         for url in urls:
             assert Client().get(url).status_code == 200, url
+
+
+@pytest.fixture
+def rolled_world():
+    organiser, co, bob, other = (player(n) for n in ("org", "co", "bob", "other"))
+    staff = player("staff", is_staff=True, is_superuser=True)
+    event = make_event(
+        organiser,
+        ruleset="feudal-2017",
+        lists=["north-welsh"],
+        points_limit=None,
+        restrictions=[],
+        forces_rolled=True,
+    )
+    event.co_organisers.add(co)
+    entrant = services.join(event, bob)
+    with freeze_time(DEADLINE - timedelta(hours=1)):
+        rolled = services.roll_force(entrant, event.allowed_lists.get().army_list, bob)
+    Submission.objects.filter(pk=rolled.pk).update(state=Submission.APPROVED)
+    pack = Pack.objects.create(event=event, requested_by=organiser)
+    make_pack.enqueue(pack.pk)
+    users = {"organiser": organiser, "co-organiser": co, "entrant": bob, "other": other}
+    users["staff"] = staff
+    world = {"pack": pack.pk, "event": event, "secret": rolled, "secret_entry": entrant}
+    return {**world, "users": users}
+
+
+@pytest.mark.parametrize("actor", ACTORS)
+def test_a_rolled_forces_seed_is_on_no_route_before_the_reveal(rolled_world, actor):
+    """Its own player and the organisers included: page, export, API and PDF."""
+    seed = str(rolled_world["secret"].roll_seed)
+    user = None if actor == "anonymous" else rolled_world["users"][actor]
+    with freeze_time(BEFORE):
+        client = client_of(user)
+        for route in ROUTES:
+            url = url_for(route, kwargs_for(route, rolled_world))
+            assert seed not in body(answer(client, url)), (actor, url)
+    with freeze_time(AFTER):
+        client = client_of(rolled_world["users"]["entrant"])
+        url = reverse(
+            "events:submission", args=[rolled_world["event"].code, rolled_world["secret"].pk]
+        )
+        assert f"seed {seed}" in client.get(url + "army.json").content.decode()
+
+
+def test_a_render_id_learnt_through_the_share_link_answers_no_one_else_after_submission():
+    from armybuilder.printing.models import RenderGrant
+
+    organiser, alice, bob = player("org"), player("alice"), player("bob")
+    event = make_event(organiser)
+    alice_entry, bob_entry = services.join(event, alice), services.join(event, bob)
+    army = saved_army(alice, name=SECRET)
+    token = "alice-share-token-abcdefghijklmnop"
+    Army.objects.filter(pk=army.pk).update(share_token=token)
+    with freeze_time(DEADLINE - timedelta(hours=2)):
+        bob_client = client_of(bob)
+        bob_client.get(reverse("printing:shared_roster_pdf", args=[token]))
+        render_id = RenderGrant.objects.get(share_token=token).render_id
+        urls = [
+            reverse("printing:status", args=[render_id]),
+            reverse("printing:download", args=[render_id]),
+            reverse("printing:api_status", args=[render_id]),
+        ]
+        assert bob_client.get(urls[0]).status_code == 200  # the link holds: not submitted
+        army.refresh_from_db()
+        services.submit(alice_entry, army, alice)
+        for url in urls:
+            for client in (bob_client, Client()):
+                assert client.get(url).status_code == 404, url
+        assert client_of(alice).get(urls[0]).status_code != 404  # her own army's sheet
+    assert bob_entry.pk
+    with freeze_time(AFTER):
+        assert client_of(bob).get(urls[0]).status_code == 200  # revealed: the link holds again
+
+
+PRIVATE_NAME = "Viking (Great Army)"
+
+
+@pytest.mark.parametrize("actor", ACTORS)
+@pytest.mark.parametrize("moment", ["before", "after"])
+def test_a_list_made_private_after_it_was_pinned_is_read_by_no_route(world, actor, moment):
+    """Its author published the list, the event pinned it, then the author made it
+    private: every route, for everyone, shows it no more (the submissions made on it keep
+    their own copy: only their pages and the pack name it), and nothing new is built or
+    pinned on it."""
+    from armybuilder.catalog.models import ArmyList
+
+    author = player("author")
+    ArmyList.objects.filter(ruleset="into-the-dark", slug="viking").update(
+        author=author, status="published"
+    )
+    ArmyList.objects.filter(ruleset="into-the-dark", slug="viking").update(status="private")
+    user = None if actor == "anonymous" else world["users"][actor]
+    with freeze_time(AFTER if moment == "after" else BEFORE):
+        client = client_of(user)
+        for route in ROUTES:
+            url = url_for(route, kwargs_for(route, world))
+            response = answer(client, url)
+            assert response.status_code < 500, url
+            if "submission" in route.params or route.key.startswith("events:pack"):
+                continue  # a submission made on it keeps its copy
+            text = body(response)
+            assert PRIVATE_NAME not in text and '"slug": "viking"' not in text, (actor, url)
+    rules = json.loads(
+        Client().get(reverse("events:rules_file", args=[world["event"].code])).content
+    )
+    assert [item["slug"] for item in rules["lists"]] == ["anglo-danish-1066"]
+
+
+def test_nothing_new_is_pinned_or_submitted_on_a_list_made_private(world):
+    from armybuilder.catalog.models import ArmyList
+
+    bob = world["users"]["entrant"]
+    entry = Entrant.objects.get(user=bob)
+    with freeze_time(DEADLINE - timedelta(hours=2)):
+        army = saved_army(bob, name="On the list before it went private")
+    ArmyList.objects.filter(ruleset="into-the-dark", slug="viking").update(
+        author=player("author"), status="private"
+    )
+    with freeze_time(DEADLINE - timedelta(hours=2)):
+        client = client_of(bob)
+        pinned = client.post(
+            reverse("events:pin", args=[world["event"].code]),
+            {"army": army.pk, "list": "viking"},
+            follow=True,
+        )
+        assert "one of the event&#x27;s lists" in pinned.content.decode()
+        with pytest.raises(services.Refused):
+            services.submit(entry, army, bob)
+
+
+def test_submit_on_behalf_takes_no_army_the_entrant_never_offered_nor_of_another_rule_set(
+    world,
+):
+    """The organiser posts ids of the entrant's other armies: a private one never offered,
+    and one of another rule set. Both are refused, and neither is then served anywhere."""
+    from armybuilder.armies.lifecycle import create_army
+    from tests.support import example
+
+    bob = world["users"]["entrant"]
+    entry = Entrant.objects.get(user=bob)
+    private = saved_army(bob, name="Bob's private host")
+    other_ruleset = create_army(example("dewitt-medieval-lance-and-bow.json"), owner=bob)
+    before = set(entry.submissions.values_list("pk", flat=True))
+    with freeze_time(DEADLINE - timedelta(hours=2)):
+        client = client_of(world["users"]["organiser"])
+        url = reverse("events:entrant_action", args=[world["event"].code, entry.pk, "submit"])
+        for army in (private, other_ruleset):
+            client.post(url, {"army": army.pk})
+    assert set(entry.submissions.values_list("pk", flat=True)) == before
+    with freeze_time(AFTER):
+        client = client_of(world["users"]["organiser"])
+        for route in ROUTES:
+            text = body(answer(client, url_for(route, kwargs_for(route, world))))
+            assert "Bob's private host" not in text and other_ruleset.name not in text
