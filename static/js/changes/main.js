@@ -11,6 +11,7 @@
 import * as store from "./store.js";
 import * as queue from "./queue.js";
 import * as redraw from "./redraw.js";
+import * as morph from "./morph.js";
 import { drawToast, openAdded, showRolled } from "./landed.js";
 import { showProblem } from "./problem.js";
 import {
@@ -196,25 +197,68 @@ function showResult(sent, result) {
   }
 }
 
-/* The answer's out-of-band parts whose target is not on this page are left out (a card's
- * menus while its editor was never loaded, a unit another tab deleted): htmx would log each
- * as an error, and there is nothing on the page for them to update. */
+/* The answer's out-of-band parts, ready to apply; null when one has no place on the page
+ * (a card to put after one this page does not show, the summary of a unit it does not
+ * show): the page is then fetched and morphed. A card's menus while its editor was never
+ * loaded have nothing on the page to update and are left out. */
 function onPage(html) {
   const template = document.createElement("template");
   template.innerHTML = html;
+  let missing = false;
   Array.from(template.content.children).forEach((part) => {
     const spec = part.getAttribute("hx-swap-oob");
     if (spec === null) { return; }
     const colon = spec.indexOf(":");
     const selector = colon >= 0 ? spec.slice(colon + 1) : (part.id ? "#" + CSS.escape(part.id) : "");
-    if (selector && !document.querySelector(selector)) { part.remove(); return; }
+    if (selector && !document.querySelector(selector)) {
+      if (colon >= 0 || part.classList.contains("item-summary")) { missing = true; }
+      part.remove();
+      return;
+    }
     // a control with a change of the player's still unanswered keeps what the player chose
     // (that change's own answer redraws it)
     if (part.dataset.field && queue.lastSet(army, part.dataset.target || "army", part.dataset.field)) {
       part.remove();
     }
   });
-  return template.innerHTML;
+  return missing ? null : template.innerHTML;
+}
+
+/* The highest army version this tab's own answers brought (kept for the tab's next page:
+ * a reload's own changes landing are not "from another tab or device"). */
+function ownVersion() {
+  if (army === null) { return 0; }
+  if (queue.pending(army).length) { return Infinity; }  // its own changes still landing
+  try { return Number(window.sessionStorage.getItem("muster:own:" + army) || 0); } catch (e) { return 0; }
+}
+
+function mine(version) {
+  if (army === null || !(version > 0)) { return; }
+  try {
+    const key = "muster:own:" + army;
+    if (Number(window.sessionStorage.getItem(key) || 0) < version) { window.sessionStorage.setItem(key, String(version)); }
+  } catch (e) { /* no storage: only the notice may show */ }
+}
+
+/* An answer's drawing, applied in version order: one that follows the version on screen
+ * is applied (out-of-band parts, or the whole builder morphed); one no newer than the
+ * screen is dropped; any other (a gap: a change from elsewhere came between, an answer
+ * lost on the way) makes the page fetch the builder once and morph it in. */
+function applyAnswer(answer) {
+  const now = versionNow() || 0;
+  const version = Number(answer.version);
+  if (!(version > now)) { return Promise.resolve(false); }
+  if (!answer.html || answer.follows !== now || redrawAfterResend) { return redraw.redraw(false).then(() => true); }
+  const template = document.createElement("template");
+  template.innerHTML = answer.html;
+  if (template.content.querySelector(":scope > #builder")) { return morph.morphHtml(answer.html).then(() => true); }
+  const parts = onPage(answer.html);
+  if (parts === null) { return redraw.redraw(false).then(() => true); }  // could not be applied
+  if (window.htmx) { window.htmx.swap(document.body, parts, { swapStyle: "none" }); }
+  const input = document.getElementById("army-version");
+  if (input) { input.value = String(version); }
+  morph.redrawn(version);
+  return Promise.resolve(true);
 }
 
 queue.on("answered", (sentArmy, batch, answer) => {
@@ -223,54 +267,20 @@ queue.on("answered", (sentArmy, batch, answer) => {
     const sent = batch.find((r) => r.key === result.key);
     if (sent) { showResult(sent, result); }
   });
-  if (channel) { channel.postMessage({ army: sentArmy, version: answer.version }); }
+  if (channel && answer.version) { channel.postMessage({ army: sentArmy, version: answer.version }); }
   if (sentArmy !== army) { showCount(); return; }
+  mine(Number(answer.version));
   const more = queue.pending(army).length > 0;
   const results = answer.results || [];
-  if (answer.html && window.htmx) {
-    window.htmx.swap(document.body, onPage(answer.html), { swapStyle: "none" });
-  }
-  if (!answer.html || redrawAfterResend) {
-    // the fallback (no html), and after a page load's resend: what landed may be older
-    // saves of a page gone since, which the answer's html does not show. The count goes
-    // once the page shows what landed.
-    const fallback = !answer.html;
+  const fallback = !answer.html;
+  applyAnswer(answer).then(() => {
     if (!more) { redrawAfterResend = false; }
-    redraw.redraw(false, redrawAfterResend ? null : touchedBy(batch)).then(() => {
-      if (fallback) { drawToast(batch, results); }
-      openAdded(batch, results);
-      showRolled(batch, results);
-      showCount();
-    });
-    return;
-  }
-  openAdded(batch, results);
-  showRolled(batch, results);
-  showCount();
+    if (fallback) { drawToast(batch, results); }
+    openAdded(batch, results);
+    showRolled(batch, results);
+    showCount();
+  });
 });
-
-/* What a batch of this page's changed, as the answer's html would redraw it: the cards'
- * summaries and menus of the units it set (never their typed boxes: another device's value
- * there must still come back as a conflict), the lists after an action, and the totals.
- * null: the whole builder (a setting such as the army list changes every part). */
-function touchedBy(batch) {
-  const ids = new Set(["army-version", "undo-revision", "army-totals", "issues", "general-names", "army-title"]);
-  for (const sent of batch) {
-    if (sent.op !== "set") { ids.add("units"); ids.add("generals"); continue; }
-    const wrap = wrapFor(sent.target, sent.field);
-    if (wrap && wrap.id) { ids.add(wrap.id); }
-    if (sent.target === "army") {
-      if (sent.field !== "name" && sent.field !== "notes") { return null; }
-      continue;
-    }
-    ids.add("unit-" + sent.target + "-summary");
-    ids.add("general-" + sent.target + "-summary");
-    document.querySelectorAll("[data-target='" + CSS.escape(sent.target) + "']").forEach((other) => {
-      if (other.id && other.querySelector("select, input[type=checkbox]")) { ids.add(other.id); }
-    });
-  }
-  return ids;
-}
 
 queue.on("failed", (batch, why) => {
   batch.forEach((sent) => {
@@ -352,13 +362,23 @@ document.addEventListener("htmx:load", (event) => {
   window.htmx.ajax("GET", card.dataset.editor, { target: editor, swap: "outerHTML" });
 });
 
-redraw.on("keep", keep);
+morph.on("keep", keep);
+redraw.on("own", ownVersion);
 redraw.on("after", reapply);
 document.addEventListener("htmx:oobBeforeSwap", (event) => {
   const target = event.detail.target;
   if (target && keep(target)) { event.detail.shouldSwap = false; }
 });
 document.addEventListener("htmx:load", () => reapply());
+document.addEventListener("muster:redrawn", () => reapply());
+// Undo (a form whose answer is the whole builder): morphed in, the player's cards stay open
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const target = event.detail.target;
+  if (!target || target.id !== "builder" || !event.detail.shouldSwap) { return; }
+  event.detail.shouldSwap = false;
+  redraw.answeredOnce();
+  morph.morphHtml(event.detail.serverResponse).then(() => showCount());
+});
 document.addEventListener("htmx:afterSettle", () => reapply());
 
 // -- always current --------------------------------------------------------------------
