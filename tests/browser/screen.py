@@ -56,11 +56,13 @@ def shown(page: Page) -> dict[str, Any]:
 
 
 def settled(page: Page) -> None:
-    """Until nothing of the page's own is waiting: no unsent change, no answer being drawn."""
+    """Until nothing of the page's own is waiting: no unsent change, no answer being drawn,
+    no fetch of the builder under way."""
     expect(page.locator("#pending-changes")).not_to_contain_text("not yet saved", timeout=TIMEOUT)
     expect(page.locator(".htmx-added, .htmx-settling, .htmx-request")).to_have_count(
         0, timeout=TIMEOUT
     )
+    expect(page.locator("html[data-drawing]")).to_have_count(0, timeout=TIMEOUT)
 
 
 def sign_in_context(browser: Browser, live_server: Any, user: User, **kwargs: Any):
@@ -101,7 +103,7 @@ def same_as_fresh(page: Page, browser: Browser, live_server: Any, user: User, ar
     assert ids == ["unit-" + u["id"] for u in theirs["export"].get("units") or []]
     assert ids == [c["id"] for c in theirs["cards"]]
     for card, other in zip(mine["cards"], theirs["cards"], strict=True):
-        assert card["summary"] == other["summary"], card["id"]
+        assert card["summary"] == other["summary"], (card["id"], card["summary"], other["summary"])
         if "fields" in card:
             assert card["stats"] == other["stats"], card["id"]
             assert card["fields"] == other["fields"], card["id"]

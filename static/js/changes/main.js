@@ -74,6 +74,7 @@ function changed(wrap, delay, typing) {
   queue.enqueue(record({ op: "set", target: target, field: field, value: value, from: from,
                          label: fieldLabel(wrap), typing: !!typing }), delay);
   showState(target, field, { state: "saving" });
+  if (target === "army" && field === "name") { showTitle(); }
 }
 
 document.addEventListener("input", (event) => {
@@ -156,6 +157,7 @@ document.addEventListener("click", (event) => {
     writeValue(wrap, JSON.parse(button.dataset.theirs));
     clearState(target, field);
     showState(target, field, { state: "saved" });
+    morph.redrawn(versionNow());  // the card is the server's drawing again (its points too)
     return;
   }
   clearState(target, field);
@@ -188,6 +190,12 @@ function showResult(sent, result) {
     return;
   }
   if (newer) { return; }  // the player changed it again: that change's answer tells
+  const title = document.getElementById("army-title");
+  if (title && sent.target === "army" && sent.field === "name") {
+    // not saved: the heading names the army as saved
+    const saved = status === "conflict" ? result.theirs : (wrap ? fromOf(wrap) : null);
+    if (typeof saved === "string" && saved) { title.textContent = saved; }
+  }
   if (status === "conflict") {
     showState(sent.target, sent.field, { state: "conflict", reason: "changed elsewhere, choose a value",
                                          theirs: result.theirs, mine: sent.value, html: result.html });
@@ -240,6 +248,23 @@ function mine(version) {
   } catch (e) { /* no storage: only the notice may show */ }
 }
 
+/* The device's copy for offline follows what landed: the service worker keeps this army's
+ * page (and its cards' editors) again at once, and says which version it kept. */
+function keepCopy() {
+  const workers = "serviceWorker" in navigator ? navigator.serviceWorker : null;
+  if (workers && workers.controller && army !== null) {
+    workers.controller.postMessage({ type: "landed", path: "/armies/" + army + "/" });
+  }
+}
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.addEventListener("message", (event) => {
+    const data = event.data || {};
+    if (data.type === "kept" && army !== null && data.path === "/armies/" + army + "/") {
+      document.documentElement.dataset.keptVersion = String(data.version);
+    }
+  });
+}
+
 /* An answer's drawing, applied in version order: one that follows the version on screen
  * is applied (out-of-band parts, or the whole builder morphed); one no newer than the
  * screen is dropped; any other (a gap: a change from elsewhere came between, an answer
@@ -274,6 +299,7 @@ queue.on("answered", (sentArmy, batch, answer) => {
   const results = answer.results || [];
   const fallback = !answer.html;
   applyAnswer(answer).then(() => {
+    keepCopy();
     if (!more) { redrawAfterResend = false; }
     if (fallback) { drawToast(batch, results); }
     openAdded(batch, results);
@@ -326,8 +352,18 @@ function loadEditor(target) {
   window.htmx.ajax("GET", slot.getAttribute("hx-get"), { target: slot, swap: "outerHTML" });
 }
 
+/* The heading names the army as the player named it, a rename still unsent included. */
+function showTitle() {
+  const title = document.getElementById("army-title");
+  const queued = army === null ? null : queue.lastSet(army, "army", "name");
+  if (title && queued && typeof queued.value === "string" && queued.value.trim() && title.textContent !== queued.value) {
+    title.textContent = queued.value;
+  }
+}
+
 function reapply() {
   if (army === null) { return; }
+  showTitle();
   queue.pending(army).forEach((r) => {
     if (r.op !== "set") { return; }
     const wrap = wrapFor(r.target, r.field);
@@ -398,8 +434,8 @@ function arrive() {
   });
 }
 
-// back online: what waits is sent (and the page redrawn from the server once it landed)
-window.addEventListener("online", () => { arrive(); showCount(); });
+// back online: what waits is sent, and the builder fetched once if it moved on meanwhile
+window.addEventListener("online", () => { arrive().then(() => redraw.check()); showCount(); });
 window.addEventListener("offline", () => {
   queue.pending(army === null ? undefined : army).forEach((r) => {
     if (r.op === "set" && r.army === army && !queue.isFlying(r)) {
@@ -439,8 +475,9 @@ function start() {
   // Back, or a reload: the page may be older than the army (a change this page sent as it
   // left can land just after the server drew the new one), so its version is asked now
   // and once more a second later
+  const copy = document.documentElement.hasAttribute("data-offline-copy");
   arrive().then(() => {
-    if (navigation === "back_forward" || navigation === "reload") {
+    if (navigation === "back_forward" || navigation === "reload" || copy) {
       redraw.check();
       setTimeout(() => redraw.check(), 1000);
     }

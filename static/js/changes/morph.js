@@ -20,12 +20,15 @@ function element(node) { return node && node.nodeType === 1; }
 
 function options(stale) {
   return {
+    // not idiomorph's ignoreActiveValue: it leaves every child of a focused element as it
+    // was (a card's <summary> the player just tapped would keep its old points)
     morphStyle: "outerHTML",
-    ignoreActiveValue: true,
     restoreFocus: true,
     callbacks: {
       beforeNodeMorphed(old, fresh) {
         if (!element(old)) { return true; }
+        // the control the player is in keeps its value, caret and text being typed
+        if (old === document.activeElement && /^(INPUT|TEXTAREA|SELECT)$/.test(old.tagName)) { return false; }
         if (old.id && OWN.indexOf(old.id) !== -1) { return false; }
         if (old.dataset.field && hooks.keep(old)) { return false; }
         if (old.tagName === "LI" && old.dataset.editor && element(fresh)
@@ -47,7 +50,8 @@ function options(stale) {
         return true;
       },
       beforeNodeRemoved(node) {
-        return !(element(node) && node.classList.contains("field-state"));
+        // what the page paints itself: a field's state, a card's conflict mark
+        return !(element(node) && (node.classList.contains("field-state") || node.classList.contains("conflict-mark")));
       },
     },
   };
@@ -58,6 +62,14 @@ function versionOf(root) {
   return input ? Number(input.getAttribute("value") || input.value) : 0;
 }
 
+/* While the page fetches or morphs the server's drawing, <html> says so (data-drawing):
+ * what is shown is about to change. */
+let drawing = 0;
+export function busy(more) {
+  drawing = Math.max(0, drawing + (more ? 1 : -1));
+  document.documentElement.toggleAttribute("data-drawing", drawing > 0);
+}
+
 /* `fresh`: the server's #builder element (parsed from a page or an answer). Resolves once
  * the stale editors of open cards were fetched and morphed too. */
 export function morphBuilder(fresh) {
@@ -66,7 +78,13 @@ export function morphBuilder(fresh) {
   fresh.removeAttribute("hx-swap-oob");
   const version = versionOf(fresh);
   const stale = new Set();
-  Idiomorph.morph(old, fresh, options(stale));
+  busy(true);
+  try {
+    Idiomorph.morph(old, fresh, options(stale));
+  } catch (e) {
+    busy(false);
+    throw e;
+  }
   const now = document.getElementById("builder");
   // the version input is hidden: its value property follows the attribute only while untouched
   const input = document.getElementById("army-version");
@@ -74,6 +92,7 @@ export function morphBuilder(fresh) {
   if (window.htmx && now) { window.htmx.process(now); }
   return Promise.all(Array.from(stale).map(refetchEditor)).then(() => {
     redrawn(version);
+    busy(false);
     return true;
   });
 }

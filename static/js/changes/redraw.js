@@ -6,7 +6,7 @@
  * card stays open, a focused control keeps focus, caret and text). A page fetched before
  * one of this page's changes was answered would put back the value from before it: it is
  * dropped and fetched again. */
-import { morphBuilder } from "./morph.js";
+import { busy, morphBuilder } from "./morph.js";
 
 let generation = 0;     // bumped by every answer: a redraw fetched before it is stale
 let running = null;
@@ -46,6 +46,7 @@ export function redraw(notice) {
   if (!document.getElementById("builder") || navigator.onLine === false) { return Promise.resolve(); }
   if (running) { wanted = wanted || notice || true; return running; }
   const before = generation;
+  busy(true);
   running = fetch(window.location.pathname + window.location.search, { credentials: "same-origin", cache: "no-store" })
     .then((r) => (r.ok ? r.text() : null))
     .then((html) => {
@@ -64,12 +65,14 @@ export function redraw(notice) {
     .catch(() => {})
     .then(() => {
       running = null;
+      let next = null;
       if (wanted) {
         const again = wanted;
         wanted = false;
-        return redraw(again === true);
+        next = redraw(again === true);
       }
-      return null;
+      busy(false);
+      return next;
     });
   return running;
 }
