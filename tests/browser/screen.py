@@ -17,8 +17,15 @@ TIMEOUT = 15_000
 # the cards and totals as shown; a card's fields only where its editor is drawn
 READ = """() => {
   const text = (el) => (el ? el.textContent.replace(/\\s+/g, " ").trim() : null);
+  // a card's number as shown is a CSS counter (the server's own number is hidden)
+  const summary = (el) => {
+    if (!el) { return null; }
+    const copy = el.cloneNode(true);
+    copy.querySelectorAll(".item-number").forEach((n) => n.remove());
+    return text(copy);
+  };
   const cards = Array.from(document.querySelectorAll("#unit-list > li.item")).map((li) => {
-    const card = { id: li.id, summary: text(li.querySelector(".item-summary")) };
+    const card = { id: li.id, summary: summary(li.querySelector(".item-summary")) };
     const editor = li.querySelector(".card-editor:not(.pending-editor)");
     if (editor) {
       card.stats = text(editor.querySelector("dl.stats"));

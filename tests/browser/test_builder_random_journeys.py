@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from armybuilder.armies.models import AppliedAction, Army
 from tests.browser.conftest import OFFLINE_LOAD_FAILURES
@@ -141,12 +142,19 @@ def pick_card(page: Page, rng: random.Random, offline: bool) -> str | None:
 
 
 def open_card_of(page: Page, card_id: str) -> bool:
+    """Opens the card (a new card opened by its answer may close this one meanwhile: one
+    card of the list is open at a time, so the player taps it again)."""
     card = page.locator(f"#{card_id}")
-    details = card.locator("details").first
-    if details.get_attribute("open") is None:
-        card.locator("summary").first.click()
     target = card_id.split("-", 1)[1]
     name = page.locator(f"#u-{target}-name")
+    for _ in range(3):
+        if card.locator("details").first.get_attribute("open") is None:
+            card.locator("summary").first.click()
+        try:
+            name.wait_for(state="visible", timeout=4000)
+            return True
+        except PlaywrightError:
+            continue
     name.wait_for(state="visible")
     return True
 
@@ -309,7 +317,7 @@ def run_journey(seed: int, browser: Browser, live_server: Any, page: Page) -> No
     log: list[str] = []
     try:
         journey(seed, browser, live_server, user, log)
-    except AssertionError as failure:
+    except (AssertionError, PlaywrightError) as failure:
         steps = "\n".join(log)
         raise AssertionError(f"journey of seed {seed}:\n{steps}\n{failure}") from failure
 
