@@ -13,7 +13,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 MANAGE := $(BIN)/python manage.py
 
-.PHONY: run run-port-free two-nodes dev test test-py312 setup setup-production install system-deps lint format bench clean mutation
+.PHONY: soak soak-builder run run-port-free two-nodes dev test test-py312 setup setup-production install system-deps lint format bench clean mutation
 
 # -- production: `make run` = the web server + the render worker, DEBUG off ---------
 # One command starts both: supervisord (armybuilder/ops/supervisord.conf) runs granian
@@ -49,6 +49,18 @@ staticfiles/.collected: $(shell find static -type f 2>/dev/null) $(STAMP)
 # player's edits, share pages, list changes, rate limits and renders go through both.
 two-nodes: install
 	$(BIN)/pytest -v -p no:xdist -p no:cacheprovider tests/web/ops/test_serve_two_nodes.py
+
+# Many seeded random builder journeys (tests/browser/test_builder_random_journeys.py):
+# SEEDS=200 by default; prints how many passed.
+SEEDS ?= 200
+soak-builder: setup
+	@mkdir -p test-artifacts
+	-MUSTER_SOAK_SEEDS=$(SEEDS) $(BIN)/pytest -p no:xdist -q -rN -k test_soak_random_journeys \
+	  tests/browser/test_builder_random_journeys.py | tee test-artifacts/soak-builder.log | tail -1
+	@n=$$(grep -o "[0-9]* passed" test-artifacts/soak-builder.log | cut -d" " -f1); \
+	  echo "builder journeys: $${n:-0} of $(SEEDS) seeds passed"
+
+soak: soak-builder
 
 # The autoreloading development server, DEBUG on; PDFs render inside the request.
 dev: setup
