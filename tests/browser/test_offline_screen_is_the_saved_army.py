@@ -145,3 +145,36 @@ def test_an_offline_rename_shows_the_new_name_in_the_heading(
     settled(page)
     expect(page.locator("#army-title")).to_have_text("Renamed offline")
     same_as_fresh(page, browser, live_server, user, saved.pk)
+
+
+def test_a_reload_offline_at_once_after_a_saved_edit_changes_it_from_the_saved_value(
+    live_server, page: Page, browser: Browser
+):
+    """Offline the moment the edit is saved, whether or not the device's copy caught up:
+    the field shows the saved value and the next offline edit is no conflict with it."""
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "into-the-dark", 3)
+    under_the_worker(page, live_server, saved)
+    open_card(page, 0)
+    box = figures(page, 0)
+    changed = str(int(box.input_value()) - 2)
+    box.fill(changed)
+    box.press("Tab")
+    expect(page.locator(f"#u-{unit_id(page, 0)}-figures-wrap .field-state")).to_have_text("Saved")
+    page.context.set_offline(True)
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.reload()
+    open_card(page, 0)
+    expect(figures(page, 0)).to_have_value(changed)
+    again = str(int(changed) + 3)
+    figures(page, 0).fill(again)
+    figures(page, 0).press("Tab")
+    state = page.locator(f"#u-{unit_id(page, 0)}-figures-wrap .field-state")
+    expect(state).to_contain_text("Not saved")
+    page.context.set_offline(False)
+    expect(state).to_have_text("Saved")
+    expect(page.locator("[data-field].conflicted")).to_have_count(0)
+    settled(page)
+    saved.refresh_from_db()
+    assert saved.document["units"][0]["figures"] == int(again)
+    same_as_fresh(page, browser, live_server, user, saved.pk)
