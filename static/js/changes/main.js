@@ -180,6 +180,7 @@ function showResult(sent, result) {
   const wrap = sent.army === army ? wrapFor(sent.target, sent.field) : null;
   if (ok) {
     const saved = status === "applied" && "value" in result ? result.value : sent.value;
+    if (status === "applied" && sent.army === army) { seen(sent, saved, result.version); }
     if (wrap && !newer) {
       wrap.dataset.from = JSON.stringify(saved);
       // a field drawn again meanwhile from before the change (an editor fetched as the
@@ -276,7 +277,10 @@ function applyAnswer(answer) {
   if (!answer.html || answer.follows !== now || redrawAfterResend) { return redraw.redraw(false).then(() => true); }
   const template = document.createElement("template");
   template.innerHTML = answer.html;
-  if (template.content.querySelector(":scope > #builder")) { return morph.morphHtml(answer.html).then(() => true); }
+  // (":scope" matches nothing in a fragment: its top elements are looked at themselves)
+  if (Array.from(template.content.children).some((part) => part.id === "builder")) {
+    return morph.morphHtml(answer.html).then(() => true);
+  }
   const parts = onPage(answer.html);
   if (parts === null) { return redraw.redraw(false).then(() => true); }  // could not be applied
   if (window.htmx) { window.htmx.swap(document.body, parts, { swapStyle: "none" }); }
@@ -361,9 +365,45 @@ function showTitle() {
   }
 }
 
+/* What this device saw saved, field by field, with the version it was saved at (kept
+ * across reloads): a page drawn from an older copy (a reload offline before the kept copy
+ * caught up) changes those fields from what was saved, never from the older value, so
+ * the player's next change is no conflict with their own earlier one. */
+const SEEN = "muster:seen:";
+
+function seen(sent, value, version) {
+  if (!(version > 0)) { return; }
+  try {
+    const all = JSON.parse(window.localStorage.getItem(SEEN + army) || "{}");
+    all[sent.target + " " + sent.field] = { value: value, version: version };
+    const keys = Object.keys(all);
+    keys.sort((a, b) => all[a].version - all[b].version).slice(0, Math.max(0, keys.length - 200))
+      .forEach((k) => delete all[k]);
+    window.localStorage.setItem(SEEN + army, JSON.stringify(all));
+  } catch (e) { /* no storage: a kept copy is as old as it is */ }
+}
+
+function catchUp() {
+  const now = versionNow() || 0;
+  let all = {};
+  try { all = JSON.parse(window.localStorage.getItem(SEEN + army) || "{}"); } catch (e) { return; }
+  Object.keys(all).forEach((key) => {
+    const entry = all[key];
+    if (!entry || !(entry.version > now)) { return; }
+    const space = key.indexOf(" ");
+    const target = key.slice(0, space);
+    const field = key.slice(space + 1);
+    const wrap = wrapFor(target, field);
+    if (!wrap || queue.lastSet(army, target, field) || keep(wrap)) { return; }
+    wrap.dataset.from = JSON.stringify(entry.value);
+    if (!wrap.contains(document.activeElement) && !sameValue(readValue(wrap), entry.value)) { writeValue(wrap, entry.value); }
+  });
+}
+
 function reapply() {
   if (army === null) { return; }
   showTitle();
+  catchUp();
   queue.pending(army).forEach((r) => {
     if (r.op !== "set") { return; }
     const wrap = wrapFor(r.target, r.field);

@@ -18,7 +18,7 @@ export function on(name, hook) { hooks[name] = hook; }
 
 function element(node) { return node && node.nodeType === 1; }
 
-function options(stale) {
+function options(stale, version) {
   return {
     // not idiomorph's ignoreActiveValue: it leaves every child of a focused element as it
     // was (a card's <summary> the player just tapped would keep its old points)
@@ -32,8 +32,11 @@ function options(stale) {
         if (old.id && OWN.indexOf(old.id) !== -1) { return false; }
         if (old.dataset.field && hooks.keep(old)) { return false; }
         if (old.tagName === "LI" && old.dataset.editor && element(fresh)
-            && old.getAttribute("data-editor-key") !== fresh.getAttribute("data-editor-key")
-            && old.querySelector(".card-editor:not(.pending-editor)")) {
+            && old.querySelector(".card-editor:not(.pending-editor)")
+            && (old.getAttribute("data-editor-key") !== fresh.getAttribute("data-editor-key")
+                || drawnFrom(old) !== version)) {
+          // a one-field answer moves neither the card's key nor its editor's version: an
+          // editor drawn from another version than the builder coming in is fetched again
           stale.add(old.id);
         }
         if (old.classList.contains("card-editor") && !old.classList.contains("pending-editor")
@@ -55,6 +58,12 @@ function options(stale) {
       },
     },
   };
+}
+
+/* The army version a card's loaded editor was drawn from (its form says). */
+function drawnFrom(card) {
+  const input = card.querySelector(".card-editor:not(.pending-editor) form input[name=version]");
+  return input ? Number(input.getAttribute("value")) : 0;
 }
 
 function versionOf(root) {
@@ -80,7 +89,7 @@ export function morphBuilder(fresh) {
   const stale = new Set();
   busy(true);
   try {
-    Idiomorph.morph(old, fresh, options(stale));
+    Idiomorph.morph(old, fresh, options(stale, version));
   } catch (e) {
     busy(false);
     throw e;
@@ -117,7 +126,7 @@ function refetchEditor(cardId) {
       template.innerHTML = html;
       const fresh = template.content.querySelector(".card-editor");
       if (!fresh || fresh.id !== editor.id) { return; }
-      Idiomorph.morph(editor, document.importNode(fresh, true), options(new Set()));
+      Idiomorph.morph(editor, document.importNode(fresh, true), options(new Set(), 0));
       const now = document.getElementById(editor.id);
       if (window.htmx && now) { window.htmx.process(now); }
     })
