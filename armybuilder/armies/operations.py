@@ -282,6 +282,7 @@ def apply_operations(army: Army, operations: list[Operation]) -> Batch:
     for operation in operations:
         read = army.version
         try:
+            operation = _after_own(batch, operation)
             command = command_of(operation)
             with saving.once(army, operation.key) as fresh:
                 if not fresh:
@@ -304,6 +305,35 @@ def apply_operations(army: Army, operations: list[Operation]) -> Batch:
         )
         batch.applied.append(Applied(operation, command, checked))
     return batch
+
+
+def _after_own(batch: Batch, operation: Operation) -> Operation:
+    """A value made from what the page showed before this batch, on a field an earlier
+    operation of the same batch changed (a roll's notes, a setting an action moved): the
+    page queued both, so the later one is the player's choice, not a conflict with
+    another writer. It is applied as made from the value now."""
+    if operation.op != "set" or operation.made_from is UNSET or batch.follows is None:
+        return operation
+    if not batch.applied:
+        return operation
+    try:
+        before = _value_in(batch.before, operation)
+        now = _value_now(batch.army, operation)
+    except (ItemNotFound, ItemGone, KeyError, IndexError, TypeError):
+        return operation
+    if before != now and operation.made_from == before:
+        return dataclasses.replace(operation, made_from=now)
+    return operation
+
+
+def _value_in(document: Mapping[str, Any], operation: Operation) -> Any:
+    if operation.target == "army":
+        return get_value(document, "army", None, operation.field)
+    for kind in ("units", "generals"):
+        ids = [item.get("id") for item in document.get(kind) or []]
+        if operation.target in ids:
+            return get_value(document, kind, ids.index(operation.target), operation.field)
+    raise ItemNotFound(operation.target)
 
 
 def _value_now(army: Army, operation: Operation) -> Any:
