@@ -13,7 +13,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 MANAGE := $(BIN)/python manage.py
 
-.PHONY: run run-port-free two-nodes soak soak-ops dev test test-py312 setup setup-production install system-deps lint format bench clean mutation
+.PHONY: run run-port-free two-nodes soak soak-ops soak-builder dev test test-py312 setup setup-production install system-deps lint format bench clean mutation
 
 # -- production: `make run` = the web server + the render worker, DEBUG off ---------
 # One command starts both: supervisord (armybuilder/ops/supervisord.conf) runs granian
@@ -53,14 +53,25 @@ staticfiles/.collected: $(shell find static -type f 2>/dev/null) $(STAMP)
 two-nodes: install
 	$(BIN)/pytest -v -p no:xdist -p no:cacheprovider tests/web/ops/test_serve_two_nodes.py
 
+# make soak runs both soaks: the builder's random journeys and the operations' faults.
+soak: soak-builder soak-ops
+
 # A soak (README "Soak"): two nodes on RQ for SOAK_SECONDS (180) while PostgreSQL restarts,
 # Redis is killed, workers and a web process are SIGKILLed, and a player edits and prints
 # throughout; then every acknowledged edit must be saved and every asked render finished.
 # Loopback only, its own PostgreSQL and Redis (needs root); not part of make test.
-soak: soak-ops
-
 soak-ops: install
 	$(BIN)/python -m tests.web.ops.soak
+
+# Many seeded random builder journeys (tests/browser/test_builder_random_journeys.py):
+# SEEDS=200 by default; prints how many passed.
+SEEDS ?= 200
+soak-builder: setup
+	@mkdir -p test-artifacts
+	-MUSTER_SOAK_SEEDS=$(SEEDS) $(BIN)/pytest -p no:xdist -q -rN -k test_soak_random_journeys \
+	  tests/browser/test_builder_random_journeys.py | tee test-artifacts/soak-builder.log | tail -1
+	@n=$$(grep -o "[0-9]* passed" test-artifacts/soak-builder.log | cut -d" " -f1); \
+	  echo "builder journeys: $${n:-0} of $(SEEDS) seeds passed"
 
 # The autoreloading development server, DEBUG on; PDFs render inside the request.
 dev: setup

@@ -246,6 +246,8 @@ def _changed(
     ruleset = ctx["ruleset"]
     row = presenters.item_row(checked, ruleset, kind, at, with_controls=False)
     parts = [_render(request, "item-summary", {**ctx, "row": row, "oob": True})]
+    # the stat line of its card's editor (left out by the page where never loaded)
+    parts.append(_render(request, "item-stats", {**ctx, "row": row, "oob": True}))
     fields = {k for k in set(old) | set(new) if old.get(k) != new.get(k)}
     redraw = {f for f in fields if (item_id, f) not in set_by_page}
     own = {f for t, f in set_by_page if t == item_id}

@@ -3,6 +3,7 @@ JSON, applied in order, each once. Every change the page's script makes comes he
 answer says what became of each operation and the army's version after them:
 
     {"version": <the army's version after the batch>,
+     "follows": <the version the batch was applied onto, null if another save came between>,
      "results": [{"key", "status", "message"?, "value"?, "theirs"?, "version"?,
                   "target"?, "field"?, "html"?}],
      "html": "<out-of-band fragments>"}
@@ -39,13 +40,15 @@ def apply(request: HttpRequest, pk: int) -> JsonResponse:
     except operations.BadOperation as exc:
         return _refused(exc.message)
     done = operations.apply_operations(army, batch)
-    answer: dict[str, object] = {"version": done.army.version}
+    # the version the answer's drawing follows: the page applies it only onto that one
+    answer: dict[str, object] = {"version": done.army.version, "follows": done.follows}
     if request.htmx:
         answer["results"] = [o.to_json() for o in answers.with_messages(request, done)]
-        if not any(o.status == "duplicate" for o in done.outcomes):
+        if done.follows is not None and not any(o.status == "duplicate" for o in done.outcomes):
             answer["html"] = answers.fragments(request, done)
-        # else: sent again after a lost answer (a reload mid-send). The page fetches the
-        # builder and patches what differs, so the cards the player opened stay open.
+        # else: sent again after a lost answer (a reload mid-send), or another writer's
+        # save came in between: the page fetches the builder and morphs it in, so the
+        # cards the player opened stay open.
     else:
         answer["results"] = [o.to_json() for o in done.outcomes]
     response = JsonResponse(answer)

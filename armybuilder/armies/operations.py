@@ -140,6 +140,9 @@ class Batch:
     outcomes: list[Outcome]
     applied: list[Applied]
     before: dict[str, Any]  # the army's document before the batch
+    # the army's version the batch was read at; None once another writer's save came in
+    # between (the answer's fragments then do not say everything that changed since)
+    follows: int | None = None
 
     @property
     def checked(self) -> Checked | None:
@@ -268,20 +271,24 @@ def outcome_of(army: Army, operation: Operation, exc: Exception) -> Outcome:
 
 def refused(army: Army, operation: Operation, exc: Exception) -> Batch:
     """A batch of one operation refused before it ran (a stale form), mapped as any."""
-    return Batch(army, [outcome_of(army, operation, exc)], [], army.document)
+    return Batch(army, [outcome_of(army, operation, exc)], [], army.document, army.version)
 
 
 def apply_operations(army: Army, operations: list[Operation]) -> Batch:
     """Apply ``operations`` in order, each once (its key remembered with its change in one
     transaction); a refused one changes nothing and the next is applied all the same.
     An operation without a key (a no-JS form's) is applied without remembering one."""
-    batch = Batch(army, [], [], army.document)
+    batch = Batch(army, [], [], army.document, army.version)
     for operation in operations:
+        read = army.version
         try:
+            operation = _after_own(batch, operation)
             command = command_of(operation)
             with saving.once(army, operation.key) as fresh:
                 if not fresh:
                     army.refresh_from_db()  # the first arrival may have saved since
+                    if army.version != read:
+                        batch.follows = None
                     batch.outcomes.append(Outcome(operation.key, "duplicate", version=army.version))
                     continue
                 checked = pipeline.run(army, command)
@@ -289,6 +296,8 @@ def apply_operations(army: Army, operations: list[Operation]) -> Batch:
             batch.outcomes.append(outcome_of(army, operation, exc))
             continue
         army = batch.army = checked.army
+        if army.version not in (read, read + 1):  # another writer saved in between
+            batch.follows = None
         value = _value_now(army, operation) if operation.op == "set" else None
         where = {"target": operation.target, "field": operation.field}
         batch.outcomes.append(
@@ -296,6 +305,35 @@ def apply_operations(army: Army, operations: list[Operation]) -> Batch:
         )
         batch.applied.append(Applied(operation, command, checked))
     return batch
+
+
+def _after_own(batch: Batch, operation: Operation) -> Operation:
+    """A value made from what the page showed before this batch, on a field an earlier
+    operation of the same batch changed (a roll's notes, a setting an action moved): the
+    page queued both, so the later one is the player's choice, not a conflict with
+    another writer. It is applied as made from the value now."""
+    if operation.op != "set" or operation.made_from is UNSET or batch.follows is None:
+        return operation
+    if not batch.applied:
+        return operation
+    try:
+        before = _value_in(batch.before, operation)
+        now = _value_now(batch.army, operation)
+    except (ItemNotFound, ItemGone, KeyError, IndexError, TypeError):
+        return operation
+    if before != now and operation.made_from == before:
+        return dataclasses.replace(operation, made_from=now)
+    return operation
+
+
+def _value_in(document: Mapping[str, Any], operation: Operation) -> Any:
+    if operation.target == "army":
+        return get_value(document, "army", None, operation.field)
+    for kind in ("units", "generals"):
+        ids = [item.get("id") for item in document.get(kind) or []]
+        if operation.target in ids:
+            return get_value(document, kind, ids.index(operation.target), operation.field)
+    raise ItemNotFound(operation.target)
 
 
 def _value_now(army: Army, operation: Operation) -> Any:

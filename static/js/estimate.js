@@ -101,7 +101,10 @@
       var count = countOf(countControl(summary, data.field), data);
       if (count === null) { count = state.count; }
       var word = /^\d+ (\S+?)s?$/.exec(size.textContent.trim());
-      if (word && count !== null) { size.textContent = count + " " + word[1] + (count === 1 ? "" : "s"); }
+      if (word && count !== null) {
+        if (!size.hasAttribute("data-server-size")) { size.setAttribute("data-server-size", size.textContent); }
+        size.textContent = count + " " + word[1] + (count === 1 ? "" : "s");
+      }
     }
     return unknown ? null : value - parseInt(points.dataset.points, 10);
   }
@@ -176,9 +179,23 @@
     if (total && actionTotals.has(total)) { differences.push(null); }
     document.querySelectorAll(".item-summary").forEach(function (summary) {
       var state = waiting.get(summary);
-      if (state) { differences.push(markCard(summary, state)); }
+      if (state) { differences.push(markCard(summary, state)); } else { unmark(summary); }
     });
     markTotal(differences);
+  }
+
+  // A card that waits no more (its answer landed, the builder morphed into the server's
+  // drawing) shows the server's points again.
+  function unmark(summary) {
+    var points = summary.querySelector(".points[data-points]");
+    if (!points || !points.querySelector(".estimate-note")) { return; }
+    points.textContent = points.dataset.points + " pts";
+    points.classList.remove("estimated", "points-unknown");
+    points.removeAttribute("title");
+    var steps = summary.querySelector(".breakdown");
+    if (steps) { steps.hidden = false; }
+    var size = summary.querySelector(".item-size[data-server-size]");
+    if (size) { size.textContent = size.getAttribute("data-server-size"); size.removeAttribute("data-server-size"); }
   }
 
   // A change to a card's field that the server has not confirmed: remembered on the card.
@@ -281,6 +298,15 @@
       }
     }
   }).observe(document.documentElement, { childList: true, subtree: true });
+
+  // The builder morphed into the server's drawing (the same summary elements, new
+  // content): what waited is priced again from what is still waiting
+  document.addEventListener("muster:redrawn", function () {
+    waiting = new WeakMap();
+    actionTotals = new WeakSet();
+    refresh();
+    setTimeout(restored, 0);
+  });
 
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", function () { setTimeout(restored, 0); });

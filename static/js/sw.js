@@ -42,6 +42,7 @@ var GATEWAY_DOWN = [502, 503, 504];
 var ROSTER_REFRESH_MS = 120000; // a roster re-fetched at most this often per army
 var ROSTER_AFTER_MS = 4000; // a page's roster fetched this long after the page
 var SETTLE_MS = 5000; // an army's kept page fetched again this long after its last change
+var LANDED_MS = 250; // ... or this long after the page said an answer landed (answers close together: once)
 var CHECK_EVERY_MS = 60000; // share pages re-checked at most this often while browsing
 var EDITOR_KEY_HEADER = "X-Muster-Editor-Key"; // what a card's editor was drawn from
 var EDITOR_PATH = /^\/armies\/\d+\/(unit|general)\/[^/]+\/editor\/$/;
@@ -353,10 +354,10 @@ async function recheck(force) {
  * the changes have settled, so a reload without a connection shows the army as last saved
  * (and a deleted army's copies go: its page answers 404). */
 var settling = {};
-async function refreshAfterChange(base) {
+async function refreshAfterChange(base, delay) {
   var mine = (settling[base] || 0) + 1;
   settling[base] = mine;
-  await sleep(SETTLE_MS);
+  await sleep(delay === undefined ? SETTLE_MS : delay);
   if (settling[base] !== mine) { return; } // a later change will do it
   var owner = await currentOwner();
   if (!owner) { return; }
@@ -368,6 +369,23 @@ async function refreshAfterChange(base) {
       if (answer) { await remember(url, answer, null, false); }
     }
   }
+  await tellKept(base, owner);
+}
+
+/* The army pages open on this device are told which version of the army the kept copy
+ * is now (a page shows it, so a player and a test can see the copy caught up). */
+async function tellKept(base, owner) {
+  var url = new URL(base, self.location.origin).href;
+  var kept = await caches.match(url, { cacheName: PAGES + owner });
+  if (!kept) { return; }
+  var version = /id="army-version" value="([^"]*)"/.exec(await kept.text());
+  if (!version) { return; }
+  var pages = await self.clients.matchAll({ type: "window" });
+  pages.forEach(function (client) {
+    if (new URL(client.url).pathname.indexOf(base) === 0) {
+      client.postMessage({ type: "kept", path: base, version: Number(version[1]) });
+    }
+  });
 }
 
 self.addEventListener("install", function (event) {
@@ -399,6 +417,10 @@ self.addEventListener("message", function (event) {
     event.waitUntil(Promise.all(data.urls.slice(0, 20).map(function (url) {
       return typeof url === "string" ? keepUrl(url, true).catch(function () {}) : null;
     })));
+  } else if (data.type === "landed" && typeof data.path === "string" && /^\/armies\/\d+\/$/.test(data.path)) {
+    // an answer landed on an army page: its kept copy (with its editors) is taken now, not
+    // once the changes settle, so an offline reload a moment later shows what was saved
+    event.waitUntil(refreshAfterChange(data.path, LANDED_MS).catch(function () {}));
   } else if (data.type === "online") {
     event.waitUntil(recheck(true).catch(function () {}));
   }

@@ -226,12 +226,14 @@ def test_two_devices_different_fields_both_land_and_the_same_field_offers_a_choi
     open_card(other, 0)
     selector, value = second_field(other, 0)
 
+    set_value(other, selector, value)
+    wait_saved(other, selector, value)
     page.locator(f"#u-{unit_id(page, 0)}-name").fill("From tab one")
     expect(page.locator(f"#unit-{unit_id(page, 0)}-summary .item-name")).to_have_text(
         "From tab one"
     )
-    set_value(other, selector, value)  # the other device never saw tab one's change
-    wait_saved(other, selector, value)
+    wait_saved(page, f"#u-{unit_id(page, 0)}-name", "From tab one")
+    # the other device has had no answer since: it never saw tab one's change
     document = document_of(saved)
     assert document["units"][0]["name"] == "From tab one"
     field = selector.split("-", 2)[2]  # "#u-<unit id>-<field>"

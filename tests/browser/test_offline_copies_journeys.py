@@ -284,6 +284,10 @@ def test_pages_opened_before_the_worker_was_ready_are_all_kept(live_server, page
     assert opens_offline(page, urls[0], "First Host")
 
 
+# back online, the army's page asks for its version: the army is gone (404)
+@pytest.mark.expected_console_errors(
+    r"^Failed to load resource: the server responded with a status of 404 \(Not Found\)$"
+)
 def test_an_army_deleted_elsewhere_is_not_served_offline_once_the_device_has_been_online_since(
     live_server, page: Page
 ):

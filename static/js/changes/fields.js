@@ -224,8 +224,29 @@ export function repaint(root) {
   showUnsaved();
 }
 
+/* A card with a conflict to settle says so on its head, open or closed (its editor may
+ * not even be drawn). */
+function markCards() {
+  const conflicted = new Set();
+  states.forEach((shown, key) => { if (shown.state === "conflict") { conflicted.add(key.split(" ")[0]); } });
+  document.querySelectorAll("#builder li.item").forEach((card) => {
+    const target = card.id.replace(/^(unit|general)-/, "");
+    const head = card.querySelector("summary.card-head");
+    let mark = card.querySelector(".conflict-mark");
+    if (conflicted.has(target) && head && !mark) {
+      mark = document.createElement("span");
+      mark.className = "conflict-mark";
+      mark.textContent = "Changed elsewhere: open to choose a value";
+      head.appendChild(mark);
+    } else if (!conflicted.has(target) && mark) {
+      mark.remove();
+    }
+  });
+}
+
 /* The totals say "not saved" while any field holds a value the server refused. */
 export function showUnsaved() {
+  markCards();
   const box = document.getElementById("unsaved");
   if (!box) { return; }
   const count = document.querySelectorAll("[data-field].invalid, [data-field].conflicted").length;

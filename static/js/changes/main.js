@@ -11,6 +11,7 @@
 import * as store from "./store.js";
 import * as queue from "./queue.js";
 import * as redraw from "./redraw.js";
+import * as morph from "./morph.js";
 import { drawToast, openAdded, showRolled } from "./landed.js";
 import { showProblem } from "./problem.js";
 import {
@@ -73,6 +74,7 @@ function changed(wrap, delay, typing) {
   queue.enqueue(record({ op: "set", target: target, field: field, value: value, from: from,
                          label: fieldLabel(wrap), typing: !!typing }), delay);
   showState(target, field, { state: "saving" });
+  if (target === "army" && field === "name") { showTitle(); }
 }
 
 document.addEventListener("input", (event) => {
@@ -155,6 +157,7 @@ document.addEventListener("click", (event) => {
     writeValue(wrap, JSON.parse(button.dataset.theirs));
     clearState(target, field);
     showState(target, field, { state: "saved" });
+    morph.redrawn(versionNow());  // the card is the server's drawing again (its points too)
     return;
   }
   clearState(target, field);
@@ -177,6 +180,7 @@ function showResult(sent, result) {
   const wrap = sent.army === army ? wrapFor(sent.target, sent.field) : null;
   if (ok) {
     const saved = status === "applied" && "value" in result ? result.value : sent.value;
+    if (status === "applied" && sent.army === army) { seen(sent, saved, result.version); }
     if (wrap && !newer) {
       wrap.dataset.from = JSON.stringify(saved);
       // a field drawn again meanwhile from before the change (an editor fetched as the
@@ -187,6 +191,12 @@ function showResult(sent, result) {
     return;
   }
   if (newer) { return; }  // the player changed it again: that change's answer tells
+  const title = document.getElementById("army-title");
+  if (title && sent.target === "army" && sent.field === "name") {
+    // not saved: the heading names the army as saved
+    const saved = status === "conflict" ? result.theirs : (wrap ? fromOf(wrap) : null);
+    if (typeof saved === "string" && saved) { title.textContent = saved; }
+  }
   if (status === "conflict") {
     showState(sent.target, sent.field, { state: "conflict", reason: "changed elsewhere, choose a value",
                                          theirs: result.theirs, mine: sent.value, html: result.html });
@@ -196,25 +206,88 @@ function showResult(sent, result) {
   }
 }
 
-/* The answer's out-of-band parts whose target is not on this page are left out (a card's
- * menus while its editor was never loaded, a unit another tab deleted): htmx would log each
- * as an error, and there is nothing on the page for them to update. */
+/* The answer's out-of-band parts, ready to apply; null when one has no place on the page
+ * (a card to put after one this page does not show, the summary of a unit it does not
+ * show): the page is then fetched and morphed. A card's menus while its editor was never
+ * loaded have nothing on the page to update and are left out. */
 function onPage(html) {
   const template = document.createElement("template");
   template.innerHTML = html;
+  let missing = false;
   Array.from(template.content.children).forEach((part) => {
     const spec = part.getAttribute("hx-swap-oob");
     if (spec === null) { return; }
     const colon = spec.indexOf(":");
     const selector = colon >= 0 ? spec.slice(colon + 1) : (part.id ? "#" + CSS.escape(part.id) : "");
-    if (selector && !document.querySelector(selector)) { part.remove(); return; }
+    if (selector && !document.querySelector(selector)) {
+      if (colon >= 0 || part.classList.contains("item-summary")) { missing = true; }
+      part.remove();
+      return;
+    }
     // a control with a change of the player's still unanswered keeps what the player chose
     // (that change's own answer redraws it)
     if (part.dataset.field && queue.lastSet(army, part.dataset.target || "army", part.dataset.field)) {
       part.remove();
     }
   });
-  return template.innerHTML;
+  return missing ? null : template.innerHTML;
+}
+
+/* The highest army version this tab's own answers brought (kept for the tab's next page:
+ * a reload's own changes landing are not "from another tab or device"). */
+function ownVersion() {
+  if (army === null) { return 0; }
+  if (queue.pending(army).length) { return Infinity; }  // its own changes still landing
+  try { return Number(window.sessionStorage.getItem("muster:own:" + army) || 0); } catch (e) { return 0; }
+}
+
+function mine(version) {
+  if (army === null || !(version > 0)) { return; }
+  try {
+    const key = "muster:own:" + army;
+    if (Number(window.sessionStorage.getItem(key) || 0) < version) { window.sessionStorage.setItem(key, String(version)); }
+  } catch (e) { /* no storage: only the notice may show */ }
+}
+
+/* The device's copy for offline follows what landed: the service worker keeps this army's
+ * page (and its cards' editors) again at once, and says which version it kept. */
+function keepCopy() {
+  const workers = "serviceWorker" in navigator ? navigator.serviceWorker : null;
+  if (workers && workers.controller && army !== null) {
+    workers.controller.postMessage({ type: "landed", path: "/armies/" + army + "/" });
+  }
+}
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.addEventListener("message", (event) => {
+    const data = event.data || {};
+    if (data.type === "kept" && army !== null && data.path === "/armies/" + army + "/") {
+      document.documentElement.dataset.keptVersion = String(data.version);
+    }
+  });
+}
+
+/* An answer's drawing, applied in version order: one that follows the version on screen
+ * is applied (out-of-band parts, or the whole builder morphed); one no newer than the
+ * screen is dropped; any other (a gap: a change from elsewhere came between, an answer
+ * lost on the way) makes the page fetch the builder once and morph it in. */
+function applyAnswer(answer) {
+  const now = versionNow() || 0;
+  const version = Number(answer.version);
+  if (!(version > now)) { return Promise.resolve(false); }
+  if (!answer.html || answer.follows !== now || redrawAfterResend) { return redraw.redraw(false).then(() => true); }
+  const template = document.createElement("template");
+  template.innerHTML = answer.html;
+  // (":scope" matches nothing in a fragment: its top elements are looked at themselves)
+  if (Array.from(template.content.children).some((part) => part.id === "builder")) {
+    return morph.morphHtml(answer.html).then(() => true);
+  }
+  const parts = onPage(answer.html);
+  if (parts === null) { return redraw.redraw(false).then(() => true); }  // could not be applied
+  if (window.htmx) { window.htmx.swap(document.body, parts, { swapStyle: "none" }); }
+  const input = document.getElementById("army-version");
+  if (input) { input.value = String(version); }
+  morph.redrawn(version);
+  return Promise.resolve(true);
 }
 
 queue.on("answered", (sentArmy, batch, answer) => {
@@ -223,54 +296,21 @@ queue.on("answered", (sentArmy, batch, answer) => {
     const sent = batch.find((r) => r.key === result.key);
     if (sent) { showResult(sent, result); }
   });
-  if (channel) { channel.postMessage({ army: sentArmy, version: answer.version }); }
+  if (channel && answer.version) { channel.postMessage({ army: sentArmy, version: answer.version }); }
   if (sentArmy !== army) { showCount(); return; }
+  mine(Number(answer.version));
   const more = queue.pending(army).length > 0;
   const results = answer.results || [];
-  if (answer.html && window.htmx) {
-    window.htmx.swap(document.body, onPage(answer.html), { swapStyle: "none" });
-  }
-  if (!answer.html || redrawAfterResend) {
-    // the fallback (no html), and after a page load's resend: what landed may be older
-    // saves of a page gone since, which the answer's html does not show. The count goes
-    // once the page shows what landed.
-    const fallback = !answer.html;
+  const fallback = !answer.html;
+  applyAnswer(answer).then(() => {
+    keepCopy();
     if (!more) { redrawAfterResend = false; }
-    redraw.redraw(false, redrawAfterResend ? null : touchedBy(batch)).then(() => {
-      if (fallback) { drawToast(batch, results); }
-      openAdded(batch, results);
-      showRolled(batch, results);
-      showCount();
-    });
-    return;
-  }
-  openAdded(batch, results);
-  showRolled(batch, results);
-  showCount();
+    if (fallback) { drawToast(batch, results); }
+    openAdded(batch, results);
+    showRolled(batch, results);
+    showCount();
+  });
 });
-
-/* What a batch of this page's changed, as the answer's html would redraw it: the cards'
- * summaries and menus of the units it set (never their typed boxes: another device's value
- * there must still come back as a conflict), the lists after an action, and the totals.
- * null: the whole builder (a setting such as the army list changes every part). */
-function touchedBy(batch) {
-  const ids = new Set(["army-version", "undo-revision", "army-totals", "issues", "general-names", "army-title"]);
-  for (const sent of batch) {
-    if (sent.op !== "set") { ids.add("units"); ids.add("generals"); continue; }
-    const wrap = wrapFor(sent.target, sent.field);
-    if (wrap && wrap.id) { ids.add(wrap.id); }
-    if (sent.target === "army") {
-      if (sent.field !== "name" && sent.field !== "notes") { return null; }
-      continue;
-    }
-    ids.add("unit-" + sent.target + "-summary");
-    ids.add("general-" + sent.target + "-summary");
-    document.querySelectorAll("[data-target='" + CSS.escape(sent.target) + "']").forEach((other) => {
-      if (other.id && other.querySelector("select, input[type=checkbox]")) { ids.add(other.id); }
-    });
-  }
-  return ids;
-}
 
 queue.on("failed", (batch, why) => {
   batch.forEach((sent) => {
@@ -316,8 +356,54 @@ function loadEditor(target) {
   window.htmx.ajax("GET", slot.getAttribute("hx-get"), { target: slot, swap: "outerHTML" });
 }
 
+/* The heading names the army as the player named it, a rename still unsent included. */
+function showTitle() {
+  const title = document.getElementById("army-title");
+  const queued = army === null ? null : queue.lastSet(army, "army", "name");
+  if (title && queued && typeof queued.value === "string" && queued.value.trim() && title.textContent !== queued.value) {
+    title.textContent = queued.value;
+  }
+}
+
+/* What this device saw saved, field by field, with the version it was saved at (kept
+ * across reloads): a page drawn from an older copy (a reload offline before the kept copy
+ * caught up) changes those fields from what was saved, never from the older value, so
+ * the player's next change is no conflict with their own earlier one. */
+const SEEN = "muster:seen:";
+
+function seen(sent, value, version) {
+  if (!(version > 0)) { return; }
+  try {
+    const all = JSON.parse(window.localStorage.getItem(SEEN + army) || "{}");
+    all[sent.target + " " + sent.field] = { value: value, version: version };
+    const keys = Object.keys(all);
+    keys.sort((a, b) => all[a].version - all[b].version).slice(0, Math.max(0, keys.length - 200))
+      .forEach((k) => delete all[k]);
+    window.localStorage.setItem(SEEN + army, JSON.stringify(all));
+  } catch (e) { /* no storage: a kept copy is as old as it is */ }
+}
+
+function catchUp() {
+  const now = versionNow() || 0;
+  let all = {};
+  try { all = JSON.parse(window.localStorage.getItem(SEEN + army) || "{}"); } catch (e) { return; }
+  Object.keys(all).forEach((key) => {
+    const entry = all[key];
+    if (!entry || !(entry.version > now)) { return; }
+    const space = key.indexOf(" ");
+    const target = key.slice(0, space);
+    const field = key.slice(space + 1);
+    const wrap = wrapFor(target, field);
+    if (!wrap || queue.lastSet(army, target, field) || keep(wrap)) { return; }
+    wrap.dataset.from = JSON.stringify(entry.value);
+    if (!wrap.contains(document.activeElement) && !sameValue(readValue(wrap), entry.value)) { writeValue(wrap, entry.value); }
+  });
+}
+
 function reapply() {
   if (army === null) { return; }
+  showTitle();
+  catchUp();
   queue.pending(army).forEach((r) => {
     if (r.op !== "set") { return; }
     const wrap = wrapFor(r.target, r.field);
@@ -352,13 +438,23 @@ document.addEventListener("htmx:load", (event) => {
   window.htmx.ajax("GET", card.dataset.editor, { target: editor, swap: "outerHTML" });
 });
 
-redraw.on("keep", keep);
+morph.on("keep", keep);
+redraw.on("own", ownVersion);
 redraw.on("after", reapply);
 document.addEventListener("htmx:oobBeforeSwap", (event) => {
   const target = event.detail.target;
   if (target && keep(target)) { event.detail.shouldSwap = false; }
 });
 document.addEventListener("htmx:load", () => reapply());
+document.addEventListener("muster:redrawn", () => reapply());
+// Undo (a form whose answer is the whole builder): morphed in, the player's cards stay open
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const target = event.detail.target;
+  if (!target || target.id !== "builder" || !event.detail.shouldSwap) { return; }
+  event.detail.shouldSwap = false;
+  redraw.answeredOnce();
+  morph.morphHtml(event.detail.serverResponse).then(() => showCount());
+});
 document.addEventListener("htmx:afterSettle", () => reapply());
 
 // -- always current --------------------------------------------------------------------
@@ -378,8 +474,8 @@ function arrive() {
   });
 }
 
-// back online: what waits is sent (and the page redrawn from the server once it landed)
-window.addEventListener("online", () => { arrive(); showCount(); });
+// back online: what waits is sent, and the builder fetched once if it moved on meanwhile
+window.addEventListener("online", () => { arrive().then(() => redraw.check()); showCount(); });
 window.addEventListener("offline", () => {
   queue.pending(army === null ? undefined : army).forEach((r) => {
     if (r.op === "set" && r.army === army && !queue.isFlying(r)) {
@@ -419,8 +515,9 @@ function start() {
   // Back, or a reload: the page may be older than the army (a change this page sent as it
   // left can land just after the server drew the new one), so its version is asked now
   // and once more a second later
+  const copy = document.documentElement.hasAttribute("data-offline-copy");
   arrive().then(() => {
-    if (navigation === "back_forward" || navigation === "reload") {
+    if (navigation === "back_forward" || navigation === "reload" || copy) {
       redraw.check();
       setTimeout(() => redraw.check(), 1000);
     }

@@ -203,3 +203,33 @@ def test_any_operations_in_any_batches_with_retries_end_as_applied_once_in_order
     for unit, (_, figures) in zip(stored, model, strict=True):
         if figures is not None:  # every set landed on the unit it was made on, no other
             assert unit["figures"] == figures
+
+
+def test_a_field_an_earlier_operation_of_the_batch_changed_is_no_conflict(owner_client, user):
+    """Queued offline: a roll (which writes the army's notes), then the player's notes,
+    made from the notes the page showed before the roll. Both are the player's own."""
+    saved = services.create_army(army("feudal-2017", [], army_list="feudal"), owner=user)
+    answer = send(
+        owner_client,
+        saved,
+        op("roll"),
+        op("set", "army", "notes", "My notes", **{"from": ""}),
+    )
+    assert [r["status"] for r in answer["results"]] == ["applied", "applied"]
+    saved.refresh_from_db()
+    assert saved.document["notes"] == "My notes"
+    assert saved.document["units"]
+
+
+def test_a_field_another_writer_changed_before_the_batch_is_still_a_conflict(owner_client, user):
+    saved = make(user)
+    send(owner_client, saved, op("set", "army", "notes", "Theirs", **{"from": ""}))
+    answer = send(
+        owner_client,
+        saved,
+        op("add", field="units", value={"id": "mine-one", "preset": "blank"}),
+        op("set", "army", "notes", "Mine", **{"from": ""}),
+    )
+    assert [r["status"] for r in answer["results"]] == ["applied", "conflict"]
+    saved.refresh_from_db()
+    assert saved.document["notes"] == "Theirs"

@@ -1,0 +1,102 @@
+"""The builder shows the army as saved: answers are applied in version order, a gap (a
+change from another device, an answer that could not be applied) brings one fetch of
+the builder morphed into place, and every part drawn from a unit follows it (its stat
+line too). Each journey compares the page with a fresh page of the army."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from armybuilder.armies import pipeline
+from armybuilder.armies.commands import Add, SetValue
+from armybuilder.armies.models import Army
+from tests.browser.screen import TIMEOUT, same_as_fresh, settled, shown, throttle, unthrottle
+from tests.browser.test_builder_journeys import make_army, open_builder, open_card, sign_in
+from tests.support import unit_id
+
+pytestmark = pytest.mark.browser
+
+
+def tap(page: Page, index: int) -> None:
+    page.locator("#add-unit-panel button.entry:not([aria-disabled=true])").nth(index).click()
+
+
+def test_six_quick_taps_on_a_slow_link_draw_six_cards_the_server_has(
+    live_server, page: Page, browser: Browser
+):
+    user = sign_in(page.context, live_server)
+    page.set_default_timeout(TIMEOUT)
+    page.goto(live_server.url + "/")
+    page.get_by_label("Find an army list in every rule set").fill("Irish")
+    results = page.locator("#find-results")
+    d5 = results.locator("section, div, li", has=page.get_by_role("heading", name="(d5)"))
+    results.locator("form", has_text="Irish").filter(has_not_text="Norse").nth(0)
+    d5.locator("form", has_text="Irish").first.get_by_role("button").click()
+    expect(page.locator("#army-title")).to_be_visible()
+    army = Army.objects.get()
+    assert army.ruleset == "dark-ages-d5"
+    link = throttle(page, 150, 60)
+    for n in range(6):
+        tap(page, n % 3)
+        page.wait_for_timeout(300)  # a player's pace, not a measurement
+    settled(page)
+    unthrottle(link)
+    saved = Army.objects.get()
+    assert len(saved.document["units"]) == 6
+    assert len(shown(page)["cards"]) == 6
+    same_as_fresh(page, browser, live_server, user, army.pk)
+
+
+def test_a_change_from_another_device_between_two_of_mine_is_drawn(
+    live_server, page: Page, browser: Browser
+):
+    """My answer follows a version the page never showed: the page fetches the builder
+    once and shows the other device's rename and new unit, with my card still open."""
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "into-the-dark", 3)
+    open_builder(page, live_server.url, saved)
+    open_card(page, 1)
+    saved.refresh_from_db()
+    pipeline.run(saved, SetValue(saved.document["units"][2]["id"], "name", "Renamed on B"))
+    saved.refresh_from_db()
+    pipeline.run(saved, Add("units", "blank", "bnewunit", saved.version))
+    box = page.locator(f"#u-{unit_id(page, 1)}-name")
+    box.fill("Typed on A")
+    box.press("Tab")
+    settled(page)
+    expect(page.locator("#unit-list > li.item")).to_have_count(4)
+    expect(page.locator(f"#unit-{unit_id(page, 2)}-summary .item-name")).to_have_text(
+        "Renamed on B"
+    )
+    # the card the player had open stays open
+    expect(page.locator(f"#unit-{unit_id(page, 1)} details")).to_have_attribute("open", "")
+    expect(page.locator("#pending-changes")).not_to_contain_text("another tab")
+    same_as_fresh(page, browser, live_server, user, saved.pk)
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "field"),
+    [("feudal-2017", "advantage"), ("dark-ages-d5", "change")],
+)
+def test_determined_changes_the_open_cards_stat_line_and_back(
+    live_server, page: Page, browser: Browser, ruleset, field
+):
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, ruleset, 3)
+    open_builder(page, live_server.url, saved)
+    open_card(page, 0)
+    card = page.locator(f"#unit-{unit_id(page, 0)}")
+    stats = card.locator("dl.stats")
+    expect(stats).to_contain_text("15")
+    select = card.locator(f"[data-field='{field}'] select")
+    select.select_option("determined")
+    expect(stats).to_contain_text("18")
+    expect(stats).not_to_contain_text("15")
+    settled(page)
+    same_as_fresh(page, browser, live_server, user, saved.pk)
+    select.select_option("")
+    expect(stats).to_contain_text("15")
+    expect(stats).not_to_contain_text("18")
+    settled(page)
+    same_as_fresh(page, browser, live_server, user, saved.pk)

@@ -1,0 +1,180 @@
+"""Offline and back: the device's copy is the newest it saw, a reconnect shows every change
+made elsewhere meanwhile (with the conflict marked on its card), and what the page shows
+then is what a fresh page of the army shows."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from armybuilder.armies import pipeline
+from armybuilder.armies.commands import Add, SetValue
+from armybuilder.armies.models import Army
+from tests.browser.conftest import OFFLINE_LOAD_FAILURES
+from tests.browser.screen import TIMEOUT, same_as_fresh, settled
+from tests.browser.test_builder_journeys import make_army, open_builder, open_card, sign_in
+from tests.support import kept_with_editors, unit_id
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.browser_context_args(service_workers="allow"),
+    OFFLINE_LOAD_FAILURES,
+    pytest.mark.usefixtures("worker_settled"),
+]
+
+
+def under_the_worker(page: Page, live_server, saved: Army) -> None:
+    open_builder(page, live_server.url, saved)
+    page.evaluate("navigator.serviceWorker.ready.then(r => !!r.active)")
+    page.reload()  # under the worker: the page is kept for a reload without a connection
+    kept_with_editors(page)
+
+
+def figures(page: Page, index: int):
+    return page.locator(f"#u-{unit_id(page, index)}-figures")
+
+
+def test_a_reload_offline_just_after_a_saved_edit_shows_it_and_editing_it_raises_no_conflict(
+    live_server, page: Page, browser: Browser
+):
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "into-the-dark", 3)
+    under_the_worker(page, live_server, saved)
+    open_card(page, 0)
+    box = figures(page, 0)
+    before = box.input_value()
+    changed = str(int(before) - 2)
+    box.fill(changed)
+    box.press("Tab")
+    expect(page.locator(f"#u-{unit_id(page, 0)}-figures-wrap .field-state")).to_have_text("Saved")
+    version = page.locator("#army-version").input_value()
+    # the device's copy caught up with the answer (the worker says which version it keeps)
+    expect(page.locator(f"html[data-kept-version='{version}']")).to_have_count(1)
+    page.context.set_offline(True)
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.reload()
+    open_card(page, 0)
+    expect(figures(page, 0)).to_have_value(changed)
+    again = str(int(changed) - 1)
+    figures(page, 0).fill(again)
+    figures(page, 0).press("Tab")
+    state = page.locator(f"#u-{unit_id(page, 0)}-figures-wrap .field-state")
+    expect(state).to_contain_text("Not saved")
+    page.context.set_offline(False)
+    expect(state).to_have_text("Saved")
+    expect(page.locator("[data-field].conflicted")).to_have_count(0)
+    settled(page)
+    saved.refresh_from_db()
+    assert saved.document["units"][0]["figures"] == int(again)
+    same_as_fresh(page, browser, live_server, user, saved.pk)
+
+
+def test_a_reconnect_draws_what_another_device_changed_and_added_and_marks_the_conflict(
+    live_server, page: Page, browser: Browser
+):
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "into-the-dark", 3)
+    under_the_worker(page, live_server, saved)
+    open_card(page, 1)
+    page.context.set_offline(True)
+    figures(page, 1).fill("8")
+    figures(page, 1).press("Tab")
+    expect(page.locator("#pending-changes")).to_contain_text("1 change not yet saved")
+    # the other device: Bravo's figures, Charlie's name, a new unit
+    bravo, charlie = (saved.document["units"][i]["id"] for i in (1, 2))
+    saved.refresh_from_db()
+    pipeline.run(saved, SetValue(bravo, "figures", 9))
+    saved.refresh_from_db()
+    pipeline.run(saved, SetValue(charlie, "name", "Charlie from B"))
+    saved.refresh_from_db()
+    pipeline.run(saved, Add("units", "blank", "fromdevb", saved.version))
+    page.locator(f"#unit-{bravo} summary").click()  # the player closes Bravo's card
+    page.context.set_offline(False)
+    expect(page.locator("#unit-list > li.item")).to_have_count(4, timeout=TIMEOUT)
+    expect(page.locator(f"#unit-{charlie}-summary .item-name")).to_have_text("Charlie from B")
+    expect(page.locator("#unit-fromdevb")).to_be_visible()
+    # the conflict is marked on Bravo's closed card
+    expect(page.locator(f"#unit-{bravo} .conflict-mark")).to_be_visible()
+    expect(page.locator(f"#unit-{bravo} [data-field='figures'].conflicted")).to_have_count(1)
+    settled(page)
+    points = page.locator("#unit-list .item-summary .points").evaluate_all(
+        # the points each card shows (an estimate of the player's value marked so)
+        "els => els.reduce((sum, el) => sum + parseInt(el.textContent, 10), 0)"
+    )
+    assert str(points) == page.locator("#total-points").inner_text(), [
+        " ".join(t.split()) for t in page.locator("#unit-list .item-summary").all_inner_texts()
+    ]
+    # the choice made, the page is the saved army
+    page.locator(f"#unit-{bravo} summary").click()
+    page.locator(f"#unit-{bravo} [data-conflict='theirs']").click()
+    same_as_fresh(page, browser, live_server, user, saved.pk)
+
+
+def test_after_a_reload_of_my_own_changes_the_page_does_not_say_another_device_changed_it(
+    live_server, page: Page, browser: Browser
+):
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "into-the-dark", 3)
+    open_builder(page, live_server.url, saved)
+    page.on("dialog", lambda dialog: dialog.accept())
+    open_card(page, 2)
+    page.locator(f"#u-{unit_id(page, 2)}-name").fill("Typed then reloaded")
+    page.wait_for_timeout(40)
+    page.reload()
+    expect(page.locator(f"#unit-{unit_id(page, 2)}-summary .item-name")).to_have_text(
+        "Typed then reloaded"
+    )
+    # the page asks for the army's version at once and a second later: both answered
+    page.wait_for_timeout(1500)
+    settled(page)
+    expect(page.locator("#pending-changes")).not_to_contain_text("another tab")
+    same_as_fresh(page, browser, live_server, user, saved.pk)
+
+
+def test_an_offline_rename_shows_the_new_name_in_the_heading(
+    live_server, page: Page, browser: Browser
+):
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "into-the-dark", 3)
+    under_the_worker(page, live_server, saved)
+    page.context.set_offline(True)
+    page.locator("#army-name").fill("Renamed offline")
+    page.locator("#army-name").press("Tab")
+    expect(page.locator("#army-title")).to_have_text("Renamed offline")
+    page.context.set_offline(False)
+    settled(page)
+    expect(page.locator("#army-title")).to_have_text("Renamed offline")
+    same_as_fresh(page, browser, live_server, user, saved.pk)
+
+
+def test_a_reload_offline_at_once_after_a_saved_edit_changes_it_from_the_saved_value(
+    live_server, page: Page, browser: Browser
+):
+    """Offline the moment the edit is saved, whether or not the device's copy caught up:
+    the field shows the saved value and the next offline edit is no conflict with it."""
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "into-the-dark", 3)
+    under_the_worker(page, live_server, saved)
+    open_card(page, 0)
+    box = figures(page, 0)
+    changed = str(int(box.input_value()) - 2)
+    box.fill(changed)
+    box.press("Tab")
+    expect(page.locator(f"#u-{unit_id(page, 0)}-figures-wrap .field-state")).to_have_text("Saved")
+    page.context.set_offline(True)
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.reload()
+    open_card(page, 0)
+    expect(figures(page, 0)).to_have_value(changed)
+    again = str(int(changed) + 3)
+    figures(page, 0).fill(again)
+    figures(page, 0).press("Tab")
+    state = page.locator(f"#u-{unit_id(page, 0)}-figures-wrap .field-state")
+    expect(state).to_contain_text("Not saved")
+    page.context.set_offline(False)
+    expect(state).to_have_text("Saved")
+    expect(page.locator("[data-field].conflicted")).to_have_count(0)
+    settled(page)
+    saved.refresh_from_db()
+    assert saved.document["units"][0]["figures"] == int(again)
+    same_as_fresh(page, browser, live_server, user, saved.pk)
