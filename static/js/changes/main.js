@@ -11,6 +11,7 @@
 import * as store from "./store.js";
 import * as queue from "./queue.js";
 import * as redraw from "./redraw.js";
+import * as optimistic from "./optimistic.js";
 import { drawToast, openAdded, showRolled } from "./landed.js";
 import { showProblem } from "./problem.js";
 import {
@@ -128,7 +129,7 @@ document.addEventListener("submit", (event) => {
     event.preventDefault();
     event.stopPropagation();
     if (submitter && submitter.getAttribute("aria-disabled") === "true") { return; }
-    queue.enqueue(record(actionOf(form, submitter)), 0);
+    optimistic.queued(queue.enqueue(record(actionOf(form, submitter)), 0));
     showCount();
     return;
   }
@@ -241,13 +242,20 @@ queue.on("answered", (sentArmy, batch, answer) => {
       openAdded(batch, results);
       showRolled(batch, results);
       showCount();
+      redrawn();
     });
     return;
   }
   openAdded(batch, results);
   showRolled(batch, results);
   showCount();
+  redrawn();
 });
+
+// what the server drew is in place: what is still unsent is laid over it (optimistic.js)
+function redrawn() {
+  document.dispatchEvent(new CustomEvent("muster:redrawn", { detail: { version: versionNow() } }));
+}
 
 /* What a batch of this page's changed, as the answer's html would redraw it: the cards'
  * summaries and menus of the units it set (never their typed boxes: another device's value
@@ -373,6 +381,7 @@ if (channel) {
 function arrive() {
   return queue.load().then((stored) => {
     reapply();
+    optimistic.lay();
     if (army !== null && stored.some((r) => r.army === army)) { redrawAfterResend = true; }
     queue.sendAll();
   });

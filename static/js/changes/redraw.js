@@ -69,6 +69,7 @@ export function redraw(notice, only) {
       if (window.htmx) { touched.forEach((el) => { if (el.isConnected) { window.htmx.process(el); } }); }
       if (notice === true) { showNotice("Updated from another tab or device."); }
       hooks.after();
+      document.dispatchEvent(new CustomEvent("muster:redrawn", { detail: { version: versionNow() } }));
     })
     .catch(() => {})
     .then(() => {
