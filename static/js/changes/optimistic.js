@@ -313,6 +313,9 @@ function followPicker() {
 
 /* The still-unsent actions of this page's army drawn over the server's drawing. */
 export function lay() {
+  // a card drawn here that the player opened stays open when it is drawn again
+  const open = new Set(Array.from(document.querySelectorAll("li.item[data-optimistic] > details[open]"))
+    .map((details) => details.parentNode.id));
   lift();
   const army = armyNow();
   if (army !== null) {
@@ -321,7 +324,12 @@ export function lay() {
       try { DRAW[record.op](record); } catch (e) { /* the server draws it when it answers */ }
     });
     followCounts();
+    open.forEach((id) => {
+      const card = document.getElementById(id);
+      if (card && card.hasAttribute("data-optimistic")) { card.querySelector("details").open = true; }
+    });
   }
+  lifted = false;
   dropToast();
   document.dispatchEvent(new CustomEvent("muster:optimistic"));
 }
@@ -370,7 +378,16 @@ export function queued(record) {
 }
 
 // the server's parts go in over its own drawing; what is still unsent is laid again after
-document.addEventListener("htmx:oobBeforeSwap", lift);
-document.addEventListener("htmx:beforeSwap", lift);
+let lifted = false;
+function liftFor(event) {
+  const target = event.detail && event.detail.target;
+  const builder = document.getElementById("builder");
+  if (!target || !builder || !(target === builder || builder.contains(target))) { return; }
+  if (target.closest("#files")) { return; }  // the print panel's progress: nothing of the layer
+  lift();
+  lifted = true;
+}
+document.addEventListener("htmx:oobBeforeSwap", liftFor);
+document.addEventListener("htmx:beforeSwap", liftFor);
 document.addEventListener("muster:redrawn", lay);
-document.addEventListener("htmx:afterSettle", lay);
+document.addEventListener("htmx:afterSettle", () => { if (lifted) { lay(); } });
