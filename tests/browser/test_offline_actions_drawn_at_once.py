@@ -199,3 +199,58 @@ def test_the_picker_counts_follow_a_unit_added_offline(live_server, page: Page):
     # the server's own count once it drew the picker again: what the page had worked out
     expect(page.locator("#unit-list > li.item")).to_have_count(4)
     expect(page.locator("#add-entry-bondi .entry-count")).to_have_text(offline)
+
+
+def test_online_the_card_drawn_at_once_is_replaced_in_place_by_the_servers(live_server, page: Page):
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "into-the-dark", 2)
+    open_builder(page, live_server.url, saved)
+    held = []  # the add's request waits until the drawn card has been seen
+
+    def hold(route):
+        if held and held[0] is None:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(f"**/armies/{saved.pk}/operations/", hold)
+    page.locator("#add-entry-bondi").click()
+    drawn = page.locator("#unit-list > li.item[data-optimistic]")
+    expect(drawn).to_have_count(1)
+    expect(drawn).to_contain_text("not yet saved")
+    ident = drawn.get_attribute("data-client-id")
+    assert shown(page)[-1] == ident
+    waiting = held[:]
+    held[:] = [None]  # from now on requests go through
+    for route in waiting:
+        route.continue_()
+    expect(page.locator("#pending-changes")).to_be_hidden()
+    expect(page.locator("[data-optimistic]")).to_have_count(0)
+    expect(page.locator(f"#unit-{ident}")).to_have_count(1)
+    expect(page.locator(f"#unit-{ident}")).not_to_contain_text("not yet saved")
+    assert shown(page)[-1] == ident
+    saved.refresh_from_db()
+    assert [u["id"] for u in saved.document["units"]] == shown(page)
+    page.unroute_all(behavior="ignoreErrors")
+
+
+def test_a_rule_set_without_points_counts_the_units_drawn_offline(live_server, page: Page):
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "dark-ages-d5", 3)
+    under_the_worker(page, live_server, saved)
+    line = page.locator("#army-totals .total-line")
+    expect(line).to_have_text("3 units")
+    tile = page.locator(
+        "#add-unit-panel button[name=preset][data-unit]:not([aria-disabled=true])"
+    ).first
+    page.context.set_offline(True)
+    tile.click()
+    expect(page.locator("#unit-list > li.item[data-optimistic]")).to_have_count(1)
+    expect(line).to_contain_text("4 units")
+    expect(line).to_contain_text("offline estimate")
+    expect(page.locator("#units-count")).to_have_text("(4)")
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#pending-changes")).to_be_hidden()
+    expect(page.locator("[data-optimistic]")).to_have_count(0)
+    expect(line).to_have_text("4 units")
