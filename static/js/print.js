@@ -5,7 +5,8 @@
 // battle kept on this device (static/js/sw.js keeps it with the army's page, and says which
 // army version it was made from) is offered only when it is of the army as shown, with no
 // change waiting to be saved. Otherwise the panel says so and offers the browser's print of
-// this page, whose print stylesheet draws it as a roster from what is on screen.
+// this page, whose print stylesheet draws it as a roster from what is on screen. Online,
+// Print waits for the page's changes still on their way, so it prints the army as shown.
 (function () {
   "use strict";
   function start() {
@@ -29,14 +30,15 @@
   }
 
   // the army on screen: its version, and whether anything drawn is not saved yet
+  function changesWaiting() {
+    var pending = document.getElementById("pending-changes");
+    return !!(pending && !pending.hidden && /not yet saved/.test(pending.textContent))
+      || !!document.querySelector("#builder [data-optimistic], #builder [data-optimistic-gone]");
+  }
+
   function onScreen() {
     var version = document.getElementById("army-version");
-    var pending = document.getElementById("pending-changes");
-    var waiting = !!(pending && !pending.hidden && /not yet saved/.test(pending.textContent));
-    return {
-      version: version ? Number(version.value) : 0,
-      waiting: waiting || !!document.querySelector("#builder [data-optimistic], #builder [data-optimistic-gone]"),
-    };
+    return { version: version ? Number(version.value) : 0, waiting: changesWaiting() };
   }
 
   function show(status, parts) {
@@ -89,10 +91,47 @@
     return link ? link.getAttribute("href") : null;
   }
 
-  // the print panel's form, offline: answered here instead of by the server
+  /* Online, with changes of this page still on their way: the server would print the
+   * version before them. The print waits until they are saved (or the player asks for the
+   * saved version as it is), then goes as asked. */
+  var waitingFor = null;
+  var bypass = false; // the player chose the saved version: the next submit goes as it is
+
+  function printWhenSaved(form, status) {
+    var pending = document.getElementById("pending-changes");
+    if (waitingFor || !pending) { return; }
+    waitingFor = form;
+    var now = element("button", "secondary", "Print the last saved version now");
+    now.type = "button";
+    now.setAttribute("data-print-saved", "");
+    show(status, [element("p", "", "Saving your changes first: the PDF is made of the army as shown."), now]);
+    var watch = new MutationObserver(function () {
+      if (changesWaiting() || !waitingFor) { return; }
+      go();
+    });
+    function go() {
+      watch.disconnect();
+      var chosen = waitingFor;
+      waitingFor = null;
+      if (chosen && chosen.isConnected) { chosen.requestSubmit(); }
+    }
+    watch.observe(pending, { attributes: true, childList: true, characterData: true, subtree: true });
+    now.addEventListener("click", function () { bypass = true; go(); });
+  }
+
+  // the print panel's form: offline answered here instead of by the server; online it waits
+  // for the changes still on their way
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (!offline() || !form.classList || !form.classList.contains("print-panel")) { return; }
+    if (!form.classList || !form.classList.contains("print-panel")) { return; }
+    if (!offline()) {
+      var waitHere = document.getElementById("print-status");
+      if (bypass || !waitHere || !changesWaiting()) { bypass = false; return; }
+      event.preventDefault();
+      event.stopPropagation();
+      printWhenSaved(form, waitHere);
+      return;
+    }
     var status = document.getElementById("print-status");
     var sheet = (form.querySelector("[name=sheet]") || {}).value || "roster";
     var url = builderPdf(sheet);

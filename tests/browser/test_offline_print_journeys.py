@@ -151,3 +151,35 @@ def test_online_print_gives_the_army_as_it_is_now_and_names_its_version(live_ser
     expect(page.locator("#print-progress")).to_contain_text(f"Version {version} of the army")
     with open(download_info.value.path(), "rb") as pdf:
         assert "Printed as renamed" in pdf_text(pdf.read())
+
+
+@pytest.mark.browser
+def test_online_print_waits_for_a_change_still_on_its_way_and_prints_it(live_server, page: Page):
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "into-the-dark", 2)
+    open_builder(page, live_server.url, saved)
+    held = []  # the rename's answer waits until Print has been asked for
+
+    def hold(route):
+        held.append(route)
+
+    page.route(f"**/armies/{saved.pk}/operations/", hold)
+    asked = []  # the print requests the page made
+    page.on(
+        "request", lambda r: asked.append(r.url) if f"/armies/{saved.pk}/print/" in r.url else None
+    )
+    rename_first(page, "Printed once saved")
+    expect(page.locator("#pending-changes")).to_contain_text("1 change not yet saved")
+    page.locator("form.print-panel").get_by_role("button", name="Print").click()
+    status = page.locator("#print-status")
+    expect(status).to_contain_text("Saving your changes first")
+    assert asked == []  # the server is not asked while it would print the version before
+    with page.expect_download() as download_info:
+        page.unroute_all(behavior="wait")
+        for route in held:
+            route.continue_()
+        expect(page.locator("#print-progress")).to_contain_text("Ready after")
+    saved.refresh_from_db()
+    expect(page.locator("#print-progress")).to_contain_text(f"Version {saved.version} of the army")
+    with open(download_info.value.path(), "rb") as pdf:
+        assert "Printed once saved" in pdf_text(pdf.read())
