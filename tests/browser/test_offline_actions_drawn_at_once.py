@@ -254,3 +254,37 @@ def test_a_rule_set_without_points_counts_the_units_drawn_offline(live_server, p
     expect(page.locator("#pending-changes")).to_be_hidden()
     expect(page.locator("[data-optimistic]")).to_have_count(0)
     expect(line).to_have_text("4 units")
+
+
+def test_a_general_and_a_unit_of_the_drop_down_added_offline_show_at_once(live_server, page: Page):
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "into-the-dark", 2)
+    under_the_worker(page, live_server, saved)
+    page.context.set_offline(True)
+
+    page.get_by_role("button", name="Add a general").click()
+    general = page.locator("#general-list > li.item[data-optimistic]")
+    expect(general).to_have_count(1)
+    expect(general).to_contain_text("not yet saved")
+    expect(page.locator("#generals-count")).to_have_text("(1)")
+    general_id = general.get_attribute("data-client-id")
+
+    page.locator("#add-preset-button").click()  # the drop-down's unit: its points unknown here
+    unit = page.locator("#unit-list > li.item[data-optimistic]")
+    expect(unit).to_have_count(1)
+    expect(unit).to_contain_text("not yet saved")
+    expect(page.locator("#units-count")).to_have_text("(3)")
+    expect(page.locator("#army-totals .total-line")).to_contain_text("points when back online")
+    unit_id = unit.get_attribute("data-client-id")
+    assert shown(page)[-1] == unit_id
+
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#pending-changes")).to_be_hidden()
+    expect(page.locator("[data-optimistic]")).to_have_count(0)
+    expect(page.locator(f"#general-{general_id}")).to_have_count(1)
+    expect(page.locator("#generals-count")).to_have_text("(1)")
+    expect(page.locator("#units-count")).to_have_text("(3)")
+    expect(page.locator(".estimate-note")).to_have_count(0)
+    expect(page.locator("#total-points")).to_have_text(str(server_total(saved)))
+    assert [u["id"] for u in saved.document["units"]] == shown(page)
