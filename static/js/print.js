@@ -92,31 +92,28 @@
   }
 
   /* Online, with changes of this page still on their way: the server would print the
-   * version before them. The print waits until they are saved (or the player asks for the
-   * saved version as it is), then goes as asked. */
-  var waitingFor = null;
-  var bypass = false; // the player chose the saved version: the next submit goes as it is
+   * version before them. The print (the panel's form, or a PDF link) waits until they are
+   * saved, or the player asks for the saved version as it is, then goes as asked. */
+  var waiting = null; // what goes once the changes are saved
+  var bypass = false; // the next submit of the panel goes as it is (saved, or asked for)
 
-  function printWhenSaved(form, status) {
+  function printWhenSaved(status, then) {
     var pending = document.getElementById("pending-changes");
-    if (waitingFor || !pending) { return; }
-    waitingFor = form;
+    if (!pending) { then(); return; }
+    if (waiting) { waiting.then = then; return; }
     var now = element("button", "secondary", "Print the last saved version now");
     now.type = "button";
-    now.setAttribute("data-print-saved", "");
     show(status, [element("p", "", "Saving your changes first: the PDF is made of the army as shown."), now]);
-    var watch = new MutationObserver(function () {
-      if (changesWaiting() || !waitingFor) { return; }
-      go();
-    });
+    var watch = new MutationObserver(function () { if (!changesWaiting()) { go(); } });
+    waiting = { then: then };
     function go() {
       watch.disconnect();
-      var chosen = waitingFor;
-      waitingFor = null;
-      if (chosen && chosen.isConnected) { chosen.requestSubmit(); }
+      var chosen = waiting;
+      waiting = null;
+      if (chosen) { chosen.then(); }
     }
     watch.observe(pending, { attributes: true, childList: true, characterData: true, subtree: true });
-    now.addEventListener("click", function () { bypass = true; go(); });
+    now.addEventListener("click", go);
   }
 
   // the print panel's form: offline answered here instead of by the server; online it waits
@@ -124,15 +121,18 @@
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form.classList || !form.classList.contains("print-panel")) { return; }
+    var status = document.getElementById("print-status");
     if (!offline()) {
-      var waitHere = document.getElementById("print-status");
-      if (bypass || !waitHere || !changesWaiting()) { bypass = false; return; }
+      if (bypass || !status || !changesWaiting()) { bypass = false; return; }
       event.preventDefault();
       event.stopPropagation();
-      printWhenSaved(form, waitHere);
+      printWhenSaved(status, function () {
+        if (!form.isConnected) { return; }
+        bypass = true;
+        form.requestSubmit();
+      });
       return;
     }
-    var status = document.getElementById("print-status");
     var sheet = (form.querySelector("[name=sheet]") || {}).value || "roster";
     var url = builderPdf(sheet);
     if (!status || !url) { return; }
@@ -141,17 +141,26 @@
     offerKept(status, url, sheet);
   }, true);
 
-  // the panel's PDF links, offline: the same question before a kept file is opened
+  // the panel's PDF links: offline the same question before a kept file is opened; online
+  // they wait for the changes still on their way
   document.addEventListener("click", function (event) {
     var target = event.target;
     var print = target.closest ? target.closest("[data-print-page]") : null;
     if (print) { window.print(); return; }
     var link = target.closest ? target.closest("#files a[href$='.pdf']") : null;
     var status = document.getElementById("print-status");
-    if (!link || !offline() || !status || link.closest("#print-status")) { return; }
-    var sheet = /qrs\.pdf$/.test(link.getAttribute("href")) ? "qrs" : "roster";
+    if (!link || !status || link.closest("#print-status")) { return; }
+    var href = link.getAttribute("href");
+    if (!offline()) {
+      if (!changesWaiting()) { return; }
+      event.preventDefault();
+      printWhenSaved(status, function () { window.location.assign(href); });
+      status.scrollIntoView({ block: "nearest" });
+      return;
+    }
+    var sheet = /qrs\.pdf$/.test(href) ? "qrs" : "roster";
     event.preventDefault();
-    offerKept(status, link.getAttribute("href"), sheet);
+    offerKept(status, href, sheet);
     status.scrollIntoView({ block: "nearest" });
   }, true);
 })();

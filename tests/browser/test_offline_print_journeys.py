@@ -183,3 +183,29 @@ def test_online_print_waits_for_a_change_still_on_its_way_and_prints_it(live_ser
     expect(page.locator("#print-progress")).to_contain_text(f"Version {saved.version} of the army")
     with open(download_info.value.path(), "rb") as pdf:
         assert "Printed once saved" in pdf_text(pdf.read())
+
+
+@pytest.mark.browser
+def test_online_a_pdf_link_waits_for_a_change_still_on_its_way(live_server, page: Page):
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "into-the-dark", 2)
+    open_builder(page, live_server.url, saved)
+    held = []
+
+    def hold(route):
+        held.append(route)
+
+    page.route(f"**/armies/{saved.pk}/operations/", hold)
+    asked = []
+    page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/roster.pdf") else None)
+    rename_first(page, "Linked once saved")
+    expect(page.locator("#pending-changes")).to_contain_text("1 change not yet saved")
+    page.locator("#files").get_by_role("link", name="Order of battle (PDF)").click()
+    expect(page.locator("#print-status")).to_contain_text("Saving your changes first")
+    assert asked == []
+    with page.expect_request(f"**/armies/{saved.pk}/roster.pdf"):
+        page.unroute_all(behavior="wait")
+        for route in held:
+            route.continue_()
+    saved.refresh_from_db()
+    assert saved.document["units"][0]["name"] == "Linked once saved"
