@@ -4,9 +4,13 @@ cost and how many more the list requires or allows, grouped by list (the army's 
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from armybuilder.armies.documents import Checked
+from armybuilder.armies.presenters import descriptor, size_text
 from rules.base import RuleSet
 
 
@@ -24,6 +28,9 @@ class PickerEntry:
     group: str = ""  # "" for the army's own list; else e.g. "Allies from Irish"
     replaces: str = ""  # a stand-in: the unit type it replaces, in words
     nothing_to_replace: bool = False
+    # the card a tap draws at once, before the server answers (offline too): its name,
+    # size and kind in words, as the server will draw them (JSON for a data- attribute)
+    drawn: str = ""
 
     @property
     def dom_id(self) -> str:
@@ -72,6 +79,19 @@ def picker_groups(entries: list[PickerEntry]) -> list[PickerGroup]:
     return found
 
 
+def drawn_unit(ruleset: RuleSet, values: Mapping[str, Any]) -> str:
+    """What the card of a unit added with ``values`` shows before the server drew it (no
+    name: the server names it "Unit <its number>")."""
+    return json.dumps(
+        {
+            "name": str(values.get("name") or ""),
+            "size": size_text(values),
+            "kind": descriptor(ruleset, "units", values),
+        },
+        separators=(",", ":"),
+    )
+
+
 def picker_entries(checked: Checked, ruleset: RuleSet) -> list[PickerEntry]:
     """The army list's entries with their cost and counts (``RuleSet.list_entries``), or,
     before a rule set offers that, its ``unit_presets`` without counts."""
@@ -93,10 +113,12 @@ def picker_entries(checked: Checked, ruleset: RuleSet) -> list[PickerEntry]:
                 group=e.group,
                 replaces=e.replaces,
                 nothing_to_replace=bool(e.replaces) and e.replace_index is None,
+                # a stand-in changes a unit already there: only the server draws it
+                drawn="" if e.replaces else drawn_unit(ruleset, e.values),
             )
             for e in list_entries(list_data, parsed)
         ]
     return [
-        PickerEntry(key=f"entry:{i}", label=label, cost=None)
-        for i, (label, _values) in enumerate(ruleset.unit_presets(list_data))
+        PickerEntry(key=f"entry:{i}", label=label, cost=None, drawn=drawn_unit(ruleset, values))
+        for i, (label, values) in enumerate(ruleset.unit_presets(list_data))
     ]

@@ -71,6 +71,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         static("js/changes/landed.js"),
         static("js/changes/morph.js"),
         static("js/changes/problem.js"),
+        static("js/changes/optimistic.js"),
         static("js/estimate.js"),
         static("js/vendor/idb-keyval.js"),
         static("js/vendor/idiomorph.js"),

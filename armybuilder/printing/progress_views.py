@@ -52,10 +52,13 @@ def api_status_url(render_obj: Render) -> str:
     return reverse("printing:api_status", args=[render_obj.pk])
 
 
-def browser_response(request: HttpRequest, render_obj: Render) -> HttpResponse:
-    """A PDF link's answer: the PDF when ready, else the progress page (or the error)."""
+def browser_response(
+    request: HttpRequest, render_obj: Render, version: int | None = None
+) -> HttpResponse:
+    """A PDF link's answer: the PDF when ready, else the progress page (or the error).
+    ``version``: the army's version the sheet is made from, named on the progress panel."""
     if request.htmx:  # the print panel: progress (or "ready"), never PDF bytes in a swap
-        return _progress(request, render_obj)
+        return _progress(request, render_obj, version=version)
     if render_obj.status == Render.READY:
         return render_pdf_response(render_obj)
     if render_obj.status == Render.FAILED:
@@ -85,8 +88,17 @@ def api_response(render_obj: Render) -> HttpResponse:
     return response
 
 
-def _progress(request: HttpRequest, render_obj: Render, status: int = 200) -> HttpResponse:
+def _version(request: HttpRequest) -> int | None:
+    """The army version a polling panel was started for (it names it while it polls)."""
+    text = request.GET.get("version", "")
+    return int(text) if text.isdigit() and len(text) <= 12 else None
+
+
+def _progress(
+    request: HttpRequest, render_obj: Render, status: int = 200, version: int | None = None
+) -> HttpResponse:
     context = {
+        "version": version,
         "render": render_obj,
         "elapsed": jobs.elapsed_seconds(render_obj),
         "status_url": status_url(render_obj),
@@ -107,7 +119,12 @@ def print_status(request: HttpRequest, render_id: UUID) -> HttpResponse:
         # queue a failed render once more, then watch the plain URL (a refresh never re-queues)
         guarded(request, lambda: jobs.retry(render_obj) and HttpResponse())
         return redirect(status_url(render_obj), permanent=False)
-    return _progress(request, render_obj, status=400 if render_obj.status == Render.FAILED else 200)
+    return _progress(
+        request,
+        render_obj,
+        status=400 if render_obj.status == Render.FAILED else 200,
+        version=_version(request),
+    )
 
 
 @require_safe
@@ -147,6 +164,8 @@ def army_print(request: HttpRequest, pk: int) -> HttpResponse:
                 ),
                 army,
             ),
+            # the army as it is now: the panel says which version it prints
+            version=army.version,
         ),
     )
 

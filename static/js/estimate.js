@@ -8,8 +8,11 @@
  * not reach the server) to the counting field shows the worked-out points at once; a
  * change to any other field that costs, or one the page cannot price, shows "points when
  * back online" instead of a number. The army's total is the sum of the items' points, so
- * it moves by each marked card's difference from the points the server sent; an action
- * made offline (add, duplicate, delete, undo...) leaves it "points when back online".
+ * it moves by each marked card's difference from the points the server sent. A unit added
+ * or duplicated and not yet saved (a card drawn by static/js/changes/optimistic.js, marked
+ * data-optimistic) adds its points, a deleted one not yet saved (data-optimistic-gone)
+ * takes its points away; an action the page cannot draw (a roll, an undo, a stand-in)
+ * leaves the total "points when back online".
  *
  * Nothing here is kept apart from the page: the marks live inside the card's summary and
  * the totals panel, so the server's fragments (htmx swaps of the summary and the totals)
@@ -178,6 +181,16 @@
     var total = document.getElementById("total-points");
     if (total && actionTotals.has(total)) { differences.push(null); }
     document.querySelectorAll(".item-summary").forEach(function (summary) {
+      var card = summary.closest("li.item");
+      var points = summary.querySelector(".points");
+      if (card && card.hasAttribute("data-optimistic")) {
+        if (points) { differences.push(points.hasAttribute("data-points") ? parseInt(points.dataset.points, 10) : null); }
+        return;
+      }
+      if (card && card.hasAttribute("data-optimistic-gone")) {
+        if (points) { var was = serverPoints(summary); differences.push(was === null ? null : -was); }
+        return;
+      }
       var state = waiting.get(summary);
       if (state) { differences.push(markCard(summary, state)); } else { unmark(summary); }
     });
@@ -249,7 +262,11 @@
     var form = event.target;
     var from = event.submitter && event.submitter.dataset.op ? event.submitter : form;
     if (!offline() || !form.closest || !form.closest("#builder")) { return; }
-    if (from.dataset && from.dataset.op && from.dataset.op !== "set") { actionWaits(); }
+    var op = from.dataset ? from.dataset.op : "";
+    // added, duplicated, deleted or moved: drawn at once, and priced with the cards
+    var drawn = op === "duplicate" || op === "delete" || op === "move"
+      || (op === "add" && !(from.name === "preset" && from.value.indexOf("entry:") === 0 && !from.dataset.unit));
+    if (op && op !== "set" && !drawn) { actionWaits(); }
   }, true);
 
   // A save that did not reach the server: its card waits like an offline one.
@@ -285,6 +302,7 @@
   // The server's fragments replace summaries and totals: cards still waiting mark the new
   // totals again (a swapped summary is a new element, so its card waits no more).
   document.addEventListener("htmx:afterSettle", refresh);
+  document.addEventListener("muster:optimistic", refresh);
   // a card's editor drawn after the page (opened, or kept offline) may hold a change put
   // back from the queue: priced again once the change module has put it in place
   document.addEventListener("htmx:afterSettle", function () { setTimeout(restored, 0); });

@@ -275,6 +275,15 @@ async function keepEditors(url, html, copy, owner, mine) {
   });
 }
 
+async function stillVersion(path, version) {
+  try {
+    var now = await fetch(path + "version.json", { credentials: "same-origin", cache: "no-store" });
+    return now.ok && String((await now.json()).version) === version;
+  } catch (e) {
+    return false;
+  }
+}
+
 /* An army page keeps its roster: the PDF its print link gives ("<page>roster.pdf"). Each
  * fetch counts against the site's PDF limit, so it is fetched again only when the army
  * changed, and at most every two minutes; and only once the page has been still a few
@@ -302,6 +311,9 @@ async function keepRoster(path, html, response, owner) {
     answer = await fetch(PATHS.prints + render[1] + "/pdf");
   }
   if (answer.headers.get(OWNER_HEADER) !== owner) { return; }
+  // the army may have changed since the page was drawn: the roster is then of a later
+  // version than the page names, and is kept only when the army is still that version
+  if (version && !(await stillVersion(path, version[1]))) { return; }
   var extra = {};
   extra[ROSTER_HEADER] = made;
   await store(roster, await copyOf(answer, extra), owner);

@@ -199,17 +199,19 @@ def test_dewitt_stands_are_estimated_offline_and_figures_per_stand_wait_for_the_
     assert server_points(saved) == ([184, 108], 292)
 
 
-def test_a_unit_duplicated_offline_leaves_the_total_to_the_server(live_server, page: Page):
+def test_a_unit_duplicated_offline_adds_its_points_to_the_estimate_the_server_then_confirms(
+    live_server, page: Page
+):
     _user, saved = open_army(page, live_server)
     militia = open_card(page, 0)
     page.context.set_offline(True)
     page.locator(f"#unit-{militia} .item-actions").get_by_role("button", name="Duplicate").click()
     expect(page.locator("#pending-changes")).to_contain_text("1 change not yet saved")
-    expect(page.locator("#army-totals .total-line")).to_contain_text("points when back online")
-    expect(page.locator("#total-points")).not_to_have_text("157")
+    expect(page.locator("#army-totals .total-line")).to_contain_text("201 points offline estimate")
+    expect(page.locator("#total-points")).to_have_text("201")  # 44 + 44 + 113
     page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
     expect(page.locator("#pending-changes")).to_be_hidden()
     expect(page.locator(".estimate-note")).to_have_count(0)
-    expect(page.locator("#total-points")).to_have_text("201")  # 44 + 113 + 44
+    expect(page.locator("#total-points")).to_have_text("201")
     assert server_points(saved) == ([44, 44, 113], 201)

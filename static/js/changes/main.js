@@ -12,6 +12,7 @@ import * as store from "./store.js";
 import * as queue from "./queue.js";
 import * as redraw from "./redraw.js";
 import * as morph from "./morph.js";
+import * as optimistic from "./optimistic.js";
 import { drawToast, openAdded, showRolled } from "./landed.js";
 import { showProblem } from "./problem.js";
 import {
@@ -130,7 +131,7 @@ document.addEventListener("submit", (event) => {
     event.preventDefault();
     event.stopPropagation();
     if (submitter && submitter.getAttribute("aria-disabled") === "true") { return; }
-    queue.enqueue(record(actionOf(form, submitter)), 0);
+    optimistic.queued(queue.enqueue(record(actionOf(form, submitter)), 0));
     showCount();
     return;
   }
@@ -469,6 +470,7 @@ if (channel) {
 function arrive() {
   return queue.load().then((stored) => {
     reapply();
+    optimistic.lay();
     if (army !== null && stored.some((r) => r.army === army)) { redrawAfterResend = true; }
     queue.sendAll();
   });

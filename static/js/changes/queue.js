@@ -78,6 +78,16 @@ export function enqueue(record, delay) {
   return record;
 }
 
+/* An operation taken back before it was sent (a delete's Undo): false once on its way. */
+export function drop(army, key) {
+  const found = records.find((r) => r.army === army && r.key === key);
+  if (!found || flying.has(key)) { return false; }
+  records = records.filter((r) => r !== found);
+  store.remove([found]);
+  hooks.changed();
+  return true;
+}
+
 /* Operations stored by earlier pages or other tabs join this page's queue. */
 export function load() {
   return store.all().then((stored) => {

@@ -1,6 +1,8 @@
 """The picker's guided entries: a Feudal stand-in replaces the unit it names, d5 allies
 come grouped by their list's name, one tap each."""
 
+import html
+import json
 import re
 
 from armybuilder.armies import services
@@ -98,3 +100,27 @@ def test_a_second_allied_list_is_offered_no_more_and_says_why(owner_client, user
     tile = re.search(r'<button[^>]*value="entry:ally-picts-horse"[^>]*>.*?</button>', page, re.S)
     assert 'aria-disabled="true"' in tile.group(0)
     assert "the allies already come from Irish" in tile.group(0)
+
+
+def test_each_tile_names_the_unit_it_adds_as_the_server_then_draws_it(owner_client, user):
+    """What a tap draws at once (offline too): the name, size and points the server's card
+    shows once the unit is added; a stand-in, which changes a unit already there, says
+    nothing to draw."""
+    saved = welsh(user, [dict(FREEMEN), KNIGHTS])
+    page = owner_client.get(f"/armies/{saved.pk}/").content.decode()
+    tiles = re.findall(r'<button[^>]*name="preset"[^>]*>', page)
+    drawn = {re.search(r'value="([^"]+)"', t).group(1): t for t in tiles if "data-unit=" in t}
+    assert drawn and not any("freemen-as-brigans" in key for key in drawn)
+    key, tile = next(iter(drawn.items()))
+    unit = json.loads(html.unescape(re.search(r'data-unit="([^"]*)"', tile).group(1)))
+    points = re.search(r'data-points="(\d+)"', tile)
+    add(owner_client, saved, key)
+    saved.refresh_from_db()
+    added = saved.document["units"][-1]
+    assert unit["name"] == added["name"]
+    card = owner_client.get(f"/armies/{saved.pk}/").content.decode()
+    summary = re.findall(r'<span class="item-summary.*?</span>\s*</span>', card, re.S)[-1]
+    if unit["size"]:
+        assert f'<span class="item-size">{unit["size"]}</span>' in summary
+    if points:
+        assert f'data-points="{points.group(1)}"' in summary

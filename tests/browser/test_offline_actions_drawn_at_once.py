@@ -1,0 +1,290 @@
+"""Offline, an added, duplicated, deleted or moved unit shows at once, marked "not yet
+saved", and the count, the picker's counts and the total ("offline estimate") follow; after
+the tab is closed and opened again offline the page shows the same; back online the cards
+and the total are the server's."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+from playwright.sync_api import Browser, Page, expect
+
+import rules
+from armybuilder.armies.models import Army
+from armybuilder.catalog.selectors import army_lookup
+from tests.browser.conftest import OFFLINE_LOAD_FAILURES
+from tests.browser.test_builder_journeys import TIMEOUT, make_army, open_builder, sign_in
+from tests.support import kept_with_editors
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.browser_context_args(service_workers="allow"),
+    OFFLINE_LOAD_FAILURES,
+    pytest.mark.usefixtures("worker_settled"),
+]
+
+SHOWN = "Array.from(document.querySelectorAll('#unit-list > li.item:not([hidden])')).map(c => c.id)"
+
+
+def shown(page: Page) -> list[str]:
+    """The ids of the unit cards the player sees, in order."""
+    return [card.removeprefix("unit-") for card in page.evaluate(SHOWN)]
+
+
+def card_points(page: Page, ident: str) -> int:
+    return int(page.locator(f"#unit-{ident}-summary .points").get_attribute("data-points"))
+
+
+def opened(page: Page, ident: str) -> None:
+    if page.locator(f"#unit-{ident} details").get_attribute("open") is None:
+        page.locator(f"#unit-{ident} summary").click()
+    expect(page.locator(f"#unit-{ident} .item-actions")).to_be_visible()
+
+
+def exported(browser: Browser, live_server, user, saved: Army) -> dict:
+    """The army as a fresh browser of the same player downloads it (export.json)."""
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context()
+    cookie = client.cookies["sessionid"].value
+    context.add_cookies([{"name": "sessionid", "value": cookie, "url": live_server.url}])
+    try:
+        answer = context.request.get(f"{live_server.url}/armies/{saved.pk}/export.json")
+        assert answer.ok
+        return json.loads(answer.text())
+    finally:
+        context.close()
+
+
+def server_total(saved: Army) -> int:
+    saved.refresh_from_db()
+    return rules.check(rules.parse_document(saved.document, army_lookup(saved))).total_points
+
+
+def under_the_worker(page: Page, live_server, saved: Army) -> None:
+    open_builder(page, live_server.url, saved)
+    page.evaluate("navigator.serviceWorker.ready.then(r => !!r.active)")
+    page.reload()  # under the worker: the page is kept for a reload without a connection
+    expect(page.locator("#army-title")).to_be_visible()
+    kept_with_editors(page)
+
+
+def test_offline_add_duplicate_delete_and_move_show_at_once_and_count_in_the_estimate(
+    live_server, page: Page, browser: Browser
+):
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "into-the-dark", 3)  # Viking list: Hirdmen 1, Bondi 2, Bondi 3
+    under_the_worker(page, live_server, saved)
+    first, second, third = shown(page)
+    total = server_total(saved)
+    expect(page.locator("#total-points")).to_have_text(str(total))
+    tile = page.locator("#add-entry-hird")
+    hird_cost = int(tile.locator(".entry-cost").text_content().split()[0])  # "112 pts"
+    page.context.set_offline(True)
+
+    tile.click()
+    expect(page.locator("#unit-list > li.item[data-optimistic]")).to_have_count(1)
+    added = page.locator("#unit-list > li.item[data-optimistic]").get_attribute("data-client-id")
+    card = page.locator(f"#unit-{added}")
+    expect(card.locator(".item-name")).to_have_text("Hirdmen")
+    expect(card).to_contain_text("not yet saved")
+    expect(page.locator("#units-count")).to_have_text("(4)")
+    total += hird_cost
+    expect(page.locator("#total-points")).to_have_text(str(total))
+    expect(page.locator("#army-totals .total-line")).to_contain_text("offline estimate")
+    assert shown(page) == [first, second, third, added]
+
+    opened(page, first)
+    page.locator(f"#unit-{first} .item-actions").get_by_role("button", name="Duplicate").click()
+    expect(page.locator("#unit-list > li.item[data-optimistic]")).to_have_count(2)
+    copy = shown(page)[1]
+    assert copy not in (first, second, third, added)
+    expect(page.locator(f"#unit-{copy}")).to_contain_text("not yet saved")
+    expect(page.locator(f"#unit-{copy} .item-name")).to_have_text(
+        page.locator(f"#unit-{first}-summary .item-name").text_content()
+    )
+    total += card_points(page, first)
+    expect(page.locator("#total-points")).to_have_text(str(total))
+    expect(page.locator("#units-count")).to_have_text("(5)")
+
+    opened(page, second)
+    total -= card_points(page, second)
+    page.locator(f"#unit-{second} .item-actions button.danger").click()
+    expect(page.locator(f"#unit-{second}")).to_be_hidden()
+    expect(page.locator("#toast")).to_contain_text("Deleted")
+    expect(page.locator("#toast").get_by_role("button", name="Undo")).to_be_visible()
+    expect(page.locator("#units-count")).to_have_text("(4)")
+    expect(page.locator("#total-points")).to_have_text(str(total))
+
+    opened(page, first)  # one card open at a time: opening the second closed it
+    page.locator(f"#unit-{first} .item-actions").get_by_role("button", name="Down").click()
+    expected = [copy, first, third, added]
+    expect(page.locator("#unit-list > li.item:not([hidden])").first).to_have_id(f"unit-{copy}")
+    assert shown(page) == expected
+    expect(page.locator("#pending-changes")).to_contain_text("4 changes not yet saved")
+    estimate = page.locator("#army-totals .total-line").text_content()
+
+    # the tab closed and opened again without a connection: the same army on screen
+    context = page.context
+    page.close()
+    again = context.new_page()
+    again.set_default_timeout(TIMEOUT)
+    again.goto(f"{live_server.url}/armies/{saved.pk}/")
+    expect(again.locator("#army-title")).to_be_visible()
+    expect(again.locator("#pending-changes")).to_contain_text("4 changes not yet saved")
+    expect(again.locator("#unit-list > li.item[data-optimistic]")).to_have_count(2)
+    expect(again.locator("#unit-list > li.item:not([hidden])").first).to_have_id(f"unit-{copy}")
+    assert shown(again) == expected
+    expect(again.locator("#units-count")).to_have_text("(4)")
+    expect(again.locator("#total-points")).to_have_text(str(total))
+    assert again.locator("#army-totals .total-line").text_content() == estimate
+
+    context.set_offline(False)
+    again.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(again.locator("#pending-changes")).to_be_hidden()
+    expect(again.locator("[data-optimistic], [data-optimistic-gone]")).to_have_count(0)
+    units = exported(browser, live_server, user, saved)["units"]
+    assert [u["id"] for u in units] == expected
+    expect(again.locator("#unit-list > li.item")).to_have_count(4)
+    assert shown(again) == expected
+    assert server_total(saved) == total
+    expect(again.locator("#total-points")).to_have_text(str(total))
+    expect(again.locator(".estimate-note")).to_have_count(0)
+    expect(again.locator("#units-count")).to_have_text("(4)")
+
+
+def test_a_delete_made_offline_is_taken_back_by_its_undo_before_it_is_sent(
+    live_server, page: Page, browser: Browser
+):
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "into-the-dark", 2)
+    under_the_worker(page, live_server, saved)
+    first, second = shown(page)
+    total = page.locator("#total-points").text_content()
+    page.context.set_offline(True)
+    opened(page, first)
+    page.locator(f"#unit-{first} .item-actions button.danger").click()
+    expect(page.locator(f"#unit-{first}")).to_be_hidden()
+    expect(page.locator("#total-points")).not_to_have_text(total)
+    page.locator("#toast").get_by_role("button", name="Undo").click()
+    expect(page.locator(f"#unit-{first}")).to_be_visible()
+    expect(page.locator("#pending-changes")).to_be_hidden()
+    expect(page.locator("#total-points")).to_have_text(total)
+    expect(page.locator(".estimate-note")).to_have_count(0)
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    assert [u["id"] for u in exported(browser, live_server, user, saved)["units"]] == [
+        first,
+        second,
+    ]
+
+
+def test_the_picker_counts_follow_a_unit_added_offline(live_server, page: Page):
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "into-the-dark", 3)
+    under_the_worker(page, live_server, saved)
+    tile = page.locator("#add-entry-bondi")
+    before = tile.locator(".entry-count").text_content()
+    page.context.set_offline(True)
+    tile.click()
+    expect(page.locator("#unit-list > li.item[data-optimistic]")).to_have_count(1)
+    expect(tile.locator(".entry-count")).not_to_have_text(before)
+    offline = tile.locator(".entry-count").text_content()
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#pending-changes")).to_be_hidden()
+    expect(page.locator("[data-optimistic]")).to_have_count(0)
+    # the server's own count once it drew the picker again: what the page had worked out
+    expect(page.locator("#unit-list > li.item")).to_have_count(4)
+    expect(page.locator("#add-entry-bondi .entry-count")).to_have_text(offline)
+
+
+def test_online_the_card_drawn_at_once_is_replaced_in_place_by_the_servers(live_server, page: Page):
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "into-the-dark", 2)
+    open_builder(page, live_server.url, saved)
+    held = []  # the add's request waits until the drawn card has been seen
+
+    def hold(route):
+        if held and held[0] is None:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(f"**/armies/{saved.pk}/operations/", hold)
+    page.locator("#add-entry-bondi").click()
+    drawn = page.locator("#unit-list > li.item[data-optimistic]")
+    expect(drawn).to_have_count(1)
+    expect(drawn).to_contain_text("not yet saved")
+    ident = drawn.get_attribute("data-client-id")
+    assert shown(page)[-1] == ident
+    waiting = held[:]
+    held[:] = [None]  # from now on requests go through
+    for route in waiting:
+        route.continue_()
+    expect(page.locator("#pending-changes")).to_be_hidden()
+    expect(page.locator("[data-optimistic]")).to_have_count(0)
+    expect(page.locator(f"#unit-{ident}")).to_have_count(1)
+    expect(page.locator(f"#unit-{ident}")).not_to_contain_text("not yet saved")
+    assert shown(page)[-1] == ident
+    saved.refresh_from_db()
+    assert [u["id"] for u in saved.document["units"]] == shown(page)
+    page.unroute_all(behavior="ignoreErrors")
+
+
+def test_a_rule_set_without_points_counts_the_units_drawn_offline(live_server, page: Page):
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "dark-ages-d5", 3)
+    under_the_worker(page, live_server, saved)
+    line = page.locator("#army-totals .total-line")
+    expect(line).to_have_text("3 units")
+    tile = page.locator(
+        "#add-unit-panel button[name=preset][data-unit]:not([aria-disabled=true])"
+    ).first
+    page.context.set_offline(True)
+    tile.click()
+    expect(page.locator("#unit-list > li.item[data-optimistic]")).to_have_count(1)
+    expect(line).to_contain_text("4 units")
+    expect(line).to_contain_text("offline estimate")
+    expect(page.locator("#units-count")).to_have_text("(4)")
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#pending-changes")).to_be_hidden()
+    expect(page.locator("[data-optimistic]")).to_have_count(0)
+    expect(line).to_have_text("4 units")
+
+
+def test_a_general_and_a_unit_of_the_drop_down_added_offline_show_at_once(live_server, page: Page):
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "into-the-dark", 2)
+    under_the_worker(page, live_server, saved)
+    page.context.set_offline(True)
+
+    page.get_by_role("button", name="Add a general").click()
+    general = page.locator("#general-list > li.item[data-optimistic]")
+    expect(general).to_have_count(1)
+    expect(general).to_contain_text("not yet saved")
+    expect(page.locator("#generals-count")).to_have_text("(1)")
+    general_id = general.get_attribute("data-client-id")
+
+    page.locator("#add-preset-button").click()  # the drop-down's unit: its points unknown here
+    unit = page.locator("#unit-list > li.item[data-optimistic]")
+    expect(unit).to_have_count(1)
+    expect(unit).to_contain_text("not yet saved")
+    expect(page.locator("#units-count")).to_have_text("(3)")
+    expect(page.locator("#army-totals .total-line")).to_contain_text("points when back online")
+    unit_id = unit.get_attribute("data-client-id")
+    assert shown(page)[-1] == unit_id
+
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#pending-changes")).to_be_hidden()
+    expect(page.locator("[data-optimistic]")).to_have_count(0)
+    expect(page.locator(f"#general-{general_id}")).to_have_count(1)
+    expect(page.locator("#generals-count")).to_have_text("(1)")
+    expect(page.locator("#units-count")).to_have_text("(3)")
+    expect(page.locator(".estimate-note")).to_have_count(0)
+    expect(page.locator("#total-points")).to_have_text(str(server_total(saved)))
+    assert [u["id"] for u in saved.document["units"]] == shown(page)
