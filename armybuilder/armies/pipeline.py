@@ -34,16 +34,21 @@ class _Saved:
     revision: Revision | None
 
 
-def run(army: Army, command: Command) -> Checked:
-    """Run ``command`` on ``army`` and save what it made (see the module's docstring).
+def run(army: Army, command: Command, key: str = "") -> Checked:
+    """Run ``command`` on ``army`` and save what it made (see the module's docstring),
+    with ``key``, the one-time key of the operation it is, written with the change (the
+    caller has seen that the key was not applied when it read ``army``).
 
     Raises what the command raises (StaleVersion, ItemGone, FieldConflict, ...) and
     ``rules.MalformedDocument`` when the result does not read: then nothing is saved.
+    Raises ``saving.Duplicate`` when another arrival of the key got in first.
     """
-    done = _run(army, command)
+    done = _run(army, command, key)
     if done is None:  # another writer saved the army since it was read
         with saving.locked(army) as latest:
-            done = _run(latest, command)
+            if key and saving.applied_keys(latest, [key]):  # perhaps this very operation
+                raise saving.Duplicate(key)
+            done = _run(latest, command, key)
         assert done is not None, "nobody else writes the army while it is locked"
     if done.state is None:
         return replace(check_army(done.army), index=done.result.index)
@@ -55,14 +60,16 @@ def run(army: Army, command: Command) -> Checked:
     )  # fmt: skip
 
 
-def _run(army: Army, command: Command) -> _Saved | None:
+def _run(army: Army, command: Command, key: str) -> _Saved | None:
     result = command(army)  # the working copy, changed
     if result.document is None:
+        saving.keep_key(army, key)
         return _Saved(army, result, None, None)
     # a new unit (or a document from before ids were kept) gets its id before it is stored
     state = checking.check(army, with_ids(result.document))  # from the army's last check
     document = state.army.to_document()
     if document == army.document:  # normalised, it is what is stored: nothing to write
+        saving.keep_key(army, key)
         return _Saved(army, result, state, None)
-    revision = saving.save(army, document, result.note)
+    revision = saving.save(army, document, result.note, key)
     return None if revision is None else _Saved(army, result, state, revision)
