@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 import rules
 from armybuilder.armies import checking, saving
@@ -67,9 +68,23 @@ def _run(army: Army, command: Command, key: str) -> _Saved | None:
         return _Saved(army, result, None, None)
     # a new unit (or a document from before ids were kept) gets its id before it is stored
     state = checking.check(army, with_ids(result.document))  # from the army's last check
-    document = state.army.to_document()
+    document = _sharing(army.document, state.army.to_document())
     if document == army.document:  # normalised, it is what is stored: nothing to write
         saving.keep_key(army, key)
         return _Saved(army, result, state, None)
     revision = saving.save(army, document, result.note, key)
     return None if revision is None else _Saved(army, result, state, revision)
+
+
+def _sharing(before: Any, document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` with each unit and general that is equal to the one in its place
+    before being that very object: what is compared after it (nothing to write? which
+    cards changed? a field revision?) is then told at once for all but the changed one,
+    so an edit of a large army does not compare every unit three times over."""
+    if not isinstance(before, dict):
+        return document
+    for kind in ("units", "generals"):
+        old, new = before.get(kind), document.get(kind)
+        if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+            document[kind] = [o if o == n else n for o, n in zip(old, new, strict=True)]
+    return document
