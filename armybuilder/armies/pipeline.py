@@ -67,7 +67,8 @@ def _run(army: Army, command: Command, key: str) -> _Saved | None:
         saving.keep_key(army, key)
         return _Saved(army, result, None, None)
     # a new unit (or a document from before ids were kept) gets its id before it is stored
-    state = checking.check(army, with_ids(result.document))  # from the army's last check
+    raw = _with_ids(result.document)
+    state = checking.check(army, raw)  # from the army's last check
     document = _sharing(army.document, state.army.to_document())
     if document == army.document:  # normalised, it is what is stored: nothing to write
         saving.keep_key(army, key)
@@ -87,4 +88,14 @@ def _sharing(before: Any, document: dict[str, Any]) -> dict[str, Any]:
         old, new = before.get(kind), document.get(kind)
         if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
             document[kind] = [o if o == n else n for o, n in zip(old, new, strict=True)]
+    return document
+
+
+def _with_ids(document: dict[str, Any]) -> dict[str, Any]:
+    """``rules.document.with_ids(document)``: the document itself when every unit and
+    general has its id (every edit but an add), told with a plain look at each item."""
+    for kind in ("units", "generals"):
+        items = document.get(kind)
+        if isinstance(items, list) and not all(type(i) is dict and "id" in i for i in items):
+            return with_ids(document)
     return document
