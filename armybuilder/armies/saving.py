@@ -7,6 +7,13 @@ the same version. The writer that finds the row moved on takes the army's lock
 PostgreSQL; on SQLite the transaction itself is the lock, since the database opens every
 transaction with ``BEGIN IMMEDIATE`` (settings: ``transaction_mode``) and a second writer
 waits for the first one's commit instead of failing.
+
+An operation's one-time key costs no statement of its own: whether it was applied is read
+with the army's row (``selectors.army_to_change``), and it is written in the revision the
+change makes (``Revision.key``, unique per army), so a second arrival racing the first
+fails on the key and changes nothing. A change that makes no revision of its own (it
+changed nothing, or extended the revision of the keystrokes before it) keeps its key as
+an ``AppliedAction``.
 """
 
 from __future__ import annotations
