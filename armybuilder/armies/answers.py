@@ -161,9 +161,13 @@ def _items(
     ruleset = ctx["ruleset"]
     was = {i.get("id"): i for i in batch.before.get(kind) or () if isinstance(i, dict)}
     now = checked.army.document[kind]
+    set_targets = {t for t, _ in set_by_page}
     for at, item_id in enumerate(after):
         if item_id in stayed:
-            if was.get(item_id) == now[at] and not any(t == item_id for t, _ in set_by_page):
+            old_item = was.get(item_id)
+            # a change copies only what it changes: an untouched unit is the very same dict
+            same = old_item is now[at] or old_item == now[at]
+            if same and item_id not in set_targets:
                 continue  # untouched: nothing of its card is sent
             old = was.get(item_id) or {}
             parts += _changed(request, checked, ctx, kind, item_id, at, old, set_by_page)
@@ -210,6 +214,9 @@ def _gone(kind: str, item_id: str) -> str:
 def _in_order(before: list[str], after: list[str]) -> set[str]:
     """The ids of ``after`` that keep their order from ``before`` (a longest run in
     order): the others moved and are put back at their new places."""
+    kept = set(after)
+    if [i for i in before if i in kept] == after:  # nothing moved (every edit): no search
+        return kept
     place = {item_id: i for i, item_id in enumerate(before)}
     positions = [place[i] for i in after]
     best: list[list[str]] = []  # best[k]: a run in order of length k+1 ending lowest

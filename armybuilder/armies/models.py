@@ -185,11 +185,17 @@ class Revision(models.Model):
     undo_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # the one-time key of the operation that made this change (None: none, or forgotten):
+    # written with the change itself, so applying an operation once costs no statement of
+    # its own (``saving``); keys of changes that made no revision of their own are in
+    # ``AppliedAction``. NULLs never collide, so the unique index serves every look-up.
+    key = models.CharField(max_length=64, null=True, blank=True, default=None)
 
     class Meta:
         ordering = ["-version"]
         constraints = [
-            models.UniqueConstraint(fields=["army", "version"], name="revision_army_version")
+            models.UniqueConstraint(fields=["army", "version"], name="revision_army_version"),
+            models.UniqueConstraint(fields=["army", "key"], name="revision_army_key"),
         ]
 
     def __str__(self) -> str:
@@ -221,8 +227,10 @@ class ArmySnapshot(models.Model):
 
 
 class AppliedAction(models.Model):
-    """The one-time key of a builder action that changed an army (add, duplicate, move,
-    delete, the settings form, a roll), written in the same transaction as the change.
+    """The one-time key of an operation applied to an army whose change is not a revision
+    of its own (it changed nothing, or extended the revision of the keystrokes before it),
+    written in the same transaction as the change; every other key is the ``key`` of the
+    revision it made.
 
     A page sends an action again when it never saw the answer: the connection dropped
     after the server saved, or the browser resent the request on a fresh connection. The

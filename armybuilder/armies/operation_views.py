@@ -30,16 +30,18 @@ def _refused(message: str) -> JsonResponse:
 
 @require_POST
 def apply(request: HttpRequest, pk: int) -> JsonResponse:
-    army = selectors.army_to_change(request, pk)
     try:
-        batch = operations.parse_operations(load_json(request.body.decode("utf-8")), army.pk)
-    except UnicodeDecodeError:
-        return _refused("the body is not UTF-8 text")
-    except MalformedDocument as exc:
+        batch = operations.parse_operations(load_json(request.body.decode("utf-8")), pk)
+    except (UnicodeDecodeError, MalformedDocument, operations.BadOperation) as exc:
+        selectors.army_to_change(request, pk)  # someone else's army: 404, whatever the body
+        if isinstance(exc, UnicodeDecodeError):
+            return _refused("the body is not UTF-8 text")
         return _refused(exc.message)
-    except operations.BadOperation as exc:
-        return _refused(exc.message)
-    done = operations.apply_operations(army, batch)
+    # one operation (every edit): whether its key was applied comes with the army's row
+    once = batch[0].key if len(batch) == 1 else ""
+    army = selectors.army_to_change(request, pk, once_key=once)
+    applied = ({once} if army.key_applied else set()) if once else None
+    done = operations.apply_operations(army, batch, applied)
     # the version the answer's drawing follows: the page applies it only onto that one
     answer: dict[str, object] = {"version": done.army.version, "follows": done.follows}
     if request.htmx:

@@ -9,7 +9,7 @@ An operation is ``{key, army, base_version, op, target, field, value}`` (and opt
 
 - ``key``: the operation's one-time key (1-64 letters, digits, ``-``, ``_``), made by the
   page when the player makes the change; an operation whose key was applied to the army
-  already is not applied again (``saving.once``), so a network retry, a queue replayed
+  already is not applied again (``saving.applied_keys``), so a network retry, a queue replayed
   after a reload or a batch sent twice changes the army once.
 - ``op``: ``set`` (one value: an army setting, or one field of a unit or general),
   ``add`` (``field`` "units" or "generals"; ``value`` ``{"id", "preset"}``: the page
@@ -35,6 +35,8 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from django.db import IntegrityError
 
 from armybuilder.armies import commands, pipeline, rewind, saving
 from armybuilder.armies.builder_page import ONCE_KEY
@@ -274,27 +276,43 @@ def refused(army: Army, operation: Operation, exc: Exception) -> Batch:
     return Batch(army, [outcome_of(army, operation, exc)], [], army.document, army.version)
 
 
-def apply_operations(army: Army, operations: list[Operation]) -> Batch:
-    """Apply ``operations`` in order, each once (its key remembered with its change in one
+def apply_operations(
+    army: Army, operations: list[Operation], applied: set[str] | None = None
+) -> Batch:
+    """Apply ``operations`` in order, each once (its key written with its change in one
     transaction); a refused one changes nothing and the next is applied all the same.
-    An operation without a key (a no-JS form's) is applied without remembering one."""
+    An operation without a key (a no-JS form's) is applied without remembering one.
+    ``applied``: the keys of the batch already applied to the army as it was read (the
+    caller read them with it), else they are looked up (one query)."""
     batch = Batch(army, [], [], army.document, army.version)
+    if applied is None:
+        applied = saving.applied_keys(army, (o.key for o in operations))
+    applied = set(applied)
     for operation in operations:
         read = army.version
         try:
             operation = _after_own(batch, operation)
             command = command_of(operation)
-            with saving.once(army, operation.key) as fresh:
-                if not fresh:
-                    army.refresh_from_db()  # the first arrival may have saved since
-                    if army.version != read:
-                        batch.follows = None
-                    batch.outcomes.append(Outcome(operation.key, "duplicate", version=army.version))
-                    continue
-                checked = pipeline.run(army, command)
+            if operation.key in applied:
+                raise saving.Duplicate(operation.key)
+            try:
+                checked = pipeline.run(army, command, operation.key)
+            except IntegrityError:  # another arrival of this key saved first
+                if not saving.applied_keys(army, [operation.key]):
+                    raise
+                raise saving.Duplicate(operation.key) from None
+        except saving.Duplicate:
+            army.refresh_from_db()  # the first arrival may have saved since
+            if army.version != read:
+                batch.follows = None
+            batch.army = army
+            batch.outcomes.append(Outcome(operation.key, "duplicate", version=army.version))
+            continue
         except (*REFUSALS, BadOperation) as exc:
             batch.outcomes.append(outcome_of(army, operation, exc))
             continue
+        if operation.key:
+            applied.add(operation.key)
         army = batch.army = checked.army
         if army.version not in (read, read + 1):  # another writer saved in between
             batch.follows = None

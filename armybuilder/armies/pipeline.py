@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 import rules
 from armybuilder.armies import checking, saving
@@ -34,16 +35,21 @@ class _Saved:
     revision: Revision | None
 
 
-def run(army: Army, command: Command) -> Checked:
-    """Run ``command`` on ``army`` and save what it made (see the module's docstring).
+def run(army: Army, command: Command, key: str = "") -> Checked:
+    """Run ``command`` on ``army`` and save what it made (see the module's docstring),
+    with ``key``, the one-time key of the operation it is, written with the change (the
+    caller has seen that the key was not applied when it read ``army``).
 
     Raises what the command raises (StaleVersion, ItemGone, FieldConflict, ...) and
     ``rules.MalformedDocument`` when the result does not read: then nothing is saved.
+    Raises ``saving.Duplicate`` when another arrival of the key got in first.
     """
-    done = _run(army, command)
+    done = _run(army, command, key)
     if done is None:  # another writer saved the army since it was read
         with saving.locked(army) as latest:
-            done = _run(latest, command)
+            if key and saving.applied_keys(latest, [key]):  # perhaps this very operation
+                raise saving.Duplicate(key)
+            done = _run(latest, command, key)
         assert done is not None, "nobody else writes the army while it is locked"
     if done.state is None:
         return replace(check_army(done.army), index=done.result.index)
@@ -55,14 +61,41 @@ def run(army: Army, command: Command) -> Checked:
     )  # fmt: skip
 
 
-def _run(army: Army, command: Command) -> _Saved | None:
+def _run(army: Army, command: Command, key: str) -> _Saved | None:
     result = command(army)  # the working copy, changed
     if result.document is None:
+        saving.keep_key(army, key)
         return _Saved(army, result, None, None)
     # a new unit (or a document from before ids were kept) gets its id before it is stored
-    state = checking.check(army, with_ids(result.document))  # from the army's last check
-    document = state.army.to_document()
+    raw = _with_ids(result.document)
+    state = checking.check(army, raw)  # from the army's last check
+    document = _sharing(army.document, state.army.to_document())
     if document == army.document:  # normalised, it is what is stored: nothing to write
+        saving.keep_key(army, key)
         return _Saved(army, result, state, None)
-    revision = saving.save(army, document, result.note)
+    revision = saving.save(army, document, result.note, key)
     return None if revision is None else _Saved(army, result, state, revision)
+
+
+def _sharing(before: Any, document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` with each unit and general that is equal to the one in its place
+    before being that very object: what is compared after it (nothing to write? which
+    cards changed? a field revision?) is then told at once for all but the changed one,
+    so an edit of a large army does not compare every unit three times over."""
+    if not isinstance(before, dict):
+        return document
+    for kind in ("units", "generals"):
+        old, new = before.get(kind), document.get(kind)
+        if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+            document[kind] = [o if o == n else n for o, n in zip(old, new, strict=True)]
+    return document
+
+
+def _with_ids(document: dict[str, Any]) -> dict[str, Any]:
+    """``rules.document.with_ids(document)``: the document itself when every unit and
+    general has its id (every edit but an add), told with a plain look at each item."""
+    for kind in ("units", "generals"):
+        items = document.get(kind)
+        if isinstance(items, list) and not all(type(i) is dict and "id" in i for i in items):
+            return with_ids(document)
+    return document

@@ -30,7 +30,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from armybuilder.armies.models import Army, Revision
+from armybuilder.armies.models import AppliedAction, Army, Revision
 
 TYPING_SECONDS = 10  # a pause longer than this between keystrokes starts a new change
 
@@ -91,11 +91,13 @@ def with_value(
 
 
 def record(
-    army: Army, note: RevisionNote, before: dict[str, Any], after: dict[str, Any]
+    army: Army, note: RevisionNote, before: dict[str, Any], after: dict[str, Any], key: str = ""
 ) -> Revision:
     """Record the change that turned ``before`` into ``after`` (the army is at its new
     version). A field note whose change touched nothing else is stored as a field
-    revision, anything else as a snapshot of ``before``."""
+    revision, anything else as a snapshot of ``before``. ``key``, the one-time key of the
+    operation that made it, is stored with it (with a keystroke that extends the revision
+    before it, as an ``AppliedAction``)."""
     item_id = note.item_id
     if not item_id and note.target != "army":
         item_id = id_at(before if note.op == "delete" else after, note.target, note.index)
@@ -122,8 +124,10 @@ def record(
     elif note.typing and note.undo_of is None:
         extended = _extended(army, note, fields["after"])
         if extended is not None:
+            if key:
+                AppliedAction.objects.create(army=army, key=key)
             return extended
-    revision = Revision.objects.create(kind=kind, **fields)
+    revision = Revision.objects.create(kind=kind, key=key or None, **fields)
     if note.undo_of is not None:
         Revision.objects.filter(pk=note.undo_of.pk).update(undone=True)
     return revision

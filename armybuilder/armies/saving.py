@@ -7,16 +7,23 @@ the same version. The writer that finds the row moved on takes the army's lock
 PostgreSQL; on SQLite the transaction itself is the lock, since the database opens every
 transaction with ``BEGIN IMMEDIATE`` (settings: ``transaction_mode``) and a second writer
 waits for the first one's commit instead of failing.
+
+An operation's one-time key costs no statement of its own: whether it was applied is read
+with the army's row (``selectors.army_to_change``), and it is written in the revision the
+change makes (``Revision.key``, unique per army), so a second arrival racing the first
+fails on the key and changes nothing. A change that makes no revision of its own (it
+changed nothing, or extended the revision of the keystrokes before it) keeps its key as
+an ``AppliedAction``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from armybuilder.armies.documents import ItemNotFound
@@ -25,10 +32,14 @@ from armybuilder.armies.revisions import RevisionNote, record
 from armybuilder.catalog import pins
 
 
-def save(army: Army, document: dict[str, Any], note: RevisionNote) -> Revision | None:
+def save(
+    army: Army, document: dict[str, Any], note: RevisionNote, key: str = ""
+) -> Revision | None:
     """Store ``document`` as the army's next version with its revision, if the row is
     still at ``army.version``; None when another writer moved it (nothing written).
-    ``army`` is then the saved row (document, version and ``updated`` as stored)."""
+    ``army`` is then the saved row (document, version and ``updated`` as stored).
+    ``key``, the operation's one-time key, is written with the revision; a key applied
+    already raises IntegrityError and nothing is written."""
     now = timezone.now()
     version = army.version
     before = army.document
@@ -45,7 +56,7 @@ def save(army: Army, document: dict[str, Any], note: RevisionNote) -> Revision |
         army.document, army.version, army.updated = document, version + 1, now
         if pins is not None:
             army.list_pins = pins
-        return record(army, note, before, document)
+        return record(army, note, before, document, key)
 
 
 def _pins_after(army: Army, before: Any, document: dict[str, Any]) -> dict[str, int] | None:
@@ -54,11 +65,33 @@ def _pins_after(army: Army, before: Any, document: dict[str, Any]) -> dict[str, 
     switched in the settings, a unit allied from another list) is pinned to its latest
     revision, so a later change of that list is shown as an upgrade, never applied
     silently."""
-    if pins.referenced_slugs(before) == pins.referenced_slugs(document):
+    if _same_lists(before, document):
         return None
     if "list_pins" not in army.__dict__:  # read without them
         army.refresh_from_db(fields=["list_pins"])
     return pins.pins_for(document, army.list_pins)
+
+
+def _same_lists(before: Any, document: dict[str, Any]) -> bool:
+    """Whether ``document`` reads the lists ``before`` read: when only some units were
+    copied and changed (an edit copies only what it changes), only those are looked at,
+    so an edit of a large army does not walk every unit."""
+    units, old = document.get("units"), before.get("units") if isinstance(before, dict) else None
+    if (
+        not isinstance(units, list)
+        or not isinstance(old, list)
+        or len(units) != len(old)
+        or before.get("army_list") != document.get("army_list")
+    ):
+        return pins.referenced_slugs(before) == pins.referenced_slugs(document)
+    changed = [(a, b) for a, b in zip(old, units, strict=True) if a is not b]
+    if not any(
+        (a.get("ally") if isinstance(a, dict) else None)
+        != (b.get("ally") if isinstance(b, dict) else None)
+        for a, b in changed
+    ):
+        return True
+    return pins.referenced_slugs(before) == pins.referenced_slugs(document)
 
 
 @contextmanager
@@ -71,32 +104,39 @@ def locked(army: Army) -> Iterator[Army]:
         yield latest
 
 
-@contextmanager
-def once(army: Army, key: str) -> Iterator[bool]:
-    """One transaction for an action and its one-time ``key``: yields False when an
-    action with that key was applied to the army already (the block then changes
-    nothing), True otherwise. An exception out of the block rolls back the change and
-    the key together, so an action that was refused may be sent again and applied. An
-    empty key (a form posted without JavaScript) is not remembered."""
+class Duplicate(Exception):
+    """The operation's one-time key was applied to the army already: nothing changed."""
+
+
+def applied_keys(army: Army, keys: Iterable[str]) -> set[str]:
+    """Which of ``keys`` were applied to the army already (two queries, none for no key:
+    a single edit reads its key with the army's row, ``selectors.army_to_change``)."""
+    wanted = sorted({k for k in keys if k})
+    if not wanted:
+        return set()
+    made = Revision.objects.filter(army=army, key__in=wanted).values_list("key", flat=True)
+    kept = AppliedAction.objects.filter(army=army, key__in=wanted).values_list("key", flat=True)
+    return {*made, *kept}
+
+
+def keep_key(army: Army, key: str) -> None:
+    """Remember ``key`` for a change that made no revision of its own (in the caller's
+    transaction): a second arrival of the key is then a ``Duplicate``."""
     if not key:
-        yield True
         return
-    with transaction.atomic():
-        try:
-            with transaction.atomic():  # a savepoint: the transaction outlives a duplicate
-                AppliedAction.objects.create(army=army, key=key)
-            fresh = True
-        except IntegrityError:
-            fresh = False
-        yield fresh
+    with transaction.atomic(savepoint=False):
+        if Revision.objects.filter(army=army, key=key).exists():
+            raise Duplicate(key)
+        AppliedAction.objects.create(army=army, key=key)
 
 
 ACTION_KEY_DAYS = 30  # a page's queue holds an action far less long than this
 
 
 def prune_action_keys(now: datetime | None = None) -> int:
-    """Forget one-time keys older than ``ACTION_KEY_DAYS``; how many went. For the
-    worker's housekeeping."""
+    """Forget one-time keys older than ``ACTION_KEY_DAYS`` (the revisions stay); how many
+    went. For the worker's housekeeping."""
     cutoff = (now or timezone.now()) - timedelta(days=ACTION_KEY_DAYS)
     count, _ = AppliedAction.objects.filter(created__lt=cutoff).delete()
-    return count
+    old = Revision.objects.filter(created__lt=cutoff, key__isnull=False)
+    return count + old.update(key=None)

@@ -9,13 +9,19 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import connection
-from django.db.models import Q, QuerySet, TextField
+from django.db.models import Exists, OuterRef, Q, QuerySet, TextField
 from django.db.models.functions import Cast
 from django.http import Http404, HttpRequest
 
 import rules
 from armybuilder.armies import checking
-from armybuilder.armies.models import RESTORE_DAYS, Army, restore_cutoff
+from armybuilder.armies.models import (
+    RESTORE_DAYS,
+    AppliedAction,
+    Army,
+    Revision,
+    restore_cutoff,
+)
 from armybuilder.catalog.selectors import army_lookup
 
 DRAFT_SESSION_KEY = "muster_draft_key"
@@ -76,17 +82,24 @@ def owned_army_or_404(request: HttpRequest, pk: int) -> Army:
     return army
 
 
-def army_to_change(request: HttpRequest, pk: int) -> Army:
+def army_to_change(request: HttpRequest, pk: int, once_key: str = "") -> Army:
     """``owned_army_or_404`` for a builder change: the same one query, with the document
     read as its stored text and decoded only when this process does not remember the row
-    as it is (``checking.attach_document``), so an edit skips reading the whole army."""
-    army = (
+    as it is (``checking.attach_document``), so an edit skips reading the whole army.
+    With ``once_key`` (an operation's one-time key) the row also says whether that key
+    was applied to the army already (``key_applied``), in the same query."""
+    found = (
         live_armies()
         .filter(pk=pk)
         .defer("document")
         .annotate(stored_document=Cast("document", output_field=TextField()))
-        .first()
     )
+    if once_key:
+        found = found.annotate(
+            key_applied=Exists(Revision.objects.filter(army=OuterRef("pk"), key=once_key))
+            | Exists(AppliedAction.objects.filter(army=OuterRef("pk"), key=once_key))
+        )
+    army = found.first()
     if army is None or not can_edit(request, army):
         raise Http404("no such army")
     checking.attach_document(army, army.__dict__.pop("stored_document", None))

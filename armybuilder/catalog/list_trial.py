@@ -2,8 +2,10 @@
 builder's tiles, checked like any army, so an author sees its points and every problem.
 
 Each entry gives the units its minimum asks for; then entries are taken one unit at a
-time, in the list's order, while a unit more makes the army no worse (no more errors) and
-the entry allows it. The army is the one ``rules.check_document`` checks everywhere else.
+time, in the list's order, while a unit more makes the army better (fewer errors, then
+fewer warnings, such as too few units) and the entry allows it, every choice group's
+options once when that makes it no worse, and a unit is taken back where that ends an
+error. The army is the one ``rules.check_document`` checks everywhere else.
 """
 
 from __future__ import annotations
@@ -54,25 +56,38 @@ def try_list(ruleset: rules.RuleSet, army_list: ArmyList) -> Trial:
     def units() -> list[dict[str, Any]]:
         return [dict(e.values) for e, n in zip(entries, counts, strict=True) for _ in range(n)]
 
+    def score(report: rules.Report) -> tuple[int, int]:
+        return len(report.errors), len(report.warnings)
+
     try:
         report = _check(ruleset, listed, units())
         for round_ in range(ROUNDS):
-            if round_ and not report.errors:
+            if round_ and score(report) == (0, 0):
                 break
             grew = False
-            for n, entry in enumerate(entries):
+            for n, entry in enumerate(entries):  # a unit more of each entry, in turn
                 if sum(counts) >= MOST_UNITS:
                     break
                 if entry.maximum is not None and counts[n] >= entry.maximum:
                     continue
                 counts[n] += 1
                 tried = _check(ruleset, listed, units())
-                fewer = len(tried.errors) < len(report.errors)
+                # an optional entry (a choice group's option) is taken once when it makes
+                # the army no worse, so the sample shows the whole list
                 optional = round_ == 0 and entry.minimum == 0
-                if fewer or (optional and len(tried.errors) <= len(report.errors)):
+                if score(tried) < score(report) or (optional and score(tried) <= score(report)):
                     report, grew = tried, True
                 else:
                     counts[n] -= 1
+            for n, entry in enumerate(entries):  # a unit fewer, where that ends an error
+                if counts[n] <= entry.minimum:
+                    continue
+                counts[n] -= 1
+                tried = _check(ruleset, listed, units())
+                if len(tried.errors) < len(report.errors):
+                    report, grew = tried, True
+                else:
+                    counts[n] += 1
             if not grew:
                 break
     except rules.MalformedDocument as exc:

@@ -50,8 +50,18 @@ def ruleset_version(slug: str, **_: Any) -> Version | None:
     return (("ruleset", slug, *parts), last)
 
 
-@versioned_page(ruleset_version)  # ETag, 304, cached HTML
 def ruleset_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """A rule set's page; a player who wrote lists for it also reads them there ("Your
+    lists"), drawn fresh: the cached page's version follows the public lists only."""
+    own = selectors.lists_of_user(request.user, slug)
+    if own:
+        return _ruleset_page(request, slug, own)
+    return _cached_ruleset_page(request, slug)
+
+
+def _ruleset_page(
+    request: HttpRequest, slug: str, own: list[ArmyList] | None = None
+) -> HttpResponse:
     ruleset = ruleset_or_404(slug)
     army_lists = selectors.lists_for(slug)
     return render(
@@ -60,6 +70,7 @@ def ruleset_detail(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "ruleset": ruleset,
             "army_lists": army_lists,
+            "own_lists": own or [],
             "lists_text": presenters.lists_text(ruleset, len(army_lists)),
             "points_text": presenters.points_text(ruleset),
             "options": presenters.reference(ruleset.options),
@@ -68,6 +79,9 @@ def ruleset_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "checks": presenters.checks(ruleset),
         },
     )
+
+
+_cached_ruleset_page = versioned_page(ruleset_version)(_ruleset_page)  # ETag, 304, cached
 
 
 def public_list_version(slug: str, list_slug: str, **_: Any) -> Version | None:

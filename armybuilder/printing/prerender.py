@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import contextvars
 import logging
+import threading
+import time
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
@@ -73,11 +75,33 @@ def schedule(army_id: int, version: int) -> None:
     transaction.on_commit(lambda: _enqueue(army_id, version, origin, delay))
 
 
+# army pk -> (when the prerender this process queued for it comes due, its version, its
+# origin)
+_queued: dict[int, tuple[float, int, str]] = {}
+_queued_lock = threading.Lock()
+MARGIN = 0.5  # seconds: a task due sooner than this may be running already
+
+
 def _enqueue(army_id: int, version: int, origin: str, delay: float) -> None:
     backend = task_backends[prerender_army.backend]
     if not backend.supports_defer:
         return
-    options: dict[str, Any] = {"run_after": timezone.now() + timedelta(seconds=delay)}
+    now = time.monotonic()
+    with _queued_lock:
+        due, queued, queued_origin = _queued.get(army_id, (0.0, 0, ""))
+        if due > now + MARGIN and queued < version and queued_origin == origin:
+            return  # that task follows the army to this version (see the module)
+        for pk in [pk for pk, (when, _, _) in _queued.items() if when <= now]:
+            del _queued[pk]
+        _queued[army_id] = (now + delay, version, origin)
+    _queue(army_id, version, origin, timezone.now() + timedelta(seconds=delay))
+
+
+def _queue(army_id: int, version: int, origin: str, run_after: Any) -> None:
+    backend = task_backends[prerender_army.backend]
+    if not backend.supports_defer:
+        return
+    options: dict[str, Any] = {"run_after": run_after}
     if backend.supports_priority:
         options["priority"] = TASK_MIN_PRIORITY
     try:
@@ -88,14 +112,20 @@ def _enqueue(army_id: int, version: int, origin: str, delay: float) -> None:
 
 @task
 def prerender_army(army_id: int, version: int, origin: str = "") -> str:
-    """Render this version's roster and QRS unless the army moved on (see the module)."""
+    """Render this version's roster and QRS; an army edited since is followed to its
+    newest version (see the module)."""
     done = []
     for sheet in SHEETS:
-        army = Army.objects.filter(
-            pk=army_id, version=version, deleted_at__isnull=True, owner__isnull=False
-        ).first()
-        if army is None:  # edited since (its newer version has its own task), deleted, a draft
-            return "stale"
+        army = Army.objects.filter(pk=army_id, deleted_at__isnull=True, owner__isnull=False).first()
+        if army is None:  # deleted, a draft
+            return "gone"
+        if army.version != version:  # edited since (perhaps between the two sheets)
+            still = timezone.now() - army.updated
+            delay = timedelta(seconds=float(getattr(settings, "MUSTER_PRERENDER_DELAY", 3.0)))
+            if still < delay:
+                _queue(army_id, army.version, origin, army.updated + delay)
+                return f"moved on: queued for version {army.version}"
+            version = army.version
         if army.share_token and not origin:
             return "no origin"  # the roster prints the share link: not known here
         share_url = (

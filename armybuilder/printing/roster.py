@@ -328,19 +328,15 @@ def _total_line(ruleset: rules.RuleSet, army: rules.Army, report: rules.Report) 
 
 
 def _composition_lines(composition: Mapping[str, Any] | None) -> tuple[str, ...]:
-    if not composition:
+    """What the roster says of the army's composition, in words as the builder says it.
+    The rest of a rule set's composition is data for the pages (a force matrix's column
+    ids and unit-type slugs), never printed: players read names, not codes."""
+    rows = (composition or {}).get("matrix_rows")
+    if not isinstance(rows, list | tuple):
         return ()
-    lines = []
-    for key, value in composition.items():
-        if key == "matrix_rows":
-            continue
-        label = key.replace("_", " ").capitalize()
-        if isinstance(value, Mapping):
-            inner = ", ".join(f"{str(k).replace('_', ' ')}: {_plain(v)}" for k, v in value.items())
-            lines.append(f"{label}: {inner}")
-        else:
-            lines.append(f"{label}: {_plain(value)}")
-    return tuple(lines)
+    if not rows:
+        return ("Fits no force-matrix row",)
+    return (f"Fits force-matrix row{'s' if len(rows) > 1 else ''} {_plain(rows)}",)
 
 
 def _plain(value: Any) -> str:

@@ -1,8 +1,9 @@
-"""Players read names, never slugs: an army on every shipped list (a d5 army with allies
+"""Players read names, never slugs or codes: an army on every shipped list (a d5 army with allies
 from another list, its history holding an ally change) is walked through every page a
 player reads (the builder and its list panel, My armies, history, the share page, the
-roster and QRS previews), and no slug of a list, a rule set or an option value shows in the
-text a player reads (tags, attributes and URLs are not read). Both PDFs are read too, for
+roster and QRS previews), and no slug of a list, a rule set or an option value, no issue
+code and none of a rule set's composition data (a force matrix's column ids and the unit
+types it holds) shows in the text a player reads (tags, attributes and URLs are not read). Both PDFs are read too, for
 the first list of each rule set: they are drawn from the same templates as the previews
 (so every list's text is read there), and each render takes a second."""
 
@@ -41,6 +42,8 @@ def slugs() -> set[str]:
     "viking" or "elite" cannot be told from the word in a sentence)."""
     found = {slug for _, slug in SHIPPED} | {r.slug for r in rules.all_rulesets()}
     for ruleset in rules.all_rulesets():
+        found |= {check.code for check in ruleset.checks}  # issue codes: a problem's words
+        found |= {ruling.code for ruling in ruleset.rulings}
         for field in (*ruleset.options, *ruleset.unit_fields, *ruleset.general_fields):
             for sub in (field, *field.fields):
                 found |= {str(v) for v in sub.values}
@@ -57,6 +60,25 @@ def readable(page: str) -> str:
 
 def slugs_in(text: str) -> set[str]:
     return {w for w in WORD.findall(text) if w in SLUGS}
+
+
+def composition_pairs(saved: Army) -> set[str]:
+    """The "key: value" pairs of the army's composition data as a raw print would show
+    them (the force matrix's columns, ``core: brigans``): none is for a player to read."""
+    from armybuilder.armies.documents import check_army
+
+    report = check_army(saved).report
+    composition = report.composition if report is not None else None
+    pairs = set()
+    for value in (composition or {}).values():
+        if isinstance(value, dict):
+            pairs |= {f"{k}: {v}".replace("_", " ") for k, v in value.items()}
+    return pairs
+
+
+def leaked(text: str, pairs: set[str]) -> set[str]:
+    flat = " ".join(text.split())
+    return slugs_in(flat) | {p for p in pairs if p in flat}
 
 
 def pdf_text(content: bytes) -> str:
@@ -111,13 +133,14 @@ def test_no_page_or_sheet_of_an_army_shows_a_slug(client, ruleset, slug):
     if "ally" in rules.get_ruleset(ruleset).list_fields:
         assert "Allied from list" in readable(history)
     seen = {}
+    pairs = composition_pairs(saved)
     for url in pages:
         response = client.get(url)
         assert response.status_code == 200, url
-        seen[url] = slugs_in(readable(response.content.decode()))
+        seen[url] = leaked(readable(response.content.decode()), pairs)
     sheets = ("roster.pdf", "qrs.pdf") if PDF_READ[ruleset] == slug else ()
     for url in (f"/armies/{saved.pk}/{sheet}" for sheet in sheets):
         response = client.get(url)
         assert response["Content-Type"] == "application/pdf", url
-        seen[url] = slugs_in(pdf_text(response.content))
+        seen[url] = leaked(pdf_text(response.content), pairs)
     assert {url: found for url, found in seen.items() if found} == {}

@@ -128,7 +128,10 @@ def list_shape(
     unit_fields: Iterable[Field], *, allow_fixed: bool, validator: Validator
 ) -> ListShape:
     matchable = values_fields(f for f in unit_fields if f.name in MATCH_KEYS)
-    option = {"key": "option-1", "name": "New option", "match": {"type": ["skirmishers"]}, "max": 1}
+    # skirmishers carry a missile weapon (core: skirmishers-need-missile), so a new option
+    # and a new list's tile build a legal unit at once
+    skirmish = {"type": ["skirmishers"], "missile": ["javelin"]}
+    option = {"key": "option-1", "name": "New option", "match": dict(skirmish), "max": 1}
     required = _units_section(
         "required",
         "Required units",
@@ -166,8 +169,8 @@ def list_shape(
         "required": [{"key": "infantry", "name": "Infantry", "match": {"type": ["infantry"]},
                       "count": LIST_SIZE - 2}],
         "choices": [{"key": "support", "name": "Support", "pick": 2,
-                     "options": [{"key": "skirmishers", "name": "Skirmishers",
-                                  "match": {"type": ["skirmishers"]}, "max": 2}]}],
+                     "options": [{"key": "skirmishers", "name": "Javelin skirmishers",
+                                  "match": dict(skirmish), "max": 2}]}],
     }  # fmt: skip
     return ListShape(
         sections=(required, choices, options, notes_section()),

@@ -38,6 +38,16 @@ def test_sign_up_with_username_and_password_logs_in(client, db):
     assert "My armies" in page and ">alice</a>" in page and "Log out" in page
 
 
+def test_the_page_after_sign_up_offers_the_list_search_before_the_menus(client, db):
+    response = sign_up(client)
+    page = client.get(response["Location"]).content.decode()
+    search = page.index('id="find-list"')
+    assert 'role="search"' in page and 'id="find-results"' in page
+    assert search < page.index('name="ruleset"')  # the search first, the menus after
+    found = client.get("/armies/find/", {"q": "Irish"}).content.decode()
+    assert "Irish" in found
+
+
 def test_sign_up_takes_an_optional_email(client, db):
     sign_up(client, email="alice@example.org")
     assert User.objects.get().email == "alice@example.org"

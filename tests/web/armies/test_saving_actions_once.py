@@ -1,12 +1,13 @@
 """An action that reaches the server twice (sent again after an answer that never came)
-is applied once: its one-time key (``_once``) is written with the change."""
+is applied once: its one-time key (``_once``) is written with the change (its revision)."""
 
 import pytest
 from django.contrib.auth.models import User
 
-from armybuilder.armies import services
-from armybuilder.armies.models import AppliedAction, Army
+from armybuilder.armies import saving, services
+from armybuilder.armies.models import AppliedAction, Army, Revision
 from tests.support import army, item_url
+from tests.web.armies.sending import send_batch
 
 HX = {"HX-Request": "true"}
 
@@ -32,7 +33,9 @@ def test_an_add_sent_twice_with_one_key_adds_one_unit_and_answers_with_the_army(
     # the second answer draws the army as it is: three units, the version after the add
     assert again.content.decode().count('class="item-name"') == 3
     assert 'id="army-version" value="2"' in again.content.decode()
-    assert AppliedAction.objects.filter(army=saved).count() == 1
+    assert list(Revision.objects.filter(army=saved).values_list("key", flat=True)) == [
+        "a1b2c3d4-0001"
+    ]
 
 
 def test_two_taps_with_their_own_keys_add_two_units(owner_client, user):
@@ -73,7 +76,7 @@ def test_a_refused_action_does_not_use_up_its_key(owner_client, user):
     stale = owner_client.post(url, {"version": 7, "_once": "retry-me"}, headers=HX)
     assert stale.status_code == 409
     assert names(saved) == ["Hirdmen", "Bondi"]
-    assert not AppliedAction.objects.filter(army=saved).exists()
+    assert not saving.applied_keys(saved, ["retry-me"])
     made = owner_client.post(url, {"version": 1, "_once": "retry-me"}, headers=HX)
     assert made.status_code == 200
     assert names(saved) == ["Bondi"]
@@ -104,6 +107,7 @@ def test_a_form_posted_without_a_key_still_works(owner_client, user):
     assert response.status_code == 302
     assert len(names(saved)) == 3
     assert not AppliedAction.objects.exists()
+    assert not Revision.objects.filter(key__isnull=False).exists()
 
 
 def test_housekeeping_forgets_keys_older_than_thirty_days(owner_client, user):
@@ -119,6 +123,19 @@ def test_housekeeping_forgets_keys_older_than_thirty_days(owner_client, user):
         owner_client.post(f"/armies/{saved.pk}/units/add/", post, headers=HX)
         saved.refresh_from_db()
     now = timezone.now()
-    AppliedAction.objects.filter(key="old-tap").update(created=now - timedelta(days=31))
+    Revision.objects.filter(key="old-tap").update(created=now - timedelta(days=31))
     assert "1 old one-time action keys" in run_maintenance(now)
-    assert list(AppliedAction.objects.values_list("key", flat=True)) == ["new-tap"]
+    assert saving.applied_keys(saved, ["old-tap", "new-tap"]) == {"new-tap"}
+    assert Revision.objects.filter(army=saved).count() == 2  # the changes themselves stay
+
+
+def test_a_change_that_changed_nothing_keeps_its_key_so_it_is_not_applied_later(owner_client, user):
+    saved = make(user)
+    unit = saved.document["units"][0]["id"]
+    figures = saved.document["units"][0]["figures"]
+    same = {"key": "no-op", "op": "set", "target": unit, "field": "figures",
+            "value": figures, "from": figures}  # fmt: skip
+    statuses = [send_batch(owner_client, saved, [same]).json()["results"][0]["status"]
+                for _ in range(2)]  # fmt: skip
+    assert statuses == ["applied", "duplicate"]
+    assert saving.applied_keys(saved, ["no-op"]) == {"no-op"}

@@ -313,3 +313,14 @@ def test_any_post_to_the_editor_is_answered_or_refused_never_an_error(author, ru
     assert response.status_code in (200, 400)
     made.refresh_from_db()
     assert rules.get_ruleset(ruleset).validate_army_list(made.data) == []
+
+
+@pytest.mark.parametrize("ruleset", ["dark-ages-d5", "dark-ages-2015"])
+def test_try_it_builds_a_new_dark_ages_list_from_its_choice_groups_too(author, ruleset):
+    _, client = author
+    response = client.post(f"/rulesets/{ruleset}/new-list/", {"name": "Raiders"})
+    assert response.status_code == 302
+    page = client.get(response["Location"]).content.decode()
+    assert "<li>4 × Infantry</li>" in page
+    assert "<li>2 × Javelin skirmishers</li>" in page  # the choice group's pick of two
+    assert "The army has 4 units" not in page and "The army has 5 units" not in page

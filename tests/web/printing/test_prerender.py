@@ -1,12 +1,16 @@
 """Printing ahead: an army's sheets are rendered once it is still, and Print then finds
 them stored."""
 
+from datetime import timedelta
+
 import pytest
 from django.tasks import default_task_backend
 from django.tasks.base import TASK_MIN_PRIORITY
 from django.utils import timezone
 
 from armybuilder.armies import services
+from armybuilder.armies.models import Army
+from armybuilder.printing import prerender
 from armybuilder.printing.models import Render
 from armybuilder.printing.prerender import prerender_army
 from tests.support import army, item_url
@@ -21,6 +25,7 @@ def queue(settings):
     """A queue that keeps what is enqueued (and runs nothing), as a worker would see it."""
     settings.TASKS = DUMMY
     default_task_backend.clear()
+    prerender._queued.clear()  # what this process queued before: another test's armies
     return default_task_backend
 
 
@@ -88,8 +93,41 @@ def test_a_shared_armys_roster_is_prerendered_with_the_link_print_would_use(owne
     assert Render.objects.count() == before
 
 
-def test_an_army_edited_since_is_left_to_its_newer_versions_prerender(owner_client, user):
+def test_an_army_edited_a_moment_ago_is_followed_to_its_newest_version(
+    owner_client, user, queue, settings
+):
+    settings.MUSTER_PRERENDER_DELAY = 3
     saved = make(user)
     edit(owner_client, saved, "Fyrd")
-    assert prerender_army.call(saved.pk, 1, "http://testserver") == "stale"
+    answer = prerender_army.call(saved.pk, 1, "http://testserver")
+    assert answer == "moved on: queued for version 2"
     assert not Render.objects.exists()
+    (again,) = prerenders(queue)
+    assert again.args == [saved.pk, 2, "http://testserver"]
+    saved.refresh_from_db()
+    wait = (again.task.run_after - saved.updated).total_seconds()
+    assert wait == pytest.approx(3)
+
+
+def test_an_army_still_since_its_last_edit_is_rendered_at_its_newest_version(
+    owner_client, user, settings
+):
+    settings.MUSTER_PRERENDER_DELAY = 3
+    saved = make(user)
+    edit(owner_client, saved, "Fyrd")
+    Army.objects.filter(pk=saved.pk).update(updated=timezone.now() - timedelta(seconds=4))
+    assert prerender_army.call(saved.pk, 1, "http://testserver") == "roster ready, qrs ready"
+    assert Render.objects.filter(status=Render.READY).count() == 2
+
+
+def test_a_burst_of_edits_queues_one_prerender_that_follows_the_army(
+    owner_client, user, queue, settings, django_capture_on_commit_callbacks
+):
+    settings.MUSTER_PRERENDER_DELAY = 3
+    saved = make(user)
+    for name in ("Fyrd", "Thegns", "Huscarls"):
+        with django_capture_on_commit_callbacks(execute=True):
+            assert edit(owner_client, saved, name).status_code == 200
+    (queued,) = prerenders(queue)
+    assert queued.args == [saved.pk, 2, "http://testserver"]
+    assert prerender_army.call(saved.pk, 2, "http://testserver").startswith("moved on")
