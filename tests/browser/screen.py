@@ -112,8 +112,8 @@ def same_as_fresh(page: Page, browser: Browser, live_server: Any, user: User, ar
     for card, other in zip(mine["cards"], theirs["cards"], strict=True):
         assert card["summary"] == other["summary"], (card["id"], card["summary"], other["summary"])
         if "fields" in card:
-            assert card["stats"] == other["stats"], card["id"]
-            assert card["fields"] == other["fields"], card["id"]
+            assert card["stats"] == other["stats"], (card["id"], card["stats"], other["stats"])
+            assert card["fields"] == other["fields"], (card["id"], card["fields"], other["fields"])
     for key in ("count", "total", "badge", "title", "version"):
         assert mine[key] == theirs[key], key
     return theirs

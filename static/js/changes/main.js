@@ -477,7 +477,14 @@ function arrive() {
 }
 
 // back online: what waits is sent, and the builder fetched once if it moved on meanwhile
-window.addEventListener("online", () => { arrive().then(() => redraw.check()); showCount(); });
+window.addEventListener("online", () => { arrive().then(() => freshen()); showCount(); });
+
+/* A page opened from the device's copy may hold cards' editors kept from before its last
+ * saved change (the copy of the page caught up, not yet every editor in it): online, it is
+ * morphed into the server's drawing whatever its version, which fetches those editors again. */
+function freshen() {
+  return document.documentElement.hasAttribute("data-offline-copy") ? redraw.redraw(false) : redraw.check();
+}
 window.addEventListener("offline", () => {
   queue.pending(army === null ? undefined : army).forEach((r) => {
     if (r.op === "set" && r.army === army && !queue.isFlying(r)) {
@@ -520,7 +527,7 @@ function start() {
   const copy = document.documentElement.hasAttribute("data-offline-copy");
   arrive().then(() => {
     if (navigation === "back_forward" || navigation === "reload" || copy) {
-      redraw.check();
+      freshen();
       setTimeout(() => redraw.check(), 1000);
     }
   });
