@@ -52,6 +52,28 @@ def print_offline(page: Page) -> None:
     page.locator("form.print-panel").get_by_role("button", name="Print").click()
 
 
+def hold_operations(page: Page, saved):
+    """The army's operations wait until the returned function lets them (and any later one)
+    through: a request the route had not reached yet when released goes through too."""
+    held = []
+
+    def hold(route):
+        if held and held[0] is None:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(f"**/armies/{saved.pk}/operations/", hold)
+
+    def release():
+        waiting = held[:]
+        held[:] = [None]
+        for route in waiting:
+            route.continue_()
+
+    return release
+
+
 def roster_kept_under_the_worker(page: Page, live_server, saved) -> str:
     """The army's page opened under the worker, kept with its editors and its roster."""
     open_builder(page, live_server.url, saved)
@@ -158,12 +180,7 @@ def test_online_print_waits_for_a_change_still_on_its_way_and_prints_it(live_ser
     user = sign_in(page.context, live_server)
     saved = make_army(user, "into-the-dark", 2)
     open_builder(page, live_server.url, saved)
-    held = []  # the rename's answer waits until Print has been asked for
-
-    def hold(route):
-        held.append(route)
-
-    page.route(f"**/armies/{saved.pk}/operations/", hold)
+    release = hold_operations(page, saved)  # the rename waits until Print was asked for
     asked = []  # the print requests the page made
     page.on(
         "request", lambda r: asked.append(r.url) if f"/armies/{saved.pk}/print/" in r.url else None
@@ -175,9 +192,7 @@ def test_online_print_waits_for_a_change_still_on_its_way_and_prints_it(live_ser
     expect(status).to_contain_text("Saving your changes first")
     assert asked == []  # the server is not asked while it would print the version before
     with page.expect_download() as download_info:
-        page.unroute_all(behavior="wait")
-        for route in held:
-            route.continue_()
+        release()
         expect(page.locator("#print-progress")).to_contain_text("Ready after")
     saved.refresh_from_db()
     expect(page.locator("#print-progress")).to_contain_text(f"Version {saved.version} of the army")
@@ -190,12 +205,7 @@ def test_online_a_pdf_link_waits_for_a_change_still_on_its_way(live_server, page
     user = sign_in(page.context, live_server)
     saved = make_army(user, "into-the-dark", 2)
     open_builder(page, live_server.url, saved)
-    held = []
-
-    def hold(route):
-        held.append(route)
-
-    page.route(f"**/armies/{saved.pk}/operations/", hold)
+    release = hold_operations(page, saved)
     asked = []
     page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/roster.pdf") else None)
     rename_first(page, "Linked once saved")
@@ -204,8 +214,6 @@ def test_online_a_pdf_link_waits_for_a_change_still_on_its_way(live_server, page
     expect(page.locator("#print-status")).to_contain_text("Saving your changes first")
     assert asked == []
     with page.expect_request(f"**/armies/{saved.pk}/roster.pdf"):
-        page.unroute_all(behavior="wait")
-        for route in held:
-            route.continue_()
+        release()
     saved.refresh_from_db()
     assert saved.document["units"][0]["name"] == "Linked once saved"
