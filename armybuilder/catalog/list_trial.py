@@ -3,8 +3,8 @@ builder's tiles, checked like any army, so an author sees its points and every p
 
 Each entry gives the units its minimum asks for; then entries are taken one unit at a
 time, in the list's order, while a unit more makes the army better (fewer errors, then
-fewer warnings, such as too few units) and the entry allows it, every choice group's
-options once when that makes it no worse, and a unit is taken back where that ends an
+fewer warnings, such as too few units) and the entry allows it, every optional entry
+(a choice group's option) once when that adds no error, and a unit is taken back where that ends an
 error. The army is the one ``rules.check_document`` checks everywhere else.
 """
 
@@ -72,15 +72,16 @@ def try_list(ruleset: rules.RuleSet, army_list: ArmyList) -> Trial:
                     continue
                 counts[n] += 1
                 tried = _check(ruleset, listed, units())
-                # an optional entry (a choice group's option) is taken once when it makes
-                # the army no worse, so the sample shows the whole list
+                # an optional entry (a choice group's option) is taken once when it adds no
+                # error, so the sample shows the whole list
                 optional = round_ == 0 and entry.minimum == 0
-                if score(tried) < score(report) or (optional and score(tried) <= score(report)):
+                no_worse = len(tried.errors) <= len(report.errors)  # a warning may come
+                if score(tried) < score(report) or (optional and no_worse):
                     report, grew = tried, True
                 else:
                     counts[n] -= 1
             for n, entry in enumerate(entries):  # a unit fewer, where that ends an error
-                if counts[n] <= entry.minimum:
+                if counts[n] <= entry.minimum or sum(counts) <= 1:  # never an empty sample
                     continue
                 counts[n] -= 1
                 tried = _check(ruleset, listed, units())
