@@ -44,7 +44,7 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    from armybuilder.ops import outage
+    from armybuilder import outage
 
     # called while the exception is handled: an outage (database, cache, queue) is a 503
     if outage.is_outage(sys.exc_info()[1]):

@@ -151,10 +151,10 @@ MIDDLEWARE.insert(
 MIDDLEWARE.append("armybuilder.throttle.ThrottleMiddleware")
 MIDDLEWARE.append("armybuilder.accounts.lockout.LockOutMiddleware")
 # Around all but the security headers: a 503 always says when to come back, and the first
-# page answered ends an outage (ops.outage).
+# page answered ends an outage (armybuilder/outage.py).
 MIDDLEWARE.insert(
     MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
-    "armybuilder.ops.outage.OutageMiddleware",
+    "armybuilder.outage.OutageMiddleware",
 )
 # Counters live in their own cache, shared by every web process and node and counted
 # atomically: a table in the app's database (accounts.counters), with or without Redis. A
@@ -198,8 +198,8 @@ AUTH_PASSWORD_VALIDATORS += [
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    # a database or Redis outage: one line when it begins, no stack per request (ops.outage)
-    "filters": {"outages": {"()": "armybuilder.ops.outage.OneLinePerOutage"}},
+    # a database or Redis outage: one line when it begins, no stack per request (armybuilder/outage.py)
+    "filters": {"outages": {"()": "armybuilder.outage.OneLinePerOutage"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["outages"]}},
     "root": {"handlers": ["console"], "level": "WARNING"},
 }

@@ -423,7 +423,7 @@ def test_no_model_signal_carries_a_business_rule():
 
 
 ARCHITECTURE = ROOT / "ARCHITECTURE.md"
-FILE_SUFFIXES = (".py", ".toml", ".json", ".md", ".html")
+FILE_SUFFIXES = (".py", ".toml", ".json", ".md", ".html", ".js", ".css")
 _PATH_ROOTS = (ROOT, ROOT / "armybuilder")
 
 
@@ -462,7 +462,7 @@ def _path_exists(token: str) -> bool:
 
 
 def _project_files(name: str) -> Iterator[Path]:
-    for top in ("rules", "armybuilder", "tests", "bench"):
+    for top in ("rules", "armybuilder", "tests", "bench", "static"):
         yield from (ROOT / top).rglob(name)
 
 

@@ -8,7 +8,7 @@ import pytest
 from django.db import OperationalError
 from django.test import Client
 
-from armybuilder.ops import outage
+from armybuilder import outage
 
 
 @pytest.fixture
