@@ -7,6 +7,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
 from armybuilder.armies.models import Army
+from tests.browser import screen
 from tests.support import unit_id
 
 pytestmark = pytest.mark.browser
@@ -211,4 +212,6 @@ def test_a_second_devices_stale_edit_is_refused_and_a_bad_value_is_explained_in_
         "aria-invalid", "true"
     )
     expect(second.locator("#total-points")).to_have_text("44")
+    # the total follows at once (the page's estimate): the saved army once the edit landed
+    screen.settled(second)
     assert Army.objects.get(owner__username="carol").document["units"][0]["figures"] == 12

@@ -220,7 +220,7 @@ def test_on_a_phone_the_header_takes_two_lines(live_server, new_context, alice, 
     if signed_in:
         assert names[:2] == ["Start building", "My armies"] and names[-1] == "Log out"
     else:
-        assert names == ["Start building", "My armies", "Log in", "Sign up"]
+        assert names == ["Start building", "My armies", "Events", "Log in", "Sign up"]
     assert horizontal_overflow(page) <= 0
     assert small_targets(page) == []
     if width == 390 and signed_in:

@@ -47,12 +47,12 @@ def test_another_writers_save_in_between_leaves_the_answer_following_no_version(
     real = pipeline.run
     done = []
 
-    def another_writer_first(army, command):
+    def another_writer_first(army, command, key=""):
         if not done:
             done.append(True)
             other = type(army).objects.get(pk=army.pk)
             real(other, SetValue(second, "name", "From the other device"))
-        return real(army, command)
+        return real(army, command, key)
 
     monkeypatch.setattr(operations.pipeline, "run", another_writer_first)
     answer = send(hx(owner_client), saved, op("set", first, "name", "Mine"))
