@@ -23,7 +23,8 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
-from armybuilder.armies.models import AppliedAction, Army
+from armybuilder.armies import saving
+from armybuilder.armies.models import Army
 from tests.browser.conftest import OFFLINE_LOAD_FAILURES
 from tests.browser.screen import TIMEOUT, same_as_fresh, settled, sign_in_context
 from tests.browser.test_builder_journeys import make_army, sign_in
@@ -324,7 +325,8 @@ def journey(seed: int, browser: Browser, live_server: Any, user: User, log: list
             same_as_fresh(device.page, browser, live_server, user, saved.pk)
         # every action a device sent reached the server (refused ones aside: a change to a
         # unit another device deleted, a conflict)
-        keys = set(AppliedAction.objects.filter(army=saved).values_list("key", flat=True))
+        sent_keys = [o["key"] for device in devices for o in device.sent]
+        keys = saving.applied_keys(saved, sent_keys)
         for device in devices:
             for operation in device.sent:
                 if len(devices) == 1 or operation.get("op") in ("add", "duplicate"):
