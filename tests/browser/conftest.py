@@ -78,6 +78,14 @@ OFFLINE_LOAD_FAILURES = pytest.mark.expected_console_errors(
     r"^htmx:(sendError|afterRequest), \[object HTML\w*Element\]$",
 )
 
+# A card's editor asked for just as its unit went (a delete sent from this page landing
+# between the builder drawn with the card and the editor fetched again, a roll, another
+# device): the server answers 404 and the page leaves the card to the next drawing.
+EDITOR_OF_A_UNIT_GONE = pytest.mark.expected_console_errors(
+    r"^Failed to load resource: the server responded with a status of 404 \(Not Found\)$",
+    r"^Response Status Error Code 404 from /armies/\d+/unit/[a-z0-9]+/editor/, ",
+)
+
 BROWSER_FIXTURES = {"browser", "new_context", "context", "page"}
 
 

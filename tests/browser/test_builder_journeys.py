@@ -22,6 +22,7 @@ import rules
 from armybuilder.armies import services
 from armybuilder.armies.models import Army
 from armybuilder.catalog.selectors import get_list
+from tests.browser import screen
 from tests.support import example, item_url, unit_id
 
 pytestmark = pytest.mark.browser
@@ -171,6 +172,7 @@ def test_build_a_legal_army_from_the_picker_one_click_a_unit(live_server, page, 
     if plan:
         record_clicks("add a list unit", ruleset, 1)
     expect(page.locator("#army-totals .badge")).to_have_text("Legal")
+    screen.settled(page)  # a card is drawn at once: the database once every add landed
     saved.refresh_from_db()
     assert len(saved.document["units"]) == max(len(plan), 2 if not plan else 0)
 

@@ -25,7 +25,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from armybuilder.armies import saving
 from armybuilder.armies.models import Army
-from tests.browser.conftest import OFFLINE_LOAD_FAILURES
+from tests.browser.conftest import EDITOR_OF_A_UNIT_GONE, OFFLINE_LOAD_FAILURES
 from tests.browser.screen import TIMEOUT, same_as_fresh, settled, sign_in_context
 from tests.browser.test_builder_journeys import make_army, sign_in
 from tests.support import kept_with_editors
@@ -38,11 +38,7 @@ pytestmark = [
     pytest.mark.expected_console_errors(
         r"^Failed to load resource: the server responded with a status of 409 \(Conflict\)$"
     ),
-    # a card's editor asked for just as its unit went (rolled away, deleted elsewhere)
-    pytest.mark.expected_console_errors(
-        r"^Failed to load resource: the server responded with a status of 404 \(Not Found\)$",
-        r"^Response Status Error Code 404 from /armies/\d+/unit/[a-z0-9]+/editor/, ",
-    ),
+    EDITOR_OF_A_UNIT_GONE,
 ]
 
 RULESETS = ["into-the-dark", "feudal-2017", "dark-ages-d5"]

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 import rules
 from armybuilder.armies.models import Army
 from armybuilder.catalog.selectors import army_lookup
-from tests.browser.conftest import OFFLINE_LOAD_FAILURES
+from tests.browser.conftest import EDITOR_OF_A_UNIT_GONE, OFFLINE_LOAD_FAILURES
 from tests.browser.test_builder_journeys import TIMEOUT, make_army, open_builder, sign_in
 from tests.support import kept_with_editors
 
@@ -71,6 +71,7 @@ def under_the_worker(page: Page, live_server, saved: Army) -> None:
     kept_with_editors(page)
 
 
+@EDITOR_OF_A_UNIT_GONE  # its delete lands as the page fetches the card's editor again
 def test_offline_add_duplicate_delete_and_move_show_at_once_and_count_in_the_estimate(
     live_server, page: Page, browser: Browser
 ):
