@@ -154,6 +154,7 @@ document.addEventListener("click", (event) => {
   const field = wrap.dataset.field;
   wrap.dataset.from = button.dataset.theirs;
   wrap.classList.remove("conflicted");
+  forgetConflict(army, target, field);
   if (button.dataset.conflict === "theirs") {
     writeValue(wrap, JSON.parse(button.dataset.theirs));
     clearState(target, field);
@@ -182,6 +183,7 @@ function showResult(sent, result) {
   if (ok) {
     const saved = status === "applied" && "value" in result ? result.value : sent.value;
     if (status === "applied" && sent.army === army) { seen(sent, saved, result.version); }
+    if (!newer) { forgetConflict(sent.army, sent.target, sent.field); }
     if (wrap && !newer) {
       wrap.dataset.from = JSON.stringify(saved);
       // a field drawn again meanwhile from before the change (an editor fetched as the
@@ -199,6 +201,7 @@ function showResult(sent, result) {
     if (typeof saved === "string" && saved) { title.textContent = saved; }
   }
   if (status === "conflict") {
+    store.putConflict(sent.army, sent.target, sent.field, result.theirs, sent.value);
     showState(sent.target, sent.field, { state: "conflict", reason: "changed elsewhere, choose a value",
                                          theirs: result.theirs, mine: sent.value, html: result.html });
   } else {
@@ -418,6 +421,7 @@ function reapply() {
     }
     if (!stateOf(r.target, r.field)) { showState(r.target, r.field, { state: "saving" }); }
   });
+  restoreConflicts();
   repaint(document);
   showCount();
 }
@@ -467,8 +471,35 @@ if (channel) {
   };
 }
 
+/* Conflicts kept from before a reload are offered again: the field shows the player's
+ * value with the choice; one whose saved value is now the player's is settled and dropped. */
+let kept = [];
+
+function restoreConflicts() {
+  kept.forEach((c) => {
+    if (stateOf(c.target, c.field) || queue.lastSet(army, c.target, c.field)) { return; }
+    const wrap = wrapFor(c.target, c.field);
+    if (!wrap) { loadEditor(c.target); return; }
+    if (sameValue(readValue(wrap), c.mine)) {
+      forgetConflict(army, c.target, c.field);
+      return;
+    }
+    const theirs = readValue(wrap);  // the page as drawn now is the saved army
+    wrap.dataset.from = JSON.stringify(theirs);
+    writeValue(wrap, c.mine);
+    showState(c.target, c.field, { state: "conflict", reason: "changed elsewhere, choose a value",
+                                   theirs: theirs, mine: c.mine });
+  });
+}
+
+function forgetConflict(forArmy, target, field) {
+  kept = kept.filter((k) => !(k.target === target && k.field === field));
+  store.dropConflict(forArmy, target, field);
+}
+
 function arrive() {
-  return queue.load().then((stored) => {
+  const conflicted = army === null ? Promise.resolve([]) : store.conflicts(army);
+  return conflicted.then((found) => { kept = found; }).then(() => queue.load()).then((stored) => {
     reapply();
     optimistic.lay();
     if (army !== null && stored.some((r) => r.army === army)) { redrawAfterResend = true; }
