@@ -9,6 +9,7 @@
  * [data-field] wrappers for values, forms and buttons with data-op for actions. Without
  * JavaScript the same forms post to their own URLs. */
 import * as store from "./store.js";
+import * as conflicts from "./conflicts.js";
 import * as queue from "./queue.js";
 import * as redraw from "./redraw.js";
 import * as morph from "./morph.js";
@@ -154,7 +155,7 @@ document.addEventListener("click", (event) => {
   const field = wrap.dataset.field;
   wrap.dataset.from = button.dataset.theirs;
   wrap.classList.remove("conflicted");
-  forgetConflict(army, target, field);
+  conflicts.forget(army, target, field);
   if (button.dataset.conflict === "theirs") {
     writeValue(wrap, JSON.parse(button.dataset.theirs));
     clearState(target, field);
@@ -183,7 +184,7 @@ function showResult(sent, result) {
   if (ok) {
     const saved = status === "applied" && "value" in result ? result.value : sent.value;
     if (status === "applied" && sent.army === army) { seen(sent, saved, result.version); }
-    if (!newer) { forgetConflict(sent.army, sent.target, sent.field); }
+    if (!newer) { conflicts.forget(sent.army, sent.target, sent.field); }
     if (wrap && !newer) {
       wrap.dataset.from = JSON.stringify(saved);
       // a field drawn again meanwhile from before the change (an editor fetched as the
@@ -201,7 +202,7 @@ function showResult(sent, result) {
     if (typeof saved === "string" && saved) { title.textContent = saved; }
   }
   if (status === "conflict") {
-    store.putConflict(sent.army, sent.target, sent.field, result.theirs, sent.value);
+    conflicts.remember(sent.army, sent.target, sent.field, result.theirs, sent.value);
     showState(sent.target, sent.field, { state: "conflict", reason: "changed elsewhere, choose a value",
                                          theirs: result.theirs, mine: sent.value, html: result.html });
   } else {
@@ -421,7 +422,7 @@ function reapply() {
     }
     if (!stateOf(r.target, r.field)) { showState(r.target, r.field, { state: "saving" }); }
   });
-  restoreConflicts();
+  conflicts.restore(army, loadEditor);
   repaint(document);
   showCount();
 }
@@ -471,35 +472,8 @@ if (channel) {
   };
 }
 
-/* Conflicts kept from before a reload are offered again: the field shows the player's
- * value with the choice; one whose saved value is now the player's is settled and dropped. */
-let kept = [];
-
-function restoreConflicts() {
-  kept.forEach((c) => {
-    if (stateOf(c.target, c.field) || queue.lastSet(army, c.target, c.field)) { return; }
-    const wrap = wrapFor(c.target, c.field);
-    if (!wrap) { loadEditor(c.target); return; }
-    if (sameValue(readValue(wrap), c.mine)) {
-      forgetConflict(army, c.target, c.field);
-      return;
-    }
-    const theirs = readValue(wrap);  // the page as drawn now is the saved army
-    wrap.dataset.from = JSON.stringify(theirs);
-    writeValue(wrap, c.mine);
-    showState(c.target, c.field, { state: "conflict", reason: "changed elsewhere, choose a value",
-                                   theirs: theirs, mine: c.mine });
-  });
-}
-
-function forgetConflict(forArmy, target, field) {
-  kept = kept.filter((k) => !(k.target === target && k.field === field));
-  store.dropConflict(forArmy, target, field);
-}
-
 function arrive() {
-  const conflicted = army === null ? Promise.resolve([]) : store.conflicts(army);
-  return conflicted.then((found) => { kept = found; }).then(() => queue.load()).then((stored) => {
+  return conflicts.load(army).then(() => queue.load()).then((stored) => {
     reapply();
     optimistic.lay();
     if (army !== null && stored.some((r) => r.army === army)) { redrawAfterResend = true; }
