@@ -66,6 +66,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         static("js/changes/main.js"),
         static("js/changes/queue.js"),
         static("js/changes/store.js"),
+        static("js/changes/conflicts.js"),
         static("js/changes/fields.js"),
         static("js/changes/redraw.js"),
         static("js/changes/landed.js"),

@@ -4,6 +4,8 @@ then is what a fresh page of the army shows."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
@@ -177,4 +179,42 @@ def test_a_reload_offline_at_once_after_a_saved_edit_changes_it_from_the_saved_v
     settled(page)
     saved.refresh_from_db()
     assert saved.document["units"][0]["figures"] == int(again)
+    same_as_fresh(page, browser, live_server, user, saved.pk)
+
+
+def test_a_reload_before_choosing_still_offers_the_conflict_with_my_value(
+    live_server, page: Page, browser: Browser
+):
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "into-the-dark", 3)
+    under_the_worker(page, live_server, saved)
+    open_card(page, 1)
+    page.context.set_offline(True)
+    figures(page, 1).fill("8")
+    figures(page, 1).press("Tab")
+    expect(page.locator("#pending-changes")).to_contain_text("1 change not yet saved")
+    bravo = saved.document["units"][1]["id"]
+    saved.refresh_from_db()
+    pipeline.run(saved, SetValue(bravo, "figures", 9))
+    page.context.set_offline(False)
+    wrap = page.locator(f"#unit-{bravo} [data-field='figures']")
+    expect(wrap).to_have_class(re.compile(r"\bconflicted\b"), timeout=TIMEOUT)
+    settled(page)
+    page.reload()
+    # after the reload: my value, the other device's, and the choice are still there
+    expect(page.locator(f"#unit-{bravo} .conflict-mark")).to_be_visible(timeout=TIMEOUT)
+    page.locator(f"#unit-{bravo} summary").click()
+    expect(wrap).to_have_class(re.compile(r"\bconflicted\b"))
+    expect(wrap).to_contain_text("Changed somewhere else to 9")
+    expect(figures(page, 1)).to_have_value("8")
+    page.locator(f"#unit-{bravo} [data-conflict='mine']").click()
+    expect(wrap.locator(".field-state")).to_have_text("Saved", timeout=TIMEOUT)
+    settled(page)
+    saved.refresh_from_db()
+    assert saved.document["units"][1]["figures"] == 8
+    # chosen, the conflict is not offered again
+    page.reload()
+    page.locator(f"#unit-{bravo} summary").click()
+    expect(figures(page, 1)).to_have_value("8")
+    expect(page.locator("[data-field].conflicted")).to_have_count(0)
     same_as_fresh(page, browser, live_server, user, saved.pk)

@@ -9,6 +9,7 @@
  * [data-field] wrappers for values, forms and buttons with data-op for actions. Without
  * JavaScript the same forms post to their own URLs. */
 import * as store from "./store.js";
+import * as conflicts from "./conflicts.js";
 import * as queue from "./queue.js";
 import * as redraw from "./redraw.js";
 import * as morph from "./morph.js";
@@ -154,6 +155,7 @@ document.addEventListener("click", (event) => {
   const field = wrap.dataset.field;
   wrap.dataset.from = button.dataset.theirs;
   wrap.classList.remove("conflicted");
+  conflicts.forget(army, target, field);
   if (button.dataset.conflict === "theirs") {
     writeValue(wrap, JSON.parse(button.dataset.theirs));
     clearState(target, field);
@@ -182,6 +184,7 @@ function showResult(sent, result) {
   if (ok) {
     const saved = status === "applied" && "value" in result ? result.value : sent.value;
     if (status === "applied" && sent.army === army) { seen(sent, saved, result.version); }
+    if (!newer) { conflicts.forget(sent.army, sent.target, sent.field); }
     if (wrap && !newer) {
       wrap.dataset.from = JSON.stringify(saved);
       // a field drawn again meanwhile from before the change (an editor fetched as the
@@ -199,6 +202,7 @@ function showResult(sent, result) {
     if (typeof saved === "string" && saved) { title.textContent = saved; }
   }
   if (status === "conflict") {
+    conflicts.remember(sent.army, sent.target, sent.field, result.theirs, sent.value);
     showState(sent.target, sent.field, { state: "conflict", reason: "changed elsewhere, choose a value",
                                          theirs: result.theirs, mine: sent.value, html: result.html });
   } else {
@@ -418,6 +422,7 @@ function reapply() {
     }
     if (!stateOf(r.target, r.field)) { showState(r.target, r.field, { state: "saving" }); }
   });
+  conflicts.restore(army, loadEditor);
   repaint(document);
   showCount();
 }
@@ -468,7 +473,7 @@ if (channel) {
 }
 
 function arrive() {
-  return queue.load().then((stored) => {
+  return conflicts.load(army).then(() => queue.load()).then((stored) => {
     reapply();
     optimistic.lay();
     if (army !== null && stored.some((r) => r.army === army)) { redrawAfterResend = true; }

@@ -51,3 +51,25 @@ export function all() {
 export function warm() {
   return opened()("readonly", (objects) => promisifyRequest(objects.count())).catch(() => 0);
 }
+
+/* Open conflicts (a field changed elsewhere while this device's value waited) are kept in
+ * the same store, keyed [army, "conflict <target> <field>"], so a reload before the player
+ * chose still offers the choice. They carry no operation `key`, so all() leaves them out. */
+function conflictKey(army, target, field) {
+  return [army, "conflict " + target + " " + field];
+}
+
+export function putConflict(army, target, field, theirs, mine) {
+  const record = { army: army, conflict: true, target: target, field: field, theirs: theirs, mine: mine };
+  return write((objects) => objects.put(record, conflictKey(army, target, field))).catch(() => {});
+}
+
+export function dropConflict(army, target, field) {
+  return write((objects) => objects.delete(conflictKey(army, target, field))).catch(() => {});
+}
+
+export function conflicts(army) {
+  return entries(opened())
+    .then((pairs) => pairs.map((pair) => pair[1]).filter((r) => r && r.conflict && r.army === army))
+    .catch(() => []);
+}
