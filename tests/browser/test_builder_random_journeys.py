@@ -217,7 +217,8 @@ def act(device: Device, action: str, rng: random.Random, step: int, ruleset: str
             edit_field(page, card_id, rng, step)
             return "edit"
         if action == "move":
-            buttons = page.locator(f"#{card_id} [data-op=move]:not([disabled])")
+            # a player taps only what is shown (Up on the first card and Down on the last are hidden)
+            buttons = page.locator(f"#{card_id} [data-op=move]:not([disabled]):visible")
             count = buttons.count()
             if not count:
                 return "move: nowhere"
