@@ -362,13 +362,33 @@ def event_rules_document(
     }
 
 
-def check_with_event(raw: Any, event_raw: Any) -> tuple[Army, Report, tuple[Issue, ...]]:
+def outside_event_lists(raw: Any, event: EventRules) -> Issue | None:
+    """The event's problem with an army built on a list of its rule set that the event does
+    not allow, found from the document alone: the offline checker holds only the event's
+    lists, so both it and the server say this (and only this) in the same words."""
+    if not isinstance(raw, Mapping) or raw.get("ruleset") != event.ruleset or not event.lists:
+        return None
+    slug = raw.get("army_list")
+    if not isinstance(slug, str) or not slug or slug in event.lists:
+        return None
+    allowed = ", ".join(sorted(event.list_words(s) for s in event.lists))
+    return error(
+        "event-list",
+        f"The army is built on an army list the event does not allow; the event allows {allowed}.",
+        LISTS_RULE,
+    )
+
+
+def check_with_event(raw: Any, event_raw: Any) -> tuple[Army | None, Report, tuple[Issue, ...]]:
     """Check an army document against a ``muster.event/1`` file alone (offline): the
     file's pinned lists answer for the army's lists, and the event's rules are checked
     beside the list's own. Answers the parsed army, its report and the event's issues."""
     from rules.engine import check_document
 
     event, lists = parse_event_rules(event_raw)
+    outside = outside_event_lists(raw, event)
+    if outside is not None:
+        return None, Report(event.ruleset, None, event.points_limit, (), (), ()), (outside,)
 
     def lookup(ruleset: str) -> NamedLists:
         return lists if ruleset == event.ruleset else NamedLists()

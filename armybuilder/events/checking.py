@@ -17,7 +17,7 @@ from armybuilder.catalog.selectors import army_lookup
 from armybuilder.catalog.services import check_document
 from armybuilder.events.models import Event
 from rules.registry import get_ruleset
-from rules.restrictions import EventRules, check_event, parse_restrictions
+from rules.restrictions import EventRules, check_event, outside_event_lists, parse_restrictions
 
 
 def readable_allowed(event: Event) -> Any:
@@ -83,6 +83,9 @@ def check_for_event(
     event: Event, document: Any, *, owner_id: Any = None, own_pins: Mapping[str, int] | None = None
 ) -> EventCheck:
     rules_ = event_rules(event)
+    outside = outside_event_lists(document, rules_)
+    if outside is not None:
+        return EventCheck(dict(document), {}, None, (outside.to_json(),))
     pins = pins_for_event(document, rules_, own_pins or {})
     lookup = army_lookup(SimpleNamespace(list_pins=pins, owner_id=owner_id))
     try:

@@ -1,6 +1,6 @@
 """`muster check --event rules.json army.json` and the server (the desk, the entry page
 and every submission use ``check_for_event``) report the same problems, in the same
-words, of 50 random armies over the event's lists."""
+words, of 50 random armies over the event's lists and over lists the event does not allow."""
 
 from __future__ import annotations
 
@@ -37,7 +37,8 @@ def words(problems):
 
 armies = st.builds(
     lambda slug, extra, drop, points: (slug, extra, drop, points),
-    st.sampled_from(["viking", "anglo-danish-1066"]),
+    # the event allows the first two; the others are the rule set's lists it does not
+    st.sampled_from(["viking", "anglo-danish-1066", "norman-1066", "swiss"]),
     st.integers(min_value=0, max_value=6),
     st.integers(min_value=0, max_value=2),
     st.sampled_from([None, 300, 600]),
@@ -48,7 +49,7 @@ armies = st.builds(
     max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(armies)
-def test_the_cli_and_the_server_agree_on_random_armies_over_the_events_lists(
+def test_the_cli_and_the_server_agree_on_random_armies_on_allowed_and_outside_lists(
     client, tmp_path_factory, case
 ):
     slug, extra, drop, points = case
@@ -69,3 +70,6 @@ def test_the_cli_and_the_server_agree_on_random_armies_over_the_events_lists(
     assert code == (0 if server.valid else 1)
     assert cli["valid"] == server.valid
     assert words(cli["issues"]) == words(server.problems)
+    if slug in ("norman-1066", "swiss"):
+        assert code == 1
+        assert ("error", "Event army lists") in {(p["severity"], p["rule"]) for p in cli["issues"]}
