@@ -396,6 +396,9 @@ def test_keyboard_only_adding_a_unit_within_five_tabs(live_server, page, ruleset
     page.keyboard.press("Enter")
     expect(page.locator("#unit-list > li.item")).to_have_count(2)
     record_clicks("add a unit by keyboard", ruleset, 0, keys=keys + 1)
+    # the card is drawn before the server saved it: the journey ends once the add landed,
+    # never with a save in flight while the test database is emptied
+    screen.settled(page)
 
 
 def test_screenshots_of_six_units_collapsed_and_one_open_and_the_clicks_per_action(
