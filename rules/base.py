@@ -8,6 +8,7 @@ from typing import Any, ClassVar, Literal
 
 from rules.costs import Cost, FigureCost
 from rules.fields import Field
+from rules.list_ids import id_problems
 from rules.list_shape import ListShape
 
 Severity = Literal["error", "warning"]
@@ -106,6 +107,8 @@ class EntryStatus:
     # replace (None: this army has none left to replace); "" when the entry adds a unit
     replaces: str = ""
     replace_index: int | None = None
+    # the ids (Army.unit_ids) of the units counted in ``have``; a unit is in one entry's only
+    unit_ids: tuple[str, ...] = ()
 
     @property
     def still_required(self) -> int:
@@ -437,7 +440,7 @@ class RuleSet:
         """Messages for everything wrong with an army list's constraint data (empty: fine)."""
         if not isinstance(data, dict):
             return ["constraint data must be a JSON object"]
-        return []
+        return id_problems(data)
 
     # -- quick-reference sheet -------------------------------------------------------
     def quick_reference(

@@ -191,6 +191,21 @@ class CombatRules:
         """The hits a unit rallies off (``total``: its hits after)."""
         raise NotImplementedError
 
+    def rally_dice(self, rally: Rally) -> DieSpec | None:
+        """The die ``rally`` rolls, read from its unit, facts and options (``die`` and
+        ``hits`` aside): None when the source rolls none for it. The game rolls this one
+        from a seed when the player leaves the die empty."""
+        return None
+
+    def rally_phase(self, options: Mapping[str, Any]) -> str | None:
+        """The phase units rally in: the one keyed "rally" (None: the source has none)."""
+        return next((p.key for p in self.phases(options) if p.key == "rally"), None)
+
+    def rally_facts(self, options: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+        """What ``rally`` reads of what the unit did (``Rally.facts``): (key, label), in
+        the order a player is asked."""
+        return ()
+
     def force_morale(
         self, lost: int, rolls: tuple[int, ...], *, units: int = 6, bonus: int = 0
     ) -> Verdict | None:
@@ -199,6 +214,17 @@ class CombatRules:
         ``rolls`` are the dice as rolled, ``units`` the army's size, ``bonus`` what the
         source's +1s add."""
         return None
+
+    def force_morale_dice(self, options: Mapping[str, Any]) -> DieSpec | None:
+        """The die ``force_morale`` reads, ``count`` the most the source lets a force roll
+        at once (TWO dice, either keeping it fighting): the player rolls one up to that
+        many. None when the source has no force morale."""
+        return None
+
+    def force_morale_bonuses(self, options: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+        """The +1s the source allows on a force morale roll, (key, the source's words), for
+        the player to tick; each ticked adds 1 to ``force_morale``'s ``bonus``."""
+        return ()
 
     def phase(self, key: str, options: Mapping[str, Any]) -> Phase:
         for phase in self.phases(options):

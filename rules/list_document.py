@@ -5,7 +5,8 @@ the same opening checks (``read_head``: known keys, format, rule set), a size li
 text rule (``rules/text.py``) for every key and string, and every
 refusal a ``MalformedDocument`` whose ``path`` names the place at fault. The list's
 ``data`` is the rule set's own list shape, checked by that rule set's
-``validate_army_list``; its problems come back with the path under ``data``.
+``validate_army_list``; its problems come back with the path under ``data``. Each item
+of ``data`` may carry an optional ``id`` (``rules.list_ids``), kept as it is.
 """
 
 from __future__ import annotations

@@ -106,6 +106,15 @@ def unit_from(ruleset: RuleSet, values: Mapping[str, Any], army: Army) -> Unit |
         return None
 
 
+def ids_of(army: Army | None, indices: Iterable[int]) -> tuple[str, ...]:
+    """The stable ids of the army's units at ``indices``, in that order (a unit the
+    document gave no id is left out)."""
+    if army is None:
+        return ()
+    known = army.unit_ids
+    return tuple(found for i in indices if 0 <= i < len(known) and (found := known[i]))
+
+
 def entry_cost(ruleset: RuleSet, values: Mapping[str, Any], army: Army | None) -> int | None:
     """Points of one unit with ``values``, as the engine costs it (None: no points)."""
     if not ruleset.uses_points:

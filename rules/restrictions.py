@@ -19,8 +19,12 @@ from typing import Any
 
 from rules.base import Army, Issue, NamedLists, Report, RuleSet, error
 from rules.errors import MalformedDocument
-from rules.fields import Field, describe, parse_value
+from rules.fields import describe
 from rules.registry import get_ruleset, slugs
+from rules.restriction_kinds import (
+    KIND_CLASSES,
+    Restriction,
+)
 from rules.text import check_text
 
 EVENT_FORMAT = "muster.event/1"
@@ -29,69 +33,7 @@ NO_PERSONALITIES = "no_personalities"
 REQUIRED_OPTION = "required_option"
 FORBIDDEN_OPTION = "forbidden_option"
 MIN_UNIT_TYPE = "min_unit_type"
-KINDS: dict[str, str] = {
-    MAX_UNITS: "At most a number of units",
-    NO_PERSONALITIES: "No personalities",
-    REQUIRED_OPTION: "An option must be chosen",
-    FORBIDDEN_OPTION: "An option must not be chosen",
-    MIN_UNIT_TYPE: "At least a number of units of one kind",
-}
-# the keys each kind takes besides ``kind``
-_KEYS: dict[str, tuple[str, ...]] = {
-    MAX_UNITS: ("count",),
-    NO_PERSONALITIES: (),
-    REQUIRED_OPTION: ("option", "value"),
-    FORBIDDEN_OPTION: ("option", "value"),
-    MIN_UNIT_TYPE: ("field", "value", "count"),
-}
-MAX_COUNT = 500  # the most units an army document holds
-PERSONALITY = "personality"  # the unit field naming a personality, where a rule set has one
-
-
-@dataclass(frozen=True)
-class Restriction:
-    """One restriction: ``kind`` and the keys that kind takes."""
-
-    kind: str
-    count: int | None = None
-    option: str = ""
-    field: str = ""
-    value: Any = None
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"kind": self.kind}
-        for key in _KEYS[self.kind]:
-            data[key] = getattr(self, key)
-        return data
-
-
-def _choice_unit_field(ruleset: RuleSet, name: str, path: str) -> Field:
-    for candidate in ruleset.unit_fields:
-        if candidate.name == name and candidate.kind in ("choice", "boolean"):
-            return candidate
-    allowed = [f.name for f in ruleset.unit_fields if f.kind in ("choice", "boolean")]
-    raise MalformedDocument(
-        path,
-        f"{path}: {describe(name)} is not a unit field of {ruleset.title} ({', '.join(allowed)})",
-    )
-
-
-def _option_field(ruleset: RuleSet, name: str, path: str) -> Field:
-    for candidate in ruleset.options:
-        if candidate.name == name:
-            return candidate
-    allowed = ", ".join(o.name for o in ruleset.options) or "none"
-    raise MalformedDocument(
-        path, f"{path}: {describe(name)} is not an option of {ruleset.title} ({allowed})"
-    )
-
-
-def _count(value: Any, path: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_COUNT:
-        raise MalformedDocument(
-            path, f"{path}: a whole number from 1 to {MAX_COUNT}, not {describe(value)}"
-        )
-    return value
+KINDS: dict[str, str] = {name: kind.title for name, kind in KIND_CLASSES.items()}
 
 
 def parse_restriction(raw: Any, ruleset: RuleSet, path: str) -> Restriction:
@@ -103,7 +45,7 @@ def parse_restriction(raw: Any, ruleset: RuleSet, path: str) -> Restriction:
         raise MalformedDocument(
             f"{path}.kind", f"{path}.kind: {describe(kind)} is not one of {', '.join(KINDS)}"
         )
-    wanted = ("kind", *_KEYS[kind])
+    wanted = ("kind", *KIND_CLASSES[kind].keys)
     for key in raw:
         if key not in wanted:
             raise MalformedDocument(
@@ -112,20 +54,7 @@ def parse_restriction(raw: Any, ruleset: RuleSet, path: str) -> Restriction:
     for key in wanted:
         if key not in raw:
             raise MalformedDocument(f"{path}.{key}", f"{path}.{key}: is required for {kind}")
-    if kind == MAX_UNITS:
-        return Restriction(kind, count=_count(raw["count"], f"{path}.count"))
-    if kind == NO_PERSONALITIES:
-        _choice_unit_field(ruleset, PERSONALITY, f"{path}.kind")
-        return Restriction(kind)
-    if kind in (REQUIRED_OPTION, FORBIDDEN_OPTION):
-        option = _option_field(ruleset, raw["option"], f"{path}.option")
-        value = parse_value(option, raw["value"], f"{path}.value")
-        return Restriction(kind, option=option.name, value=value)
-    unit_field = _choice_unit_field(ruleset, raw["field"], f"{path}.field")
-    value = parse_value(unit_field, raw["value"], f"{path}.value")
-    return Restriction(
-        kind, field=unit_field.name, value=value, count=_count(raw["count"], f"{path}.count")
-    )
+    return KIND_CLASSES[kind].parse(raw, ruleset, path)
 
 
 def parse_restrictions(
@@ -139,31 +68,9 @@ def parse_restrictions(
     return tuple(parse_restriction(item, ruleset, f"{path}[{i}]") for i, item in enumerate(raw))
 
 
-def _units(count: int) -> str:
-    return "1 unit" if count == 1 else f"{count} units"
-
-
 def describe_restriction(restriction: Restriction, ruleset: RuleSet) -> str:
     """The restriction as a player reads it on the event's page."""
-    kind = restriction.kind
-    if kind == MAX_UNITS:
-        return f"At most {_units(restriction.count or 0)}."
-    if kind == NO_PERSONALITIES:
-        return "No unit may have a personality."
-    if kind in (REQUIRED_OPTION, FORBIDDEN_OPTION):
-        option = next(o for o in ruleset.options if o.name == restriction.option)
-        value = _value_words(option, restriction.value)
-        verb = "must be" if kind == REQUIRED_OPTION else "must not be"
-        return f"The option “{option.label}” {verb} {value}."
-    unit_field = next(f for f in ruleset.unit_fields if f.name == restriction.field)
-    value = _value_words(unit_field, restriction.value)
-    return f"At least {_units(restriction.count or 0)} with {unit_field.label} {value}."
-
-
-def _value_words(field_: Field, value: Any) -> str:
-    if field_.kind == "boolean":
-        return "on" if value else "off"
-    return f"“{field_.label_for(value)}”"
+    return KIND_CLASSES[restriction.kind].describe(restriction, ruleset)
 
 
 def rule_name(number: int, restriction: Restriction, ruleset: RuleSet) -> str:
@@ -178,48 +85,7 @@ def check_restrictions(
     found: list[Issue] = []
     for number, restriction in enumerate(restrictions, start=1):
         rule = rule_name(number, restriction, ruleset)
-        kind = restriction.kind
-        if kind == MAX_UNITS and len(army.units) > (restriction.count or 0):
-            found.append(
-                error(
-                    "event-max-units",
-                    f"The army has {_units(len(army.units))}; the event allows at most "
-                    f"{restriction.count}.",
-                    rule,
-                )
-            )
-        elif kind == NO_PERSONALITIES:
-            for index, unit in enumerate(army.units):
-                if unit.get(PERSONALITY):
-                    found.append(
-                        error(
-                            "event-personality",
-                            f"{unit.get('name') or f'Unit {index + 1}'} has a personality; "
-                            "the event allows none.",
-                            rule,
-                            unit=index,
-                        )
-                    )
-        elif kind in (REQUIRED_OPTION, FORBIDDEN_OPTION):
-            chosen = army.options.get(restriction.option)
-            if (chosen == restriction.value) != (kind == REQUIRED_OPTION):
-                code = (
-                    "event-option-required" if kind == REQUIRED_OPTION else "event-option-forbidden"
-                )
-                found.append(error(code, describe_restriction(restriction, ruleset), rule))
-        elif kind == MIN_UNIT_TYPE:
-            have = sum(1 for unit in army.units if unit.get(restriction.field) == restriction.value)
-            if have < (restriction.count or 0):
-                unit_field = next(f for f in ruleset.unit_fields if f.name == restriction.field)
-                found.append(
-                    error(
-                        "event-min-units",
-                        f"The army has {have} with {unit_field.label} "
-                        f"{_value_words(unit_field, restriction.value)}; the event requires "
-                        f"at least {restriction.count}.",
-                        rule,
-                    )
-                )
+        found.extend(KIND_CLASSES[restriction.kind].check(army, restriction, ruleset, rule))
     return tuple(found)
 
 

@@ -104,3 +104,18 @@ def test_a_request_is_refused_naming_the_field(raw, path, words):
         parse_combat(raw)
     assert refused.value.path == path
     assert words in refused.value.message
+
+
+RALLY_PHASES = {"feudal-2017": "rally", "dark-ages-2015": "eliminating",  # Ruling C4
+                "dark-ages-d5": "routs_rallies", "into-the-dark": "rally",
+                "dewitt-medieval": "rally"}  # fmt: skip
+
+
+@pytest.mark.parametrize("ruleset", combat_rulesets(), ids=lambda r: r.slug)
+def test_each_rule_set_names_its_rally_phase_and_what_its_rally_reads(ruleset):
+    rules_ = ruleset.combat()
+    assert rules_.rally_phase({}) == RALLY_PHASES[ruleset.slug]
+    assert rules_.rally_phase({}) in {p.key for p in rules_.phases({})}
+    facts = rules_.rally_facts({})
+    assert facts and all(key.isidentifier() and key.islower() and label for key, label in facts)
+    assert len({key for key, _ in facts}) == len(facts)

@@ -258,19 +258,39 @@ def test_every_army_page_survives_a_poisoned_row_stored_directly(owner_client, u
     assert response.status_code == 200 and "Restored Lone" in response.content.decode()
 
 
+def _as_stored() -> dict[int, dict]:
+    """Each army's document as its row holds it: the column's text, not the field's
+    decoding (which keeps the text rule on every read)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT id, document FROM armies_army")
+        return {pk: text if isinstance(text, dict) else json.loads(text) for pk, text in cursor}
+
+
+@pytest.mark.django_db
+def test_decoding_a_poisoned_row_repairs_the_value_and_never_the_row(user):
+    row = Army.objects.create(owner=user, document=_doc())
+    Army.objects.filter(pk=row.pk).update(document=_doc(name=_poison()))
+    read = Army.objects.get(pk=row.pk)
+    assert text_problem(read.name) is None and read.name.startswith("Lone")
+    assert text_problem(_as_stored()[row.pk]["name"]) is not None  # no write during a read
+
+
 @pytest.mark.django_db
 def test_the_data_migration_repairs_stored_documents(user):
     from importlib import import_module
 
-    from django.apps import apps
+    from django.db.migrations.loader import MigrationLoader
 
     migration = import_module("armybuilder.armies.migrations.0004_repair_stored_text")
+    # the models as the migration sees them: their document a plain JSONField, read as
+    # stored (today's field decodes it to the rule already)
+    apps = MigrationLoader(connection).project_state(("armies", "0004_repair_stored_text")).apps
     poison = _poison()
     good = Army.objects.create(owner=user, document=_doc(name="Good"))
     bad = Army.objects.create(owner=user, document=_doc())
     Army.objects.filter(pk=bad.pk).update(document=_doc(name=poison, notes="a\x07\nb"))
     migration.repair_documents(apps, None)
-    stored = dict(Army.objects.values_list("pk", "document"))  # as stored: no model repair
+    stored = _as_stored()  # the rows themselves, not their decoding
     assert stored[good.pk]["name"] == "Good"
     assert text_problem(stored[bad.pk]["name"]) is None
     assert stored[bad.pk]["name"].startswith("Lone")

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rules.base import Army, EntryStatus, Issue, Unit, entry_preset, error
+from rules.list_entries import ids_of
 from rules.qrs import Section
 from rules.rulesets.dark_ages.fit import fit
 from rules.rulesets.dark_ages.lists import ListSpec
@@ -95,7 +96,7 @@ def ally_entries(army: Army) -> tuple[EntryStatus, ...]:
         name = army.list_title(slug)
         spec = ListSpec.from_data(data)
         members = [(i, army.units[i]) for i in contingents.get(slug, [])]
-        placed = list(fit(members, spec, changed=changed, required_only=True).slot_of.values())
+        slot_of = fit(members, spec, changed=changed, required_only=True).slot_of
         elsewhere = [army.list_title(s) for s in contingents if s != slug]
         room = 0 if elsewhere else max(0, MOST_ALLIES - len(members))
         if elsewhere:
@@ -104,12 +105,14 @@ def ally_entries(army: Army) -> tuple[EntryStatus, ...]:
             note = f"allied: 1–3 of {name}'s required units"
         for slot, raw in zip(spec.required, data["required"], strict=False):
             _, values = entry_preset(raw, slot.name)
-            have = sum(1 for p in placed if p is not None and p.key == slot.key)
+            counted = sorted(i for i, p in slot_of.items() if p is not None and p.key == slot.key)
+            have = len(counted)
             more = min(room, max(0, slot.limit - have))
             found.append(EntryStatus(
                 key=f"ally-{slug}-{slot.key}", label=slot.name,
                 values={**values, "ally": slug}, cost=None, have=have, minimum=0,
                 maximum=have + more, note=note, group=f"Allies from {name}",
+                unit_ids=ids_of(army, counted),
             ))  # fmt: skip
     return tuple(found)
 

@@ -243,25 +243,60 @@ class DarkAgesCombat(CombatRules):
 
         def small(roll: int, size: int) -> int:
             d3 = round_up(Fraction(roll, 2))  # a d3 is a d6 halved (2015's Ruling C5)
-            if self.edition.last_phase.key == "eliminating" and size == 4:
+            if self._2015 and size == 4:
                 return d3 + 1
             return d3
 
         return force_morale(lost, rolls, units=units, bonus=bonus, beats=lambda r, n: r > n,
                             rule="FORCE MORALE", words="higher than", small=small)  # fmt: skip
 
+    def force_morale_dice(self, options: Mapping[str, Any]) -> DieSpec | None:
+        """FORCE MORALE: d5 "TWO d5"; 2015 "TWO d6 ... or even 3d6 for desperate or
+        stubborn forces" (either keeping it fighting)."""
+        if self._2015:
+            return DieSpec("D6", D6, 3, "a d6, TWO, or 3d6: any")
+        d5 = options.get("dice", "d6") == "d5"  # the game's die, as its combats roll
+        return DieSpec("D5" if d5 else "D6", D5 if d5 else D6, 2, "a die, or TWO: either")
+
+    def force_morale_bonuses(self, options: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+        if self._2015:
+            return (("opponent_lots_more", "+1 if your opponent has lots more Units"),)
+        return (("opponent_lost_more", "+1 if your opponent has lost more Units"),)
+
+    @property
+    def _2015(self) -> bool:
+        return self.edition.last_phase.key == "eliminating"  # 2015's last phase (Ruling C4)
+
+    def rally_phase(self, options: Mapping[str, Any]) -> str | None:
+        return self.edition.last_phase.key  # d5: Routs and Rallies; 2015: Ruling C4
+
+    def rally_facts(self, options: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+        return (("in_melee", "In melee"), ("moved", "Moved this turn"),
+                ("shot", "Shot this turn"))  # fmt: skip
+
+    def rally_dice(self, rally: Rally) -> DieSpec | None:
+        """A banner's or a Christian priest's die, half of which rallies (PERSONALITIES);
+        none for a unit with neither, or a banner in melee, that moved or shot."""
+        rallier = _rallier(rally.unit)
+        if rallier is None or (rallier == "banner" and {"in_melee", "moved", "shot"} & rally.facts):
+            return None
+        d5 = rally.options.get("dice", "d6") == "d5"
+        return DieSpec("D5" if d5 else "D6", D5 if d5 else D6, 1, f"the {rallier}'s half die")
+
     def rally(self, rally: Rally) -> Result:
-        unit, facts = rally.unit, rally.facts
+        facts = rally.facts
         steps: list[Step] = []
         off = 0
-        rallier = "banner" if unit["banner"] else ("priest" if unit["personality"] == "priest"
-                                                   else None)  # fmt: skip
+        rallier = _rallier(rally.unit)
         if rallier is None:
             steps.append(Step("No banner or priest: no rally", "PERSONALITIES"))
         elif rallier == "banner" and {"in_melee", "moved", "shot"} & facts:
             steps.append(Step("Banner: not when in melee, moved or shot", "PERSONALITIES"))
         elif rally.die is None:
             raise MalformedDocument("die", f"die: a {rallier} rallies half a die roll; give it")
+        elif rally.die not in (D5 if rally.options.get("dice", "d6") == "d5" else D6):
+            name = "D5" if rally.options.get("dice", "d6") == "d5" else "D6"
+            raise MalformedDocument("die", f"die: {rally.die} is not a face of the {name}")
         else:
             off = round_up(Fraction(rally.die, 2))
             if rallier == "priest":
@@ -278,6 +313,13 @@ class DarkAgesCombat(CombatRules):
         last = self.edition.last_phase.section
         steps.append(Step(f"Rallies {rally.hits - after}: {after} hits", last))
         return Result(rally.hits - after, "hits", tuple(steps), after)
+
+
+def _rallier(unit: Unit) -> str | None:
+    """Who rallies a unit (PERSONALITIES): its banner, else its Christian priest."""
+    if unit["banner"]:
+        return "banner"
+    return "priest" if unit["personality"] == "priest" else None
 
 
 def _shooter(attacker: Unit, phase: str) -> None:

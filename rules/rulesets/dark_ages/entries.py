@@ -17,6 +17,7 @@ from rules.base import Allowed, Army, EntryStatus, ListDescription, RuleSet, Uni
 from rules.list_entries import (
     FieldRule,
     by_checks,
+    ids_of,
     match_choices,
     merge,
     normaliser,
@@ -53,8 +54,11 @@ def list_entries(
     assert list_data is not None
     spec = ListSpec.from_data(list_data)
     result = fit(list(units), spec, scale=scale, changed=changed)
-    placed = list(result.slot_of.values())
-    have = {s.key: sum(1 for p in placed if p is not None and p.key == s.key) for s in spec.slots}
+    counted: dict[str, list[int]] = {s.key: [] for s in spec.slots}
+    for i, slot in result.slot_of.items():
+        if slot is not None:
+            counted[slot.key].append(i)
+    have = {key: len(indices) for key, indices in counted.items()}
     group_used = [
         sum(have[s.key] for s in spec.options if s.group == g) for g in range(len(spec.groups))
     ]
@@ -84,6 +88,7 @@ def list_entries(
                 minimum=low,
                 maximum=high,
                 note="; ".join(notes),
+                unit_ids=ids_of(army, sorted(counted[slot.key])),
             )
         )
     return tuple(statuses)

@@ -48,11 +48,12 @@ from rules.base import Unit, entry_preset
 from rules.errors import MalformedDocument
 from rules.fields import Field, parse_value
 from rules.list_entries import Entry
+from rules.list_ids import id_problems
 
 LIST_SIZE = 6
 MATCH_KEYS = ("type", "missile", "variant")
-_ENTRY_KEYS = {"key", "name", "match", "count", "max", "fixed", "note", "unit"}
-_GROUP_KEYS = {"key", "name", "pick", "options", "note"}
+_ENTRY_KEYS = {"id", "key", "name", "match", "count", "max", "fixed", "note", "unit"}
+_GROUP_KEYS = {"id", "key", "name", "pick", "options", "note"}
 
 
 @dataclass(frozen=True)
@@ -158,7 +159,7 @@ def validate(
     """Every problem with a list's data, as messages a curator can act on (empty: fine)."""
     if not isinstance(data, dict):
         return ["constraint data must be a JSON object"]
-    problems: list[str] = []
+    problems: list[str] = id_problems(data)
     unknown = set(data) - {"required", "choices", "notes"}
     if unknown:
         problems.append(

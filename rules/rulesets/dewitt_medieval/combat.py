@@ -227,6 +227,15 @@ class DewittCombat(CombatRules):
         verdict = self.removal({}, total, {}, "morale")
         return Result(int(failed), "hits", tuple(steps), total, verdict, (BY_CODE["C1"],))
 
+    def rally_facts(self, options: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+        # each unit seen routed or eliminated is one more fact (``saw_rout...``): -1 each
+        return tuple((f"saw_rout_{n}", f"Saw {word} friendly unit rout or be eliminated")
+                     for n, word in ((1, "a"), (2, "a second"), (3, "a third")))  # fmt: skip
+
+    def rally_dice(self, rally: Rally) -> DieSpec | None:
+        """A rally is a morale test: one roll of 1-10 (Morale)."""
+        return DieSpec("D10 (1-10)", D10, 1, "the morale test")
+
     def rally(self, rally: Rally) -> Result:
         """A routing unit rallies by passing a morale test; it counts as seeing itself rout."""
         if rally.die is None:

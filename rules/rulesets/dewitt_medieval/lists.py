@@ -13,11 +13,12 @@ from typing import Any
 
 from rules.base import Army, EntryStatus, Issue, RuleSet, Unit, error
 from rules.fields import Field
+from rules.list_entries import ids_of
 from rules.list_shape import ListShape, ShapeField, ValuesField, entries_shape, values_fields
 
 LIST_RULE = "Ruling R6"
 MATCHED = ("arm", "class", "weapons")
-ENTRY_KEYS = {"key", "name", "match", "min", "max", "min_stands", "max_stands", "note"}
+ENTRY_KEYS = {"id", "key", "name", "match", "min", "max", "min_stands", "max_stands", "note"}
 
 
 def shape(unit_fields: Iterable[Field]) -> ListShape:
@@ -149,6 +150,7 @@ def entries(
                 minimum=int(entry.get("min", 0) or 0),
                 maximum=None if high is None else int(high),
                 note=str(entry.get("note") or ""),
+                unit_ids=ids_of(army, [i for i, p in enumerate(where) if p == n]),
             )
         )
     return tuple(result)

@@ -214,17 +214,37 @@ class FeudalCombat(CombatRules):
         return force_morale(lost, rolls, units=units, bonus=bonus, beats=lambda r, n: r >= n,
                             rule="Force Morale", words="equal or higher than, Ruling C7")  # fmt: skip
 
+    def force_morale_dice(self, options: Mapping[str, Any]) -> DieSpec | None:
+        """Force Morale: "rolling a Dx", or "TWO Dx" (0.2: the game's die)."""
+        d5 = options.get("dice", "d6") == "d5"
+        return DieSpec("D5" if d5 else "D6", D5 if d5 else D6, 2, "a Dx, or TWO: either")
+
+    def force_morale_bonuses(self, options: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+        return (("opponent_lost_more", "+1 if your opponent has lost more Units"),
+                ("personality", "+1 if you still have a Personality on the board"))  # fmt: skip
+
+    def rally_facts(self, options: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+        return (("shot", "Shot this turn"), ("moved", "Moved this turn"),
+                ("fought", "Fought this turn"), ("attacked", "Has an Attacked Marker"),
+                ("priest", "A Christian priest rallies it (type his Dx)"))  # fmt: skip
+
+    def rally_dice(self, rally: Rally) -> DieSpec | None:
+        """The 6-hit variant's 1Dx, or a Christian priest's Dx (Ruling C8): only for a unit
+        that may rally (4.1a) and, the priest's, has no Attacked Marker."""
+        acted, attacked = _rally_marks(rally, [])
+        if acted or attacked:
+            return None
+        if not rally.options.get("six_hit_variant") and "priest" not in rally.facts:
+            return None
+        faces, name = _die(rally.unit, rally.options)
+        what = "the 6-hit variant's rally" if rally.options.get("six_hit_variant") else (
+            "the Christian priest's Dx")  # fmt: skip
+        return DieSpec(name, faces, 1, what)
+
     def rally(self, rally: Rally) -> Result:
         unit, facts, options = rally.unit, rally.facts, rally.options
         steps: list[Step] = []
-        acted = {"shot", "moved", "fought"} & facts
-        if unit["personality"] == "constable" and acted == {"moved"}:
-            steps.append(Step("Constable: may rally although it moved", "PERSONALITIES"))
-            acted = set()
-        attacked = "attacked" in facts
-        if attacked and unit["banner"]:
-            steps.append(Step("Banner: rallies despite its Attacked Marker", "PERSONALITIES"))
-            attacked = False
+        acted, attacked = _rally_marks(rally, steps)
         if options.get("six_hit_variant"):
             return _six_hit_rally(rally, bool(acted), attacked, steps)
         off = 0
@@ -234,8 +254,14 @@ class FeudalCombat(CombatRules):
         else:
             off = 1
             steps.append(Step("Did not shoot, move or fight: rallies 1 hit (4.1a)", RALLY_RULE))
-            priest = "priest" in facts and rally.die is not None
+            priest = "priest" in facts
+            if priest and not attacked and rally.die is None:
+                # his Dx is the rally (Ruling C8): never worked out as if he were not there
+                raise MalformedDocument("die", "die: a Christian priest rallies his Dx; give it")
             if not attacked and priest:
+                faces, name = _die(unit, options)
+                if rally.die not in faces:
+                    raise MalformedDocument("die", f"die: {rally.die} is not a face of the {name}")
                 off += rally.die
                 steps.append(Step(f"No Attacked Marker: a Christian priest's Dx, {rally.die} "
                                   "more, in place of 4.1b's 1; then he leaves (Ruling C8)",
@@ -247,6 +273,21 @@ class FeudalCombat(CombatRules):
                 steps.append(Step("Christian priest: his bonus is 4.1b's, not with an "
                                   "Attacked Marker (Ruling C8)", "PERSONALITIES"))  # fmt: skip
         return _floor_rally(rally.hits, off, (5, 5), steps, RALLY_RULE, "4.1c")
+
+
+def _rally_marks(rally: Rally, steps: list[Step]) -> tuple[set[str], bool]:
+    """What keeps a unit from rallying (4.1a) and its Attacked Marker, after the
+    constable's and the banner's exceptions (PERSONALITIES), each noted in ``steps``."""
+    unit, facts = rally.unit, rally.facts
+    acted = {"shot", "moved", "fought"} & facts
+    if unit["personality"] == "constable" and acted == {"moved"}:
+        steps.append(Step("Constable: may rally although it moved", "PERSONALITIES"))
+        acted = set()
+    attacked = "attacked" in facts
+    if attacked and unit["banner"]:
+        steps.append(Step("Banner: rallies despite its Attacked Marker", "PERSONALITIES"))
+        attacked = False
+    return acted, attacked
 
 
 def _removal_rule(phase: str) -> str:
@@ -331,6 +372,9 @@ def _six_hit_rally(rally: Rally, acted: bool, attacked: bool, steps: list[Step])
         steps.append(Step(f"No rally: {why}", SIX_HIT_RULE))
     elif rally.die is None:
         raise MalformedDocument("die", "die: the 6-hit variant's rally rolls 1Dx; give the die")
+    elif rally.die not in _die(rally.unit, rally.options)[0]:
+        name = _die(rally.unit, rally.options)[1]
+        raise MalformedDocument("die", f"die: {rally.die} is not a face of the {name}")
     else:
         off = 1 if rally.die >= 3 else 0
         steps.append(Step(f"Rolled {rally.die}: {'rallies 1 hit on 3+' if off else 'no rally'}",

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.base import Allowed, Army, EntryStatus, ListDescription, RuleSet, Unit
-from rules.list_entries import FieldRule, by_checks, match_choices, merge, only, words
+from rules.list_entries import FieldRule, by_checks, ids_of, match_choices, merge, only, words
 from rules.rulesets.feudal_2017.matrix import (
     COLUMN_LABELS,
     COLUMNS,
@@ -27,6 +27,7 @@ from rules.rulesets.feudal_2017.matrix import (
     force_list,
     matching_rows,
     nearest_rows,
+    row_places,
     row_usage,
 )
 from rules.rulesets.feudal_2017.troops import TYPE_NAME, matrix_type
@@ -84,10 +85,15 @@ def list_entries(data: Mapping[str, Any], army: Army | None) -> tuple[EntryStatu
     types = [matrix_type(u) for u in units]
     in_column = dict.fromkeys(COLUMNS, 0)
     replaced = dict.fromkeys(range(len(force.replacements)), 0)
+    # the units each entry holds: a unit of a column's own type in that column, a stand-in
+    # in its replacement only (the column's count includes it, its units do not)
+    own: dict[str, list[int]] = {c: [] for c in COLUMNS}
+    standing: dict[int, list[int]] = {n: [] for n in replaced}
     if types:
         rows = matching_rows(types, force)
         row = rows[0] if rows else nearest_rows(types, force)[0].row
         in_column, replaced = row_usage(types, force, row)
+        own, standing = row_places(types, force, row)
     entries = []
     for i, column in enumerate(COLUMNS):
         kind = force.columns[column]
@@ -97,6 +103,7 @@ def list_entries(data: Mapping[str, Any], army: Army | None) -> tuple[EntryStatu
             key=column, label=TYPE_NAME[kind], values={"name": TYPE_NAME[kind], "type": kind},
             cost=None, have=in_column[column], minimum=low, maximum=high,
             note=f"{COLUMN_LABELS[column]} column: {low} to {high} by the force-matrix roll",
+            unit_ids=ids_of(army, own[column]),
         ))  # fmt: skip
     # the most slots a type's column has in any row: a stand-in takes one of them
     most = {force.columns[c]: max(MATRIX[row][i] for row in MATRIX) for i, c in enumerate(COLUMNS)}
@@ -107,12 +114,15 @@ def list_entries(data: Mapping[str, Any], army: Army | None) -> tuple[EntryStatu
             values={"name": TYPE_NAME[rep.to], "type": rep.to}, cost=None, have=replaced[n],
             minimum=0, maximum=high, note=f"replacement: {rep.describe()}",
             replaces=TYPE_NAME[rep.source], replace_index=_last_of(units, rep.source),
+            unit_ids=ids_of(army, standing[n]),
         ))  # fmt: skip
     placeable = _placeable(force)
     for key, label, values, counts_as in ALTERNATIVES:
         if counts_as not in placeable:
             continue
         have = sum(1 for u in units if all(u.get(k) == v for k, v in values.items()))
+        # no unit_ids: an alternative's units are counted in their column (or replacement)
+        # too, where the force matrix checks them; each unit is given to that one entry
         entries.append(EntryStatus(
             key=key, label=label, values={"name": label, **values}, cost=None, have=have,
             minimum=0, maximum=most.get(counts_as),

@@ -122,6 +122,29 @@ def row_usage(
     return columns, replaced
 
 
+def row_places(
+    types: Sequence[str], force: ForceList, row: int
+) -> tuple[dict[str, list[int]], dict[int, list[int]]]:
+    """The units of ``row_usage`` by their place in ``types``: those standing in each
+    column as its own type, and those standing in through each replacement. The flow
+    counts units by type, so which units of one type take which place is the army's
+    order; a unit the row cannot take is in neither."""
+    flow, _ = _row_flow(types, force, row)
+    waiting: dict[str, list[int]] = {}
+    for i, kind in enumerate(types):
+        waiting.setdefault(kind, []).append(i)
+
+    def take(kind: str, node: object) -> list[int]:
+        queue = waiting.get(kind, [])
+        n = flow.used(("type", kind), node)
+        taken, waiting[kind] = queue[:n], queue[n:]
+        return taken
+
+    columns = {c: take(force.columns[c], ("column", c)) for c in COLUMNS}
+    replaced = {n: take(rep.to, ("replacement", n)) for n, rep in enumerate(force.replacements)}
+    return columns, replaced
+
+
 def _row_flow(types: Sequence[str], force: ForceList, row: int) -> tuple[_Flow, int]:
     counts = Counter(types)
     kinds = sorted(counts)
@@ -284,7 +307,7 @@ def list_problems(data: Mapping[str, Any]) -> list[str]:
         if not isinstance(rep, dict):
             problems.append(f"{where}: must be an object with from, to and max")
             continue
-        extra = sorted(set(rep) - {"from", "to", "max"})
+        extra = sorted(set(rep) - {"id", "from", "to", "max"})
         if extra:
             problems.append(f"{where}: unknown keys {', '.join(extra)}; use from, to, max")
         source, to = rep.get("from"), rep.get("to")

@@ -188,13 +188,25 @@ class IntoTheDarkCombat(CombatRules):
         return Result(0, "casualties", tuple(steps), casualties,
                       Verdict(outcome, "now", outcome, "Morale Tests"))  # fmt: skip
 
+    def rally_facts(self, options: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+        # "shaken" always counts: a unit that rallies is shaken or routed
+        moods = tuple((k, label[:1].upper() + label[1:]) for k, (label, _) in
+                      MORALE_MODIFIERS.items() if k != "shaken")  # fmt: skip
+        return (("in_melee", "In melee"), ("routed", "Routed (else shaken)"), *moods)
+
+    def rally_dice(self, rally: Rally) -> DieSpec | None:
+        """A rally is a test on a d6 (Rallying); a unit in melee attempts none."""
+        if "in_melee" in rally.facts:
+            return None
+        return DieSpec("D6", D6, 1, "the rally's test")
+
     def rally(self, rally: Rally) -> Result:
         """A routed unit rallies by passing a morale test; a shaken one by a control test."""
-        if rally.die is None:
-            raise MalformedDocument("die", "die: a rally is a test on a d6; give the die")
-        if "in_melee" in rally.facts:
+        if "in_melee" in rally.facts:  # no test, so no die (``rally_dice``)
             step = Step("A unit in melee may not attempt to rally", "Rallying")
             return Result(0, "casualties", (step,), rally.hits)
+        if rally.die is None:
+            raise MalformedDocument("die", "die: a rally is a test on a d6; give the die")
         kind = "routed" if "routed" in rally.facts else "shaken"
         flags = frozenset(f for f in rally.facts if f in MORALE_MODIFIERS) | {"shaken"}
         test = self.morale_test(rally.unit, rally.die, casualties=rally.hits, modifiers=flags)

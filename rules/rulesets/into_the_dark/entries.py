@@ -32,6 +32,7 @@ from rules.list_entries import (
     FieldRule,
     by_checks,
     entry_cost,
+    ids_of,
     match_choices,
     merge,
     mismatch_detail,
@@ -159,16 +160,18 @@ def list_entries(
     for n, entry in enumerate(raw):
         values = preset(ruleset, entry, n)
         high = entry.get("max")
+        counted = [i for i, p in enumerate(placed) if p == n]
         result.append(
             EntryStatus(
                 key=entry_key(entry, n),
                 label=entry_label(entry, n),
                 values=values,
                 cost=entry_cost(ruleset, values, army),
-                have=sum(1 for p in placed if p == n),
+                have=len(counted),
                 minimum=int(entry.get("min", 0) or 0),
                 maximum=None if high is None else int(high),
                 note=str(entry.get("note") or ""),
+                unit_ids=ids_of(army, counted),
             )
         )
     return tuple(result)

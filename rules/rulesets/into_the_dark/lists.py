@@ -114,7 +114,7 @@ def list_problems(data: Mapping[str, Any], unit_fields: Iterable[Field]) -> list
         if not isinstance(entry, dict):
             problems.append(f"{where}: must be an object")
             continue
-        extra = set(entry) - {"key", "name", "match", "min", "max", "note"}
+        extra = set(entry) - {"id", "key", "name", "match", "min", "max", "note"}
         if extra:
             problems.append(f"{where}: unknown keys {', '.join(sorted(extra))}")
         if not isinstance(entry.get("name"), str) or not entry["name"].strip():

@@ -236,6 +236,11 @@ def test_banner_rallies_half_a_die_rounded_up_priest_one_more():
     assert rally(Y2015, 8, 1, personality="leader", banner=True).total == 7
 
 
+def test_a_rally_die_is_a_face_of_the_games_die():
+    with pytest.raises(MalformedDocument, match="7 is not a face of the D6"):
+        rally(D5, 8, 7, personality="hero", banner=True)
+
+
 def test_banner_does_not_rally_a_unit_in_melee_or_that_moved_or_shot():
     assert rally(D5, 8, 5, "moved", personality="hero", banner=True).total == 8
 
@@ -297,3 +302,32 @@ def test_force_morale_small_armies_2015_d3_or_d3_plus_1_d5_halved():
     assert y2015.force_morale(3, (5,), units=4).outcome == "fights on"  # d3+1: 4 > 3
     assert d5.force_morale(2, (5,), units=4).outcome == "fights on"  # 5 / 2 -> 3 > 2
     assert d5.force_morale(2, (3,), units=4).outcome == "routs"  # 3 / 2 -> 2
+
+
+# -- which rallies roll a die (PERSONALITIES) -------------------------------------------------
+
+
+def rally_die(slug, *facts, **values):
+    ruleset = get_ruleset(slug)
+    return ruleset.combat().rally_dice(Rally(unit(slug, "infantry", **values), 0,
+                                             frozenset(facts), None, ruleset.default_options()))  # fmt: skip
+
+
+def test_a_banner_or_a_priest_rolls_the_games_die_a_plain_unit_none():
+    assert rally_die(D5) is None
+    assert rally_die(D5, personality="hero", banner=True).faces == (2, 3, 3, 4, 4, 5)
+    assert rally_die(Y2015, personality="priest").faces == (1, 2, 3, 4, 5, 6)
+    assert rally_die(D5, "moved", personality="hero", banner=True) is None
+    assert rally_die(D5, "in_melee", personality="priest").label == "D5"  # the priest still does
+
+
+def test_force_morale_dice_two_d5_in_d5_up_to_3d6_in_2015_and_the_plus_1():
+    d5, y2015 = get_ruleset(D5).combat(), get_ruleset(Y2015).combat()
+    spec = d5.force_morale_dice(get_ruleset(D5).default_options())
+    assert (spec.label, spec.count) == ("D5", 2)  # "TWO d5 ... EITHER"
+    spec = y2015.force_morale_dice(get_ruleset(Y2015).default_options())
+    assert (spec.label, spec.count) == ("D6", 3)  # "or even 3d6 for desperate or stubborn"
+    assert y2015.force_morale_bonuses({})[0][1] == "+1 if your opponent has lots more Units"
+    # FORCE MORALE: "higher than": a 3 against 3 lost routs, a +1 makes it 4: fights on
+    assert d5.force_morale(3, (3,)).outcome == "routs"
+    assert d5.force_morale(3, (3,), bonus=1).outcome == "fights on"

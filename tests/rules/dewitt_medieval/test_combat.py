@@ -130,3 +130,12 @@ def test_a_morale_test_fails_exactly_when_the_roll_is_higher_than_the_modified_m
     result = RULES.morale_test(hits, die, impacts=impacts)
     assert result.hits == (die > [8, 7, 6, 5][hits] - impacts)
     assert result.total == hits + result.hits
+
+
+def test_a_rally_is_a_morale_test_on_the_1_to_10_die():
+    spec = RULES.rally_dice(Rally(KNIGHTS, 0, frozenset({"saw_rout_1"})))
+    assert spec is not None and spec.faces == tuple(range(1, 11))
+
+
+def test_no_force_morale_in_the_source():
+    assert RULES.force_morale_dice({}) is None and RULES.force_morale(1, (3,)) is None

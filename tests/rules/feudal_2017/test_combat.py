@@ -331,6 +331,11 @@ def test_personalities_a_christian_priest_rallies_dx_bonus_hits_under_the_rally_
     assert rally(12, "priest", die=3).total == 8
     assert rally(12, "priest", "attacked", die=3).total == 11
     assert rally(9, "priest", "moved", die=3).total == 9  # "the Unit must obey the Rally rules"
+    with pytest.raises(MalformedDocument, match="a Christian priest rallies his Dx"):
+        rally(9, "priest")  # never worked out as if he were not there
+    with pytest.raises(MalformedDocument, match="7 is not a face of the D6"):
+        rally(9, "priest", die=7)
+    assert rally(9, "priest", "attacked").total == 8  # no bonus: his die is not read
 
 
 def test_6_hit_variant_rally_a_hit_on_3_up_none_with_a_marker_never_below_2_above_2():
@@ -354,3 +359,48 @@ def test_a_request_reads_the_target_under_its_list_scots_serjeants_are_schiltron
            "target": {"type": "serjeants"}, "die": 5}  # fmt: skip
     assert work_out(raw)[1].hits == 3
     assert work_out({**raw, "target_list": scots})[1].hits == 5
+
+
+# -- which rallies roll a die (the game rolls it when the player leaves it empty) ------------
+
+
+def rally_die(*facts, six=False, dice="d6", **values):
+    opts = options(six_hit_variant=six, dice=dice)
+    return RULES.rally_dice(Rally(unit("knights", **values), 0, frozenset(facts), None, opts))
+
+
+def test_4_1_a_plain_rally_rolls_nothing_a_christian_priest_his_dx_ruling_c8():
+    assert rally_die() is None
+    assert rally_die("priest").faces == (1, 2, 3, 4, 5, 6)
+    assert rally_die("priest", dice="d5").faces == (2, 3, 3, 4, 4, 5)  # 0.2
+    assert rally_die("priest", "attacked") is None  # his bonus is 4.1b's (Ruling C8)
+    assert rally_die("priest", "moved") is None  # 4.1a: no rally at all
+    assert rally_die("priest", "moved", personality="constable").label == "D6"
+
+
+def test_6_hit_variant_rally_rolls_1dx_unless_it_acted_or_has_a_marker():
+    assert rally_die(six=True).label == "D6"
+    assert rally_die("fought", six=True) is None
+    assert rally_die("attacked", six=True) is None
+    assert rally_die("attacked", six=True, banner=True).label == "D6"  # PERSONALITIES
+
+
+def test_6_hit_variant_rally_refuses_a_die_that_is_not_a_face():
+    six = options(six_hit_variant=True, dice="d5")
+    with pytest.raises(MalformedDocument, match="1 is not a face of the D5"):
+        RULES.rally(Rally(unit("knights"), 2, frozenset(), 1, six))
+
+
+def test_force_morale_rolls_a_dx_or_two_and_offers_the_sources_plus_1s():
+    spec = RULES.force_morale_dice(options())
+    assert (spec.faces, spec.count) == ((1, 2, 3, 4, 5, 6), 2)  # "TWO Dx ... EITHER"
+    assert RULES.force_morale_dice(options(dice="d5")).faces == (2, 3, 3, 4, 4, 5)  # 0.2
+    assert [k for k, _ in RULES.force_morale_bonuses(options())] == [
+        "opponent_lost_more",
+        "personality",
+    ]
+    # six units, two lost: a roll of 1 and 2 keeps fighting on the 2 (equal, Ruling C7)
+    assert RULES.force_morale(2, (1, 2)).outcome == "fights on"
+    # both +1s: a roll of 2 against 4 lost is 4, equal: fights on
+    verdict = RULES.force_morale(4, (2,), bonus=2)
+    assert (verdict.outcome, verdict.section) == ("fights on", "Force Morale")

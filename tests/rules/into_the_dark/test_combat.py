@@ -142,3 +142,14 @@ def test_every_6_hits_every_1_misses_and_casualties_never_exceed_the_dice(
     modifiers = (*cover, *(("rear",) if rear else ()))
     result = fight(ARCHERS, unit(armour=armour), "missile", dice, *modifiers)
     assert dice.count(6) <= result.hits <= 4 - dice.count(1)
+
+
+def test_rallying_rolls_a_d6_but_a_unit_in_melee_attempts_none():
+    assert RULES.rally_dice(Rally(unit(), 0, frozenset({"routed"}))).faces == (1, 2, 3, 4, 5, 6)
+    assert RULES.rally_dice(Rally(unit(), 0, frozenset({"in_melee"}))) is None
+    blocked = RULES.rally(Rally(unit(), 0, frozenset({"in_melee"})))  # no die asked for
+    assert blocked.steps[0].text == "A unit in melee may not attempt to rally"
+
+
+def test_no_force_morale_in_the_source():
+    assert RULES.force_morale_dice({}) is None and RULES.force_morale(1, (3,)) is None
