@@ -1,0 +1,298 @@
+"""The game's operation protocol: every action the page's script makes, in one JSON shape,
+applied in order, each once, including those made while the phone was offline and sent
+later.
+
+A batch is ``{"operations": [...]}`` (anything else in the body, such as ``own``, is
+ignored); an operation is ``{"key", "base_version", "op", "value"}`` (other keys a record
+of the page's queue carries are ignored):
+
+- ``key``: the operation's one-time key, 8 to 64 letters, digits, ``-`` or ``_``, made by
+  the page when the player acts. An action of this game carrying it already answers
+  ``duplicate`` with that action's number: a retry or a replayed queue never applies it
+  twice. A key refused before may be sent again, and is then applied if it can be.
+- ``base_version``: the game's version the page showed (a whole number, 0 or more). It
+  refuses nothing by itself: what conflicts is the turn and phase (below).
+- ``op`` and ``value``: ``combat`` (``attacker``, ``target``, ``modifiers``, ``die`` and
+  ``numbers`` as typed, ``seed``), ``rally`` (``unit``, ``facts``, ``die``,
+  ``seed``: the die is rolled from it when none is typed, so a resend rolls the same),
+  ``force_morale`` (``side``: "a" or "b", ``dice`` as typed, ``count``: how many to roll
+  when none is typed, ``seed``, ``bonus``: the source's +1s ticked), ``remove``
+  (``unit``, ``why``), ``next_phase`` (the phase it leaves), each with the ``turn`` and
+  ``phase`` the player made it in; ``undo`` (``of``: the key of the operation it takes
+  back, or none: the last action standing, as the Undo form).
+
+An operation made at another turn or phase than the game's (the other phone acted first)
+is refused in words, never applied in the wrong phase; so two phones pressing Next phase
+for the same phase advance the game once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError
+
+from armybuilder.games import morale, presenters, selectors, services
+from armybuilder.games.models import Game, GameAction
+from armybuilder.games.services import Keyed, Refused
+
+OPS = ("combat", "rally", "remove", "next_phase", "undo", "force_morale")
+MAX_BATCH = 200
+KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
+KEY_RULE = "8 to 64 letters, digits, '-' or '_'"
+MAX_MODIFIERS = 50
+MAX_FACTS = 20
+MAX_TURN = 100_000
+
+
+class BadOperation(ValueError):
+    """A body that is not a batch of operations; ``message`` names the field and what it
+    may be."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Operation:
+    key: str
+    op: str
+    base_version: int
+    value: Mapping[str, Any]  # read strictly for its op (``_VALUES``)
+    turn: int | None = None  # where the player made it (None: undo)
+    phase: str | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of one operation: ``applied`` (``number``: its action's), ``duplicate``
+    (its key was applied before, or what it undoes was taken back already: ``number`` is
+    the action that did it) or ``refused`` (``message`` says why, in words)."""
+
+    key: str
+    status: str
+    number: int | None = None
+    message: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        found: dict[str, Any] = {"key": self.key, "status": self.status}
+        if self.number is not None:
+            found["number"] = self.number
+        if self.message:
+            found["message"] = self.message
+        return found
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+def parse_operations(raw: Any) -> list[Operation]:
+    """The batch as posted, read strictly (BadOperation names the first field wrong)."""
+    if not isinstance(raw, Mapping):
+        raise BadOperation('body: a JSON object, {"operations": [...]}')
+    found = raw.get("operations")
+    if not isinstance(found, list) or not found:
+        raise BadOperation("operations: a non-empty list of operations")
+    if len(found) > MAX_BATCH:
+        raise BadOperation(f"operations: at most {MAX_BATCH} in one batch")
+    return [_operation(item, f"operations[{i}]") for i, item in enumerate(found)]
+
+
+def _operation(raw: Any, path: str) -> Operation:
+    if not isinstance(raw, Mapping):
+        raise BadOperation(f"{path}: an operation is an object")
+    key = raw.get("key")
+    if not isinstance(key, str) or not KEY.fullmatch(key):
+        raise BadOperation(f"{path}.key: {KEY_RULE}")
+    base = raw.get("base_version")
+    if type(base) is not int or base < 0:
+        raise BadOperation(f"{path}.base_version: a whole number, 0 or more")
+    op = raw.get("op")
+    if op not in OPS:
+        raise BadOperation(f"{path}.op: one of {', '.join(OPS)}")
+    value = raw.get("value", {})
+    if not isinstance(value, Mapping):
+        raise BadOperation(f"{path}.value: an object")
+    read = _VALUES[op](value, f"{path}.value")
+    if op == "undo":
+        return Operation(key, op, base, read)
+    where = f"{path}.value"
+    return Operation(key, op, base, read, _turn(value, where), _text(value, "phase", where, 40, 1))
+
+
+def _text(value: Mapping[str, Any], name: str, path: str, longest: int, shortest: int = 0) -> str:
+    found = value.get(name, "" if not shortest else None)
+    if not isinstance(found, str) or not shortest <= len(found) <= longest:
+        least = f"{shortest} to " if shortest else "up to "
+        raise BadOperation(f"{path}.{name}: text of {least}{longest} characters")
+    return found
+
+
+def _turn(value: Mapping[str, Any], path: str) -> int:
+    found = value.get("turn")
+    if type(found) is not int or not 1 <= found <= MAX_TURN:
+        raise BadOperation(f"{path}.turn: the turn it was made in, a whole number from 1")
+    return found
+
+
+def _keys(value: Mapping[str, Any], name: str, path: str, most: int) -> list[str]:
+    found = value.get(name, [])
+    if (not isinstance(found, list) or len(found) > most
+            or not all(isinstance(k, str) and len(k) <= 60 for k in found)):  # fmt: skip
+        raise BadOperation(f"{path}.{name}: a list of at most {most} keys (text)")
+    return found
+
+
+def _combat(value: Mapping[str, Any], path: str) -> dict[str, Any]:
+    return {
+        "attacker": _text(value, "attacker", path, 100, 1),
+        "target": _text(value, "target", path, 100, 1),
+        "modifiers": _keys(value, "modifiers", path, MAX_MODIFIERS),
+        "die": _text(value, "die", path, 1000),
+        "numbers": _text(value, "numbers", path, 400),
+        "seed": _text(value, "seed", path, 64),
+    }
+
+
+def _rally(value: Mapping[str, Any], path: str) -> dict[str, Any]:
+    return {
+        "unit": _text(value, "unit", path, 100, 1),
+        "facts": _keys(value, "facts", path, MAX_FACTS),
+        "die": _text(value, "die", path, 100),
+        "seed": _text(value, "seed", path, 64),
+    }
+
+
+def _force_morale(value: Mapping[str, Any], path: str) -> dict[str, Any]:
+    side = value.get("side")
+    if side not in ("a", "b"):
+        raise BadOperation(f'{path}.side: "a" or "b"')
+    found = {"side": side, "dice": _text(value, "dice", path, 40),
+             "seed": _text(value, "seed", path, 64)}  # fmt: skip
+    for name, least in (("bonus", 0), ("count", 1)):  # the engine bounds them by the source
+        number = value.get(name, least)
+        if type(number) is not int or not least <= number <= 20:
+            raise BadOperation(f"{path}.{name}: a whole number from {least} to 20")
+        found[name] = number
+    return found
+
+
+def _remove(value: Mapping[str, Any], path: str) -> dict[str, Any]:
+    return {"unit": _text(value, "unit", path, 100, 1), "why": _text(value, "why", path, 1000)}
+
+
+def _next_phase(value: Mapping[str, Any], path: str) -> dict[str, Any]:
+    return {}
+
+
+def _undo(value: Mapping[str, Any], path: str) -> dict[str, Any]:
+    of, number = value.get("of"), value.get("number")
+    if of is not None and (not isinstance(of, str) or not KEY.fullmatch(of)):
+        raise BadOperation(f"{path}.of: the key of the operation to take back, {KEY_RULE}")
+    # an action made by a form has no key: the page names it by its number in the log
+    if number is not None and (
+        isinstance(number, bool) or not isinstance(number, int) or not 1 <= number < 10**9
+    ):
+        raise BadOperation(f"{path}.number: the number of the action to take back, from 1")
+    return {"of": of, "number": number if of is None else None}
+
+
+_VALUES = {"combat": _combat, "rally": _rally, "remove": _remove, "next_phase": _next_phase,
+           "undo": _undo, "force_morale": _force_morale}  # fmt: skip
+
+
+# -- applying --------------------------------------------------------------------------------
+
+
+def apply_operations(game: Game, operations: list[Operation]) -> list[Outcome]:
+    """Each operation applied in order, in its own transaction, each key once; a refused
+    one changes nothing and the next is applied all the same. ``game`` is read anew."""
+    outcomes = []
+    for operation in operations:
+        try:
+            action = _apply(game, operation)
+        except services.Duplicate as exc:
+            outcomes.append(Outcome(operation.key, "duplicate", exc.action.number))
+        except services.MovedOn as exc:
+            message = _moved_on(game, operation, exc.state)
+            outcomes.append(Outcome(operation.key, "refused", message=message))
+        except Refused as exc:
+            outcomes.append(Outcome(operation.key, "refused", message=exc.message))
+        except IntegrityError:  # another arrival of this key was recorded first
+            first = GameAction.objects.filter(game=game, key=operation.key).first()
+            if first is None:
+                raise
+            outcomes.append(Outcome(operation.key, "duplicate", first.number))
+        else:
+            outcomes.append(Outcome(operation.key, "applied", action.number))
+    game.refresh_from_db()
+    return outcomes
+
+
+def _apply(game: Game, operation: Operation) -> GameAction:
+    v, op = operation.value, operation.op
+    keyed = Keyed(operation.key, operation.turn, operation.phase)
+    if op == "combat":
+        # read as the Work out and Apply form reads them
+        dice = presenters.read_dice(v["die"])
+        numbers = presenters.read_numbers(v["numbers"])
+        return services.apply_combat(game, None, v["attacker"], v["target"], v["modifiers"],
+                                     dice, seed=v["seed"], numbers=numbers, keyed=keyed)  # fmt: skip
+    if op == "rally":
+        die = presenters.read_rally_die(v["die"])
+        return services.rally(game, None, v["unit"], v["facts"], die, seed=v["seed"], keyed=keyed)
+    if op == "force_morale":
+        dice = presenters.read_dice(v["dice"])
+        return morale.force_morale(game, None, v["side"], dice, count=v["count"], seed=v["seed"],
+                                   bonus=v["bonus"], keyed=keyed)  # fmt: skip
+    if op == "remove":
+        return services.remove_unit(game, None, v["unit"], v["why"].strip()[:200], keyed=keyed)
+    if op == "next_phase":
+        return services.next_phase(game, None, keyed=keyed)
+    if v["of"] is not None:
+        return services.undo_keyed(game, v["of"], keyed)
+    if v["number"] is not None:
+        return services.undo_keyed(game, None, keyed, number=v["number"])
+    return services.undo_last(game, None, keyed=keyed)
+
+
+def _moved_on(game: Game, operation: Operation, state: selectors.GameState) -> str:
+    """The refusal of an operation made at another turn or phase, in names: where the game
+    is, what the operation was and where it was made."""
+    phases = [p.key for p in selectors.phases(game)]
+    names = presenters.phase_names(game)
+    what = _what(game, operation)
+    if operation.phase not in names:
+        return f"Not applied: this {what} was made in a phase this game does not have."
+    now = f"Turn {state.turn}, {names.get(state.phase, state.phase)}"
+    made = f"Turn {operation.turn}, {names[operation.phase]}"
+    at = (state.turn, phases.index(state.phase) if state.phase in phases else len(phases))
+    if (operation.turn, phases.index(operation.phase)) > at:
+        return (f"Not applied: the game was back at {now} (an undo on the other phone?) when "
+                f"this {what} from {made} arrived.")  # fmt: skip
+    return (f"Not applied: the game had moved on to {now} (the other phone?) when this "
+            f"{what} from {made} arrived.")  # fmt: skip
+
+
+def _what(game: Game, operation: Operation) -> str:
+    v = operation.value
+    if operation.op == "combat":
+        return f"combat of {_name(game, v['attacker'])} against {_name(game, v['target'])}"
+    if operation.op == "rally":
+        return f"rally of {_name(game, v['unit'])}"
+    if operation.op == "remove":
+        return f"removal of {_name(game, v['unit'])}"
+    if operation.op == "force_morale":
+        return f"force morale of {selectors.side_view(game, v['side']).name}"
+    return "Next phase"
+
+
+def _name(game: Game, unit: str) -> str:
+    try:
+        return services.unit_card(game, unit).name
+    except Refused:
+        return "a unit this game does not have"

@@ -1,0 +1,239 @@
+"""Reading a game: its sides as the engine reads them, and where the game stands, replayed
+from the log.
+
+Nothing here writes. A unit is named by its side and its stable id in the army document
+(``a:<id>``, ``b:<id>``), never by its place: both sides may be copies of one army (solo
+play), so the side is part of the name.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.http import Http404, HttpRequest
+
+import rules
+from armybuilder.catalog import services as catalog
+from armybuilder.catalog.selectors import pinned_lookup
+from armybuilder.games.models import SIDES, Game, GameAction
+from rules.combat import CombatRules, Phase
+
+
+@dataclass(frozen=True)
+class UnitCard:
+    """One unit of a side as the page shows it: its name, stat line and points."""
+
+    key: str  # "<side>:<id>"
+    side: str
+    name: str
+    unit: Mapping[str, Any]
+    stats: Mapping[str, Any]
+    points: int | None
+
+
+@dataclass(frozen=True)
+class SideView:
+    key: str
+    name: str
+    army: rules.Army
+    cards: tuple[UnitCard, ...]
+
+    def card(self, key: str) -> UnitCard | None:
+        return next((c for c in self.cards if c.key == key), None)
+
+
+@dataclass
+class UnitState:
+    """What happened to a unit so far: its damage in the source's units ("hits",
+    "casualties", "impacts"), and whether (and by which rule) it was removed."""
+
+    damage: dict[str, int] = field(default_factory=dict)
+    removed: bool = False
+    removal: str = ""  # the verdict in words, with its section
+    # removed later in the turn (the source's "at the end of Phase 1", "in Phase 5"): the
+    # phase it goes in ("" for the end of the phase it was hit in); it fights on till then
+    pending: str | None = None
+
+    @property
+    def lost(self) -> bool:
+        return self.removed or self.pending is not None
+
+    def damage_text(self) -> str:
+        shown = [f"{n} {unit}" for unit, n in sorted(self.damage.items()) if n]
+        return ", ".join(shown) or "no hits"
+
+
+@dataclass
+class GameState:
+    turn: int
+    phase: str
+    units: dict[str, UnitState]
+    actions: list[GameAction]  # the live ones, oldest first (neither undone nor an undo)
+    # the sides whose force morale roll routed them: the verdict in words, with its section
+    routed: dict[str, str] = field(default_factory=dict)
+
+    def of(self, key: str) -> UnitState:
+        return self.units.setdefault(key, UnitState())
+
+
+def my_games(user: Any) -> QuerySet[Game]:
+    return Game.objects.filter(owner=user).order_by("-updated", "-pk")
+
+
+def game_or_404(request: HttpRequest, pk: int) -> Game:
+    """The game ``pk`` if the request's user owns it: anyone else, signed in or not, gets
+    404, so a URL does not tell whether the game exists."""
+    user = request.user
+    game = Game.objects.filter(pk=pk, owner_id=user.pk).first() if user.is_authenticated else None
+    if game is None:
+        raise Http404("no such game")
+    return game
+
+
+def game_by_link_or_404(token: str) -> tuple[Game, bool]:
+    """The game an opponent's link leads to, and whether it is the link to play (else to
+    watch); a made-up, switched-off or renewed token is 404."""
+    game = None
+    if token and len(token) <= 64:
+        game = Game.objects.filter(Q(view_token=token) | Q(play_token=token)).first()
+    if game is None:
+        raise Http404("no such game")
+    return game, game.play_token == token
+
+
+def combat_rules(game: Game) -> CombatRules:
+    return rules.get_ruleset(game.ruleset).combat()
+
+
+def options(game: Game) -> Mapping[str, Any]:
+    """The game's options (the die, the optional rules): those of the first side's army,
+    the player's own."""
+    return side_view(game, "a").army.options
+
+
+def phases(game: Game) -> tuple[Phase, ...]:
+    return combat_rules(game).phases(options(game))
+
+
+def read_side(
+    side: Mapping[str, Any], lookups: dict[Any, Any] | None = None
+) -> tuple[rules.Army, rules.Report]:
+    """A side's frozen document checked against the list revisions it was started with.
+
+    ``lookups``, shared by many games read at once (an event's page), reads the lists of
+    each owner and set of pins once however many games they are in, not once a side."""
+    lists_of, pins = side.get("lists_of"), side.get("list_revisions") or {}
+    if lookups is None:
+        return catalog.check_document(side["document"], pinned_lookup(lists_of, pins))
+    key = (lists_of, json.dumps(pins, sort_keys=True, default=str))
+    if key not in lookups:
+        lookups[key] = functools.cache(pinned_lookup(lists_of, pins))
+    return catalog.check_document(side["document"], lookups[key])
+
+
+def side_view(game: Game, key: str) -> SideView:
+    cache = game.__dict__.setdefault("_sides", {})  # one parse per side and request
+    if key not in cache:
+        side = game.side(key)
+        army, report = read_side(side, game.__dict__.get("_lookups"))
+        cards = []
+        for i, unit in enumerate(army.units):
+            ident = army.unit_ids[i] if i < len(army.unit_ids) else None
+            if ident is None:
+                continue  # every saved army's unit has an id (armies give them on save)
+            item = report.units[i] if i < len(report.units) else None
+            cards.append(UnitCard(f"{key}:{ident}", key, unit["name"], unit,
+                                  dict(item.stats) if item else {},
+                                  item.points if item else None))  # fmt: skip
+        cache[key] = SideView(key, side.get("name") or army.name, army, tuple(cards))
+    return cache[key]
+
+
+def sides(game: Game) -> dict[str, SideView]:
+    return {key: side_view(game, key) for key in SIDES}
+
+
+def live_actions(actions: Iterable[GameAction]) -> list[GameAction]:
+    return [a for a in actions if not a.undone and a.kind != GameAction.UNDO]
+
+
+def state_of(game: Game, actions: Iterable[GameAction] | None = None) -> GameState:
+    """Where the game stands: every live action of the log replayed in order from the
+    first turn's first phase, so taking one back (Undo) leaves exactly what was before."""
+    if actions is None:
+        actions = game.actions.order_by("number")
+    live = live_actions(actions)
+    names = {p.name: p.key for p in phases(game)}
+    state = GameState(1, phases(game)[0].key, {}, live)
+    for action in live:
+        payload = action.payload
+        if action.kind == GameAction.NEXT_PHASE:
+            state.turn, state.phase = payload["to"]["turn"], payload["to"]["phase"]
+            for unit in state.units.values():
+                if unit.pending is not None and unit.pending in ("", state.phase):
+                    unit.removed, unit.pending = True, None
+        elif action.kind in (GameAction.COMBAT, GameAction.RALLY):
+            result = payload["result"]
+            unit = state.of(payload["target" if action.kind == GameAction.COMBAT else "unit"])
+            unit.damage[result["unit"]] = result["total"]
+            verdict = result.get("verdict")
+            if verdict and verdict["outcome"] == "removed":
+                unit.removal = f"{verdict['text']} ({verdict['section']})"
+                goes = names.get(verdict["when"], "") if verdict["when"] != "now" else None
+                if goes is None or goes == state.phase:
+                    unit.removed = True
+                elif unit.pending is None:
+                    unit.pending = goes
+        elif action.kind == GameAction.FORCE_MORALE:
+            verdict = payload["verdict"]
+            if verdict["outcome"] == "routs":
+                state.routed[payload["side"]] = f"{verdict['text']} ({verdict['section']})"
+        elif action.kind == GameAction.REMOVE:
+            unit = state.of(payload["unit"])
+            unit.removed = True
+            unit.removal = payload.get("why") or "Removed by the player"
+    return state
+
+
+@dataclass(frozen=True)
+class SideSummary:
+    name: str
+    units: int
+    lost: tuple[str, ...]  # the names of its units removed (or to be removed this turn)
+    points_lost: int | None  # None: the rule set has no points
+    routed: str = ""  # the section of the force morale roll that routed it ("": it did not)
+
+
+@dataclass(frozen=True)
+class Summary:
+    turns: int
+    sides: tuple[SideSummary, ...]
+
+
+def summary(game: Game, state: GameState | None = None) -> Summary:
+    """Units lost, points lost (rule sets with points: each unit's cost as the engine's
+    check of its side's document gives it) and the turns played so far."""
+    state = state if state is not None else state_of(game)
+    points = rules.get_ruleset(game.ruleset).uses_points
+    found = []
+    for key, view in sides(game).items():
+        lost = [c for c in view.cards if state.of(c.key).lost]
+        spent = sum(c.points or 0 for c in lost) if points else None
+        routed = _routed_by(state, key)
+        found.append(SideSummary(view.name, len(view.cards), tuple(c.name for c in lost), spent,
+                                 routed))  # fmt: skip
+    return Summary(state.turn, tuple(found))
+
+
+def _routed_by(state: GameState, side: str) -> str:
+    """The section of the force morale roll that routed ``side`` ("" if none did)."""
+    for action in reversed(state.actions):
+        if action.kind == GameAction.FORCE_MORALE and action.payload["side"] == side:
+            verdict = action.payload["verdict"]
+            return verdict["section"] if verdict["outcome"] == "routs" else ""
+    return ""

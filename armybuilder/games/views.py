@@ -1,0 +1,435 @@
+"""The games pages: my games (with those played by a link) and starting one, the companion
+page, its forms (work out, apply, rally, remove, next phase, undo, the opponent's links),
+the game's file and its summary's PDF.
+
+Every page works without JavaScript: the attacker and target are chosen with a GET form
+(the page then offers only the modifiers the engine allows for that pair and phase), a
+combat is worked out by a POST that draws the steps with an Apply button, and each change
+answers Post/Redirect/Get. A game is its owner's (``/games/<pk>/...``) and the holder's of
+one of its links (``/g/<token>/...``): the link to play acts as the owner does, the link
+to watch only reads; anyone else gets 404.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+import rules
+from armybuilder.armies.models import Army
+from armybuilder.armies.selectors import armies_for, shared_army_or_404
+from armybuilder.games import (
+    morale,
+    operations,
+    opponents,
+    presenters,
+    seats,
+    selectors,
+    services,
+    summary_sheet,
+)
+from armybuilder.games.exporting import game_document
+from armybuilder.games.models import Game
+from armybuilder.games.services import STALE, Refused
+from armybuilder.nostore import no_store
+from armybuilder.printing.pdf import PrintError
+from rules.document import load_json
+from rules.errors import MalformedDocument
+
+SHARE_LINK = re.compile(r"/s/([A-Za-z0-9_-]+)")
+
+
+def _game_url(game: Game, anchor: str = "") -> str:
+    return reverse("games:game", args=[game.pk]) + (f"#{anchor}" if anchor else "")
+
+
+# the routes a game's page links to, each under the owner's name and the link's
+ROUTES = (
+    "game", "work_out", "apply", "next_phase", "undo", "remove", "rally", "export", "version",
+    "offers", "operations", "summary_pdf", "force_morale",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who is at a game's page: its owner (the URL names the game) or whoever holds one of
+    the opponent's links (the URL carries the token, so every form's does too)."""
+
+    game: Game
+    token: str = ""
+    acts: bool = True  # False: the link to watch, which changes nothing
+
+    def url(self, name: str, anchor: str = "") -> str:
+        if self.token:
+            route = "games:shared" if name == "game" else f"games:shared_{name}"
+            found = reverse(route, args=[self.token])
+        else:
+            found = reverse(f"games:{name}", args=[self.game.pk])
+        return found + (f"#{anchor}" if anchor else "")
+
+
+def _seat(request: HttpRequest, game: int | None, token: str, *, acting: bool) -> Seat:
+    """The owner's seat (``game``), or a link's (``token``); acting on a game through the
+    link to watch is 404, as for a link that does not exist."""
+    if game is not None:
+        return Seat(selectors.game_or_404(request, game))
+    found, plays = selectors.game_by_link_or_404(token)
+    if acting and not plays:
+        raise Http404("no such game")
+    return Seat(found, token, plays)
+
+
+CHOOSE = (
+    "Choose two of your armies (or one twice, for a solo game), an army revealed at one of "
+    "your events, or give the share link of your opponent's army."
+)
+
+
+def _start(request: HttpRequest, armies: list[Army]) -> tuple[Game | None, str]:
+    """The game the start form asks for, or why not: side B a share link's army, else
+    another source's opponent (an event's revealed army), else one of mine."""
+    by_pk = {str(a.pk): a for a in armies}
+    first = by_pk.get(request.POST.get("army_a", ""))
+    if first is None:
+        return None, CHOOSE
+    link = request.POST.get("share_link", "").strip()[:500]
+    source, chosen = next(
+        ((o, v) for o in opponents.SOURCES if (v := request.POST.get(o.field, "").strip())),
+        (None, ""),
+    )
+    try:
+        if link or source is None:
+            second = _shared(link) if link else by_pk.get(request.POST.get("army_b", ""))
+            if second is None:
+                gone = "That share link leads to no army: it may have been switched off or renewed."
+                return None, gone if link else CHOOSE
+            return services.start_game(request.user, first, second), ""
+        game = source.start(request.user, first, chosen)
+        return game, "" if game is not None else source.missing
+    except Refused as exc:
+        return None, exc.message
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@login_required
+def my_games(request: HttpRequest) -> HttpResponse:
+    """My games, and the form to start one between two of my armies."""
+    armies = list(armies_for(request))
+    error = ""
+    if request.method == "POST":
+        game, error = _start(request, armies)
+        if game is not None:
+            return redirect(_game_url(game))
+    choices = [(a.pk, f"{a.name} ({_title(a.ruleset)})") for a in armies]
+    offered = [(o, o.offered(request.user)) for o in opponents.SOURCES]
+    context = {"games": selectors.my_games(request.user), "choices": choices, "error": error,
+               "opponent_sources": [(o, groups) for o, groups in offered if groups],
+               "played": seats.played_by(request.user)}  # fmt: skip
+    return no_store(render(request, "games/mine.html", context, status=400 if error else 200))
+
+
+def _shared(link: str) -> Army | None:
+    """The army an opponent's share link (``.../s/<token>/``, or the token alone) leads to."""
+    found = SHARE_LINK.search(link)
+    token = found.group(1) if found else link
+    try:
+        return shared_army_or_404(token)
+    except Http404:
+        return None
+
+
+def _title(slug: str) -> str:
+    try:
+        return rules.get_ruleset(slug).title
+    except KeyError:
+        return "a rule set Muster does not know"
+
+
+def _page(request: HttpRequest, seat: Seat, status: int = 200, **extra: Any) -> HttpResponse:
+    game = seat.game
+    actions = list(game.actions.order_by("number"))
+    state = selectors.state_of(game, actions)
+    attacker = extra.pop("attacker", request.GET.get("attacker", ""))
+    target = extra.pop("target", request.GET.get("target", ""))
+    offered, refusal = (), ""
+    if attacker and target and seat.acts:
+        try:
+            offered = services.offered_modifiers(game, attacker, target)
+        except Refused as exc:
+            refusal = exc.message
+    context = {
+        "game": game,
+        "seat": seat,
+        "urls": {name: seat.url(name) for name in ROUTES},
+        "links": _links(request, seat),
+        "turn": state.turn,
+        "phase": presenters.phase_names(game).get(state.phase, state.phase),
+        "phase_key": state.phase,
+        "sides": presenters.cards(game, state),
+        "attacker": attacker,
+        "target": target,
+        "offered": offered,
+        "refusal": refusal,
+        "log": presenters.log_lines(game, actions),
+        "can_undo": bool(state.actions),
+        "rally": _rally_form(game, state.phase),
+        "morale": morale.offer(game),
+        # (side, name, the verdict that routed it or ""): the form and the sides' headings
+        "morale_sides": [
+            (k, v.name, state.routed.get(k, "")) for k, v in selectors.sides(game).items()
+        ],  # fmt: skip
+        "summary": selectors.summary(game, state),
+        # the page's script names phases in its queue's words and sends to urls.operations
+        "phases_json": json.dumps([{"key": p.key, "name": p.name} for p in selectors.phases(game)]),
+        **extra,
+    }
+    return no_store(render(request, "games/game.html", context, status=status))
+
+
+def _rally_form(game: Game, phase: str) -> dict[str, Any] | None:
+    """What the rally form asks (the engine's facts), in the phase the source rallies in;
+    else where it is, for the page to say; None for a rule set without rallies."""
+    engine, options = selectors.combat_rules(game), selectors.options(game)
+    when = engine.rally_phase(options)
+    if when is None:
+        return None
+    at = engine.phase(when, options)
+    return {"now": phase == when, "key": when, "phase": at.name,
+            "facts": engine.rally_facts(options)}  # fmt: skip
+
+
+def _links(request: HttpRequest, seat: Seat) -> list[tuple[str, str, str]]:
+    """The opponent's links as the owner's page offers them: (which, what it is, the URL
+    or "" while switched off); none on a page reached by a link."""
+    if seat.token:
+        return []
+    game = seat.game
+    made = []
+    for which, what in (("view", "To watch"), ("play", "To play")):
+        token = getattr(game, f"{which}_token")
+        where = reverse("games:shared", args=[token]) if token else ""
+        made.append((which, what, request.build_absolute_uri(where) if where else ""))
+    return made
+
+
+@require_safe
+def game_page(request: HttpRequest, game: int | None = None, token: str = "") -> HttpResponse:
+    seat = _seat(request, game, token, acting=False)
+    if seat.token:  # a signed-in opponent keeps the game in their My games (seats.py)
+        seats.take_seat(seat.game, request.user, seat.token, seat.acts)
+    return _page(request, seat)
+
+
+def _combat_input(request: HttpRequest) -> dict[str, Any]:
+    post = request.POST
+    return {
+        "attacker": post.get("attacker", ""),
+        "target": post.get("target", ""),
+        "modifiers": post.getlist("modifier"),
+        "die": post.get("die", ""),
+        "seed": post.get("seed", "")[:64],
+        "numbers": post.get("numbers", "")[:400],
+    }
+
+
+def _version(request: HttpRequest) -> int | None:
+    value = request.POST.get("version", "")
+    return int(value) if value.isdigit() and len(value) < 10 else None
+
+
+def _refused(request: HttpRequest, seat: Seat, exc: Refused, **extra: Any) -> HttpResponse:
+    return _page(request, seat, 409 if exc.message == STALE else 400, error=exc.message, **extra)
+
+
+@require_POST
+def work_out(request: HttpRequest, game: int | None = None, token: str = "") -> HttpResponse:
+    """The combat worked out, nothing saved: the page with its steps and an Apply button."""
+    seat = _seat(request, game, token, acting=True)
+    given = _combat_input(request)
+    pair = {"attacker": given["attacker"], "target": given["target"]}
+    try:
+        dice = presenters.read_dice(given["die"])
+        numbers = presenters.read_numbers(given["numbers"])
+        worked = services.work_out(seat.game, given["attacker"], given["target"],
+                                   given["modifiers"], dice, numbers=numbers)  # fmt: skip
+    except Refused as exc:
+        return _refused(request, seat, exc, ticked=given["modifiers"], given=given, **pair)
+    return _page(request, seat, worked=worked, given=given, ticked=given["modifiers"], **pair)
+
+
+@require_POST
+def apply(request: HttpRequest, game: int | None = None, token: str = "") -> HttpResponse:
+    """The combat worked out again on the game as it stands, and recorded."""
+    seat = _seat(request, game, token, acting=True)
+    given = _combat_input(request)
+    try:
+        dice = presenters.read_dice(given["die"])
+        action = services.apply_combat(
+            seat.game, _version(request), given["attacker"], given["target"],
+            given["modifiers"], dice, seed=given["seed"],
+            numbers=presenters.read_numbers(given["numbers"]),
+        )  # fmt: skip
+    except Refused as exc:
+        return _refused(request, seat, exc)
+    result = action.payload["result"]
+    messages.success(request, f"{action.payload['target_name']}: {result['hits']} "
+                              f"{result['unit']} ({result['total']} in all).")  # fmt: skip
+    return redirect(seat.url("game", "log"))
+
+
+def _change(
+    request: HttpRequest, game: int | None, token: str, change: Any, done: str
+) -> HttpResponse:
+    seat = _seat(request, game, token, acting=True)
+    try:
+        change(seat.game)
+    except Refused as exc:
+        return _refused(request, seat, exc)
+    messages.success(request, done)
+    return redirect(seat.url("game"))
+
+
+@require_POST
+def next_phase(request: HttpRequest, game: int | None = None, token: str = "") -> HttpResponse:
+    version = _version(request)
+    return _change(request, game, token, lambda g: services.next_phase(g, version), "Next phase.")
+
+
+@require_POST
+def undo(request: HttpRequest, game: int | None = None, token: str = "") -> HttpResponse:
+    version = _version(request)
+    return _change(request, game, token, lambda g: services.undo_last(g, version), "Taken back.")
+
+
+@require_POST
+def remove(request: HttpRequest, game: int | None = None, token: str = "") -> HttpResponse:
+    version, unit = _version(request), request.POST.get("unit", "")
+    why = request.POST.get("why", "").strip()[:200]
+    return _change(request, game, token, lambda g: services.remove_unit(g, version, unit, why),
+                   "Unit removed.")  # fmt: skip
+
+
+@require_POST
+def rally(request: HttpRequest, game: int | None = None, token: str = "") -> HttpResponse:
+    """A unit's rally, worked out by the engine from what it did and the die typed."""
+    seat = _seat(request, game, token, acting=True)
+    version, unit = _version(request), request.POST.get("unit", "")
+    facts = request.POST.getlist("fact")[:20]
+    try:
+        die = presenters.read_rally_die(request.POST.get("die", ""))
+        action = services.rally(seat.game, version, unit, facts, die)
+    except Refused as exc:
+        return _refused(request, seat, exc)
+    messages.success(request, f"{action.payload['unit_name']}: "
+                              f"{action.payload['result']['steps'][-1]['text']}.")  # fmt: skip
+    return redirect(seat.url("game", "log"))
+
+
+@require_POST
+def force_morale(request: HttpRequest, game: int | None = None, token: str = "") -> HttpResponse:
+    """A side's force morale roll, worked out by the engine from the units it has lost."""
+    seat = _seat(request, game, token, acting=True)
+    version, side = _version(request), request.POST.get("side", "")[:2]
+    offered = morale.offer(seat.game)
+    ticked = set(request.POST.getlist("bonus")[:20])
+    bonus = len(ticked & {k for k, _ in offered["bonuses"]}) if offered else 0
+    try:
+        dice = presenters.read_dice(request.POST.get("dice", "")[:40])
+        count = _whole(request.POST.get("count", "1"))
+        action = morale.force_morale(seat.game, version, side, dice, count=count, bonus=bonus)
+    except Refused as exc:
+        return _refused(request, seat, exc)
+    p = action.payload
+    messages.success(request, f"{p['side_name']}: {p['verdict']['text']}.")
+    return redirect(seat.url("game", "log"))
+
+
+def _whole(text: str) -> int:
+    if not text.isdigit() or len(text) > 2:
+        raise Refused("Choose how many dice to roll from those offered.")
+    return int(text)
+
+
+@require_POST
+def operations_batch(
+    request: HttpRequest, game: int | None = None, token: str = ""
+) -> JsonResponse:
+    """The page's script's actions as a batch of operations (``games.operations``), applied
+    in order, each once: ``{"version", "results": [{"key", "status", "number"?,
+    "message"?}]}``; a body that is not a batch is 400 naming the field."""
+    try:
+        batch = operations.parse_operations(load_json(request.body.decode("utf-8")))
+    except (UnicodeDecodeError, MalformedDocument, operations.BadOperation) as exc:
+        _seat(request, game, token, acting=True)  # someone else's game: 404, whatever the body
+        said = "the body is not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else exc.message
+        return no_store(JsonResponse({"error": said}, status=400))
+    seat = _seat(request, game, token, acting=True)
+    done = operations.apply_operations(seat.game, batch)
+    answer = {"version": seat.game.version, "results": [o.to_json() for o in done]}
+    return no_store(JsonResponse(answer))
+
+
+@require_POST
+def links(request: HttpRequest, game: int) -> HttpResponse:
+    """The owner's: one of the opponent's links made anew (the old one stops working) or
+    switched off."""
+    found = selectors.game_or_404(request, game)
+    which, on = request.POST.get("link", ""), request.POST.get("do", "") == "new"
+    try:
+        services.set_link(found, which, on)
+    except Refused as exc:
+        return _refused(request, Seat(found), exc)
+    what = "watch" if which == "view" else "play"
+    messages.success(request, f"A new link to {what}." if on else f"The link to {what} is off.")
+    return redirect(_game_url(found, "links"))
+
+
+@require_safe
+def export(request: HttpRequest, game: int | None = None, token: str = "") -> JsonResponse:
+    """The game as a ``muster.game/1`` file: both armies, where it stands, and its log."""
+    found = _seat(request, game, token, acting=False).game
+    response = JsonResponse(game_document(found), json_dumps_params={"indent": 2})
+    response["Content-Disposition"] = f'attachment; filename="game-{found.pk}.json"'
+    return no_store(response)
+
+
+@require_safe
+def version(request: HttpRequest, game: int | None = None, token: str = "") -> JsonResponse:
+    """The game's version alone: what the other phone's page asks every second, to follow
+    the game without drawing it again until it moved on."""
+    found = _seat(request, game, token, acting=False).game
+    return no_store(JsonResponse({"version": found.version}))
+
+
+@require_safe
+def summary_pdf(request: HttpRequest, game: int | None = None, token: str = "") -> HttpResponse:
+    """The game's summary as a one-page PDF, the owner's or by either link, so the opponent
+    keeps it too (rate-limited as every PDF: throttle's "pdf")."""
+    found = _seat(request, game, token, acting=False).game
+    try:
+        pdf = summary_sheet.summary_pdf(found)
+    except PrintError as exc:
+        return no_store(HttpResponse(exc.message, status=503, content_type="text/plain"))
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{summary_sheet.filename(found)}"'
+    return no_store(response)
+
+
+@require_POST
+def forget_seat(request: HttpRequest, seat: int) -> HttpResponse:
+    """A game played by a link taken out of the player's My games: their own seat only
+    (anyone else's, or none, is 404, signed in or not: a URL does not tell whether the seat
+    exists), and never the game, which stays its owner's."""
+    if not seats.forget(request.user, seat):
+        raise Http404("no such game in your history")
+    messages.success(request, "Taken out of your games. The game itself goes on.")
+    return redirect(reverse("games:mine") + "#played")

@@ -1,0 +1,461 @@
+/* A game's actions go through the builder's durable queue (changes/queue.js): each is an
+ * operation with a one-time key, kept on the phone (IndexedDB) until the server answered
+ * for it, sent in order to the game's POST .../operations/, applied there once. Offline,
+ * or on a link that drops, the phone goes on: its actions wait, are shown at once marked
+ * "not yet saved" (where the game stands after its own Next phase, a unit it removed, a
+ * combat or rally to be worked out, an action taken back), and are sent when the
+ * connection returns. The server is the truth: each action made in a turn and phase the
+ * game had already left (the other phone moved it on) is refused there, and the page
+ * shows each refusal until the player dismisses it, never dropping one silently.
+ *
+ * Online, a combat is chosen and worked out by the server's forms (they offer what the
+ * source allows for the pair and phase); offline the page draws the same choice from the
+ * game's offers, kept on the phone (GET .../offers.json, asked once a game), and the hits
+ * are worked out by the engine when the action is sent.
+ *
+ * Without JavaScript nothing of this runs: the forms post as they are. */
+import * as queue from "./changes/queue.js";
+import { follow } from "./game-follow.js";
+
+const root = document.getElementById("game");
+const GAME = root && root.dataset.game ? "game-" + root.dataset.game : null;
+const MARK = "not yet saved";
+const OFFERS = "muster-offers-";
+
+function game() { return document.getElementById("game"); }
+function data() { return game().dataset; }
+function online() { return navigator.onLine !== false; }
+
+function phases() {
+  try { return JSON.parse(data().phases || "[]"); } catch (e) { return []; }
+}
+
+function phaseName(key) {
+  const found = phases().find((p) => p.key === key);
+  return found ? found.name : key;
+}
+
+function randomHex(bytes) {
+  const values = new Uint8Array(bytes);
+  crypto.getRandomValues(values);  // also where crypto.randomUUID is not (plain http)
+  return Array.from(values, (v) => v.toString(16).padStart(2, "0")).join("");
+}
+
+function unitName(key) {
+  const card = document.querySelector('#game [data-unit="' + CSS.escape(key) + '"] h3');
+  if (!card) { return key; }
+  return (card.firstChild && card.firstChild.textContent ? card.firstChild.textContent : card.textContent).trim();
+}
+
+/* Actions the server applied whose drawing has not come yet (the answer names only the
+ * version): still shown as this phone's until the page shows that version, so that a
+ * second tap meanwhile starts from where the game now is. */
+let landed = [];
+
+function unseen() {
+  const shown = Number(data().version);
+  landed = landed.filter((l) => l.version > shown);
+  return landed.map((l) => l.record).concat(queue.pending(GAME));
+}
+
+/* Where the game stands on this phone: the server's, moved on by this phone's own Next
+ * phase not drawn yet (only one made from where the game then stood, as the server reads it). */
+function where() {
+  let turn = Number(data().turn);
+  let phase = data().phase;
+  const keys = phases().map((p) => p.key);
+  unseen().forEach((r) => {
+    if (r.op !== "next_phase" || !r.value || r.value.turn !== turn || r.value.phase !== phase) { return; }
+    const at = keys.indexOf(phase);
+    if (at !== -1 && at + 1 < keys.length) { phase = keys[at + 1]; } else { turn += 1; phase = keys[0]; }
+  });
+  return { turn: turn, phase: phase };
+}
+
+// -- what this phone has not sent, drawn over the server's drawing -------------------------
+
+function note(text) {
+  const p = document.createElement("p");
+  p.className = "pending-note";
+  p.setAttribute("data-pending-mark", "");
+  p.textContent = text + " (" + MARK + ")";
+  return p;
+}
+
+function setText(element, text) {
+  if (!element.hasAttribute("data-pending-was")) { element.setAttribute("data-pending-was", element.textContent); }
+  element.textContent = text;
+}
+
+function addClass(element, name) {
+  if (element.classList.contains(name)) { return; }
+  element.classList.add(name);
+  element.setAttribute("data-pending-class", name);
+}
+
+function setHidden(element, hidden) {
+  if (element.hidden === hidden) { return; }
+  if (!element.hasAttribute("data-pending-hidden")) { element.setAttribute("data-pending-hidden", element.hidden ? "1" : "0"); }
+  element.hidden = hidden;
+}
+
+function lift() {
+  const here = game();
+  here.querySelectorAll("[data-pending-mark]").forEach((e) => e.remove());
+  here.querySelectorAll("[data-pending-was]").forEach((e) => {
+    e.textContent = e.getAttribute("data-pending-was");
+    e.removeAttribute("data-pending-was");
+  });
+  here.querySelectorAll("[data-pending-class]").forEach((e) => {
+    e.classList.remove(e.getAttribute("data-pending-class"));
+    e.removeAttribute("data-pending-class");
+  });
+  here.querySelectorAll("[data-pending-hidden]").forEach((e) => {
+    e.hidden = e.getAttribute("data-pending-hidden") === "1";
+    e.removeAttribute("data-pending-hidden");
+  });
+}
+
+function cardOf(key) {
+  return key ? game().querySelector('[data-unit="' + CSS.escape(key) + '"]') : null;
+}
+
+function lineOf(value) {
+  const log = game().querySelector(".game-log");
+  if (!log || !value) { return null; }
+  if (value.of) { return log.querySelector('li[data-key="' + CSS.escape(value.of) + '"]'); }
+  if (value.number) { return log.querySelector('li[value="' + Number(value.number) + '"]'); }
+  return null;
+}
+
+let status = "";  // why what waits has not gone yet ("offline, sent when the connection returns")
+
+function lay() {
+  if (!GAME || !game()) { return; }
+  lift();
+  const mine = unseen();
+  const now = where();
+  if (now.turn !== Number(data().turn) || now.phase !== data().phase) {
+    const shown = document.getElementById("where");
+    setText(shown, "Turn " + now.turn + ", " + phaseName(now.phase));
+    shown.appendChild(document.createTextNode(" "));
+    const mark = document.createElement("span");
+    mark.className = "optimistic-mark";
+    mark.setAttribute("data-pending-mark", "");
+    mark.textContent = "(" + MARK + ")";
+    shown.appendChild(mark);
+  }
+  const rally = game().querySelector("form[data-rally-phase]");
+  if (rally) {
+    const here = rally.getAttribute("data-rally-phase") === now.phase;
+    setHidden(rally, !here);
+    const later = game().querySelector("[data-rally-later]");
+    if (later) { setHidden(later, here); }
+  }
+  const taken = new Set(mine.filter((r) => r.op === "undo" && r.value && r.value.of).map((r) => r.value.of));
+  const undo = game().querySelector('form[data-op="undo"]');
+  if (undo) { setHidden(undo, !undoable()); }
+  mine.forEach((r) => {
+    const v = r.value || {};
+    if (r.op === "remove") {
+      const card = cardOf(v.unit);
+      if (card) { addClass(card, "removed"); card.appendChild(note("Removed: " + (v.why || "by the player"))); }
+    } else if (r.op === "combat") {
+      const card = cardOf(v.target);
+      const what = taken.has(r.key) ? "A combat by " + unitName(v.attacker) + ", taken back"
+        : "Attacked by " + unitName(v.attacker) + ": hits worked out when sent";
+      if (card) { card.appendChild(note(what)); }
+    } else if (r.op === "rally") {
+      const card = cardOf(v.unit);
+      if (card) { card.appendChild(note("Rallies: worked out when sent")); }
+    } else if (r.op === "force_morale") {
+      // under the side's heading: the roll is worked out (and maybe rolled) when sent
+      const heading = document.getElementById("side-" + v.side);
+      if (heading) { heading.insertAdjacentElement("afterend", note("Force morale: worked out when sent")); }
+    } else if (r.op === "undo") {
+      const line = lineOf(v);
+      if (line) { addClass(line, "undone"); line.appendChild(note(" Taken back")); }
+    }
+  });
+  drawPending(queue.pending(GAME));
+}
+
+function drawPending(mine) {
+  const box = document.getElementById("game-pending");
+  if (!box) { return; }
+  box.replaceChildren();
+  box.hidden = mine.length === 0;
+  if (!mine.length) { return; }
+  const head = document.createElement("p");
+  head.textContent = "Waiting to be sent (" + mine.length + "), " + MARK
+    + (status ? ": " + status : online() ? ": sending…" : ": offline, sent when the connection returns");
+  const list = document.createElement("ol");
+  mine.forEach((r) => {
+    const item = document.createElement("li");
+    item.textContent = r.label || r.op;
+    list.appendChild(item);
+  });
+  box.append(head, list);
+}
+
+// -- refusals: shown until dismissed ----------------------------------------------------
+
+const REFUSED = "muster-game-refused-";
+
+function refusals() {
+  try { return JSON.parse(sessionStorage.getItem(REFUSED + GAME) || "[]"); } catch (e) { return []; }
+}
+
+function keepRefusals(list) {
+  try { sessionStorage.setItem(REFUSED + GAME, JSON.stringify(list.slice(-20))); } catch (e) { /* shown this once */ }
+  drawRefusals(list);
+}
+
+function drawRefusals(list) {
+  const box = document.getElementById("game-refused");
+  if (!box) { return; }
+  box.replaceChildren();
+  box.hidden = list.length === 0;
+  if (!list.length) { return; }
+  const head = document.createElement("p");
+  head.textContent = list.length === 1 ? "One action was not applied:" : list.length + " actions were not applied:";
+  const items = document.createElement("ul");
+  list.forEach((r) => {
+    const item = document.createElement("li");
+    item.textContent = (r.label ? r.label + ": " : "") + r.message;
+    items.appendChild(item);
+  });
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "secondary";
+  button.textContent = "Dismiss";
+  button.addEventListener("click", () => keepRefusals([]));
+  box.append(head, items, button);
+}
+
+// -- queueing -------------------------------------------------------------------------
+
+function enqueue(op, value, label) {
+  const record = {
+    key: randomHex(16), army: GAME, url: data().operationsUrl,
+    base_version: Number(data().version), op: op, value: value, label: label,
+  };
+  status = "";
+  queue.enqueue(record, 0);
+  lay();
+  return record;
+}
+
+function checked(form, name) {
+  return Array.from(form.querySelectorAll('input[name="' + name + '"]:checked:not([disabled])')).map((i) => i.value);
+}
+
+function field(form, name) {
+  const input = form.querySelector('[name="' + name + '"]');
+  return input ? input.value.trim() : "";
+}
+
+function combatFrom(form) {
+  const now = where();
+  const die = field(form, "die");
+  const value = {
+    attacker: field(form, "attacker"), target: field(form, "target"), modifiers: checked(form, "modifier").concat(
+      Array.from(form.querySelectorAll('input[type=hidden][name="modifier"]')).map((i) => i.value)),
+    die: die, numbers: field(form, "numbers"), seed: field(form, "seed") || (die ? "" : randomHex(8)),
+    turn: now.turn, phase: now.phase,
+  };
+  const dice = die ? "die " + die : "dice rolled when sent";
+  return enqueue("combat", value, unitName(value.attacker) + " against " + unitName(value.target) + " (" + dice + ")");
+}
+
+/* What Undo would take back on this phone: its newest action not sent (or on its way),
+ * else the newest in the log still standing and not taken back by a waiting undo. */
+function undoTarget() {
+  const waiting = unseen();
+  const taken = new Set(waiting.filter((r) => r.op === "undo").map((r) => r.value.of || "#" + r.value.number));
+  const mine = waiting.filter((r) => r.op !== "undo" && !taken.has(r.key));
+  if (mine.length) { return { record: mine[mine.length - 1] }; }
+  const lines = Array.from(game().querySelectorAll(".game-log > li[data-kind]"));
+  const line = lines.find((li) => li.getAttribute("data-kind") !== "undo" && !li.classList.contains("undone")
+    && !taken.has(li.getAttribute("data-key") || "#" + li.value));
+  return line ? { line: line } : null;
+}
+
+function undoable() { return undoTarget() !== null; }
+
+function undo() {
+  const found = undoTarget();
+  if (!found) { return; }
+  if (found.record) {
+    // not sent yet: simply not sent; on its way: taken back by its key once it lands
+    if (queue.drop(GAME, found.record.key)) { lay(); return; }
+    enqueue("undo", { of: found.record.key }, "Take back: " + (found.record.label || found.record.op));
+    return;
+  }
+  const line = found.line;
+  const key = line.getAttribute("data-key");
+  const text = (line.firstChild && line.firstChild.textContent ? line.firstChild.textContent : "").trim();
+  enqueue("undo", key ? { of: key } : { number: line.value }, "Take back: " + (text || "action " + line.value));
+}
+
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (!GAME || !(form instanceof HTMLFormElement) || !form.dataset.op || !game() || !game().contains(form)) { return; }
+  const op = form.dataset.op;
+  if (op === "choose" || op === "work_out") {
+    // online the server's forms offer what applies and work the combat out before it counts
+    if (online() && !form.hasAttribute("data-offline")) { return; }
+    event.preventDefault();
+    if (op === "choose") { chooseOffline(form); return; }
+    combatFrom(form);
+    const die = form.querySelector('[name="die"]');
+    if (die) { die.value = ""; }
+    return;
+  }
+  event.preventDefault();
+  const now = where();
+  if (op === "next_phase") {
+    enqueue("next_phase", now, "Next phase, from Turn " + now.turn + ", " + phaseName(now.phase));
+  } else if (op === "undo") {
+    undo();
+  } else if (op === "remove") {
+    const unit = field(form, "unit");
+    enqueue("remove", { unit: unit, why: field(form, "why"), turn: now.turn, phase: now.phase }, "Remove " + unitName(unit));
+    const open = form.closest("details");
+    if (open) { open.open = false; }
+    form.reset();
+  } else if (op === "rally") {
+    const unit = field(form, "unit");
+    if (!unit) { return; }
+    const die = field(form, "die");
+    // the seed goes with the operation, so a resend rolls the same die
+    enqueue("rally", { unit: unit, facts: checked(form, "fact"), die: die, seed: die ? "" : randomHex(8), turn: now.turn, phase: now.phase },
+      "Rally " + unitName(unit));
+    form.reset();
+  } else if (op === "force_morale") {
+    const dice = field(form, "dice");
+    const count = Number(field(form, "count") || "1");
+    // as the rally's, the seed goes with the operation so a resend rolls the same dice
+    enqueue("force_morale", { side: field(form, "side"), dice: dice, count: count, seed: dice ? "" : randomHex(8),
+      bonus: checked(form, "bonus").length, turn: now.turn, phase: now.phase },
+    "Force morale: " + (form.getAttribute("data-side-name") || field(form, "side")));
+    form.reset();
+  } else if (op === "combat") {
+    combatFrom(form);
+    // the worked-out combat is on its way: the page goes back to the game
+    const worked = form.closest("[data-in-progress]");
+    if (worked) { worked.hidden = true; }
+  }
+}, true);
+
+// -- choosing a combat offline, from the game's offers kept on the phone -------------------
+
+function offers() {
+  try { return JSON.parse(localStorage.getItem(OFFERS + data().game) || "null"); } catch (e) { return null; }
+}
+
+function keepOffers() {
+  if (!data().offersUrl || offers() || !online()) { return; }
+  fetch(data().offersUrl, { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } })
+    .then((r) => (r.ok ? r.json() : null))
+    .then((found) => {
+      if (!found) { return; }
+      try { localStorage.setItem(OFFERS + data().game, JSON.stringify(found)); } catch (e) { /* chosen online only */ }
+    })
+    .catch(() => {});
+}
+
+function element(tag, attributes, text) {
+  const made = document.createElement(tag);
+  Object.entries(attributes || {}).forEach(([name, value]) => made.setAttribute(name, value));
+  if (text) { made.textContent = text; }
+  return made;
+}
+
+function chooseOffline(pair) {
+  const attacker = field(pair, "attacker");
+  const target = field(pair, "target");
+  if (!attacker || !target) { return; }
+  let drawn = document.getElementById("combat-offline");
+  if (drawn) { drawn.remove(); }
+  drawn = element("div", { id: "combat-offline" });
+  const now = where();
+  const known = offers();
+  const at = known && known.phases[now.phase] ? known.phases[now.phase][attacker] : undefined;
+  if (attacker.split(":")[0] === target.split(":")[0]) {
+    drawn.appendChild(element("p", { class: "game-error", role: "alert" }, unitName(attacker) + " and " + unitName(target) + " are on the same side."));
+  } else if (typeof at === "string") {
+    drawn.appendChild(element("p", { class: "game-error", role: "alert" }, at));
+  } else {
+    const form = element("form", { method: "post", action: "#combat", "data-op": "work_out", "data-offline": "" });
+    form.append(element("input", { type: "hidden", name: "attacker", value: attacker }),
+      element("input", { type: "hidden", name: "target", value: target }));
+    const fields = element("fieldset");
+    fields.appendChild(element("legend", {}, "Modifiers that apply"));
+    const set = at === undefined ? null : known.sets[typeof at === "number" ? at : at[target]];
+    if (!set) {
+      fields.appendChild(element("p", {}, "Offline, and this phone does not know this pair's modifiers: the server applies those that follow from the units when it is sent."));
+    } else if (!set.length) {
+      fields.appendChild(element("p", {}, "None for this pair in this phase."));
+    }
+    (set || []).forEach((m) => {
+      const label = element("label");
+      const box = element("input", { type: "checkbox", name: "modifier", value: m.key });
+      if (m.automatic) { box.checked = true; box.disabled = true; }
+      label.append(box, " " + m.label + (m.automatic ? " (applies by itself)" : "") + (m.group ? " (one " + m.group + " modifier)" : "") + " ");
+      label.appendChild(element("cite", {}, m.section));
+      const row = element("p");
+      row.appendChild(label);
+      fields.appendChild(row);
+    });
+    const die = element("p");
+    die.append(element("label", { for: "die-offline" }, "Die (leave empty to roll)"), " ",
+      element("input", { type: "text", id: "die-offline", name: "die", inputmode: "numeric", autocomplete: "off", size: "8" }));
+    const numbers = element("p");
+    numbers.append(element("label", { for: "numbers-offline" }, "Other numbers, if the rules ask (e.g. figures=12)"), " ",
+      element("input", { type: "text", id: "numbers-offline", name: "numbers", autocomplete: "off", size: "16" }));
+    form.append(fields, die, numbers, element("button", { type: "submit" }, "Apply when sent"));
+    drawn.append(element("p", { class: "hint" }, "Offline: the hits are worked out by the rules when this phone sends it."), form);
+  }
+  const old = game().querySelector('#combat form[data-op="work_out"]:not([data-offline])');
+  if (old) { old.hidden = true; }
+  pair.after(drawn);
+}
+
+// -- answers -----------------------------------------------------------------------------
+
+queue.on("answered", (army, batch, answer) => {
+  if (army !== GAME) { return; }
+  const labels = {};
+  batch.forEach((r) => { labels[r.key] = r.label; });
+  const results = (answer && answer.results) || [];
+  const refused = results.filter((r) => r.status === "refused")
+    .map((r) => ({ label: labels[r.key] || "", message: r.message || "refused" }));
+  const applied = new Set(results.filter((r) => r.status !== "refused").map((r) => r.key));
+  if (answer && answer.version) {
+    batch.filter((r) => applied.has(r.key)).forEach((r) => landed.push({ record: r, version: Number(answer.version) }));
+  }
+  if (refused.length) { keepRefusals(refusals().concat(refused)); }
+  status = "";
+  follow(true).catch(() => {}).then(lay);
+});
+queue.on("failed", (batch, why) => {
+  if (!batch.length || batch[0].army !== GAME) { return; }
+  status = why;
+  lay();
+});
+queue.on("changed", () => lay());
+
+document.addEventListener("muster:game-drawn", () => {
+  const drawn = document.getElementById("combat-offline");
+  if (drawn && online()) { drawn.remove(); }  // the server's own forms are back
+  lay();
+});
+window.addEventListener("online", () => { status = ""; queue.send(GAME); keepOffers(); lay(); });
+window.addEventListener("offline", () => lay());
+
+if (GAME) {
+  drawRefusals(refusals());
+  queue.load(GAME).then(() => { lay(); queue.send(GAME); });
+  keepOffers();
+}

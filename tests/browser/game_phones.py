@@ -1,0 +1,53 @@
+"""Two phones at one game for the browser journeys: the owner's (signed in) and the
+opponent's (the link to play, no account), each on its game page at 390 px."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from playwright.sync_api import BrowserContext, Page
+
+from armybuilder.games import services
+from armybuilder.games.models import Game
+from tests.browser.test_axe_audit import VIEWPORTS, logged_in_context
+from tests.browser.test_game_pages_browser import _key
+
+PHONE = VIEWPORTS["phone"]
+
+
+@dataclass
+class Phones:
+    owners: BrowserContext
+    opponents: BrowserContext
+    owner: Page
+    opponent: Page
+    a: dict[str, str]  # side a's units by name: their keys in the game
+    b: dict[str, str]
+
+
+@contextmanager
+def two_phones(
+    live_server: Any, new_context: Any, game: Game, names: tuple[str, ...]
+) -> Iterator[Phones]:
+    play = services.set_link(game, "play", True)
+    owners = logged_in_context(new_context, live_server, game.owner, PHONE)
+    opponents = new_context(viewport=PHONE)
+    try:
+        owner, opponent = owners.new_page(), opponents.new_page()
+        owner.goto(f"{live_server.url}/games/{game.pk}/")
+        opponent.goto(f"{live_server.url}/g/{play}/")
+        yield Phones(owners, opponents, owner, opponent,
+                     {n: _key(game, "a", n) for n in names},
+                     {n: _key(game, "b", n) for n in names})  # fmt: skip
+    finally:
+        owners.close()
+        opponents.close()
+
+
+def connection(context: BrowserContext, page: Page, *, on: bool) -> None:
+    """The phone's connection drops or returns, as the browser tells the page."""
+    context.set_offline(not on)
+    page.evaluate(f"window.dispatchEvent(new Event('{'online' if on else 'offline'}'))")

@@ -1,0 +1,96 @@
+"""Where a game stands, replayed from its log, and the summary: units and points lost per
+side, turns played."""
+
+from __future__ import annotations
+
+import pytest
+from django.http import Http404
+
+from armybuilder.armies.services import create_army
+from armybuilder.games import selectors, services
+from armybuilder.games.models import GameAction
+from tests.support import army
+from tests.web.games.conftest import to_phase, unit
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_summary_counts_units_lost_and_turns(game):
+    to_phase(game, "melee")
+    services.apply_combat(game, game.version, unit(game, "a", "Knights"),
+                          unit(game, "b", "Knights"), ["flank"], 6)  # fmt: skip
+    for _ in range(5):
+        services.next_phase(game, game.version)
+    summary = selectors.summary(game)
+    assert summary.turns == 2  # mêlée, rally; turn 2: shoot, move, mêlée, rally
+    normans, saxons = summary.sides
+    assert (normans.name, normans.units, normans.lost) == ("Normans", 2, ())
+    assert (saxons.name, saxons.lost) == ("Saxons", ("Knights",))
+    assert saxons.points_lost is None  # Feudal 2017 has no points
+
+
+def test_points_lost_are_the_engines_cost_of_each_unit_removed(user):
+    units = [{"name": "Knights", "quality": "fanatic", "mounted": True}, {"name": "Spears"}]
+    picts = create_army(army("into-the-dark", units, name="Picts"), owner=user)
+    game = services.start_game(user, picts, picts)
+    cards = {c.name: c for c in selectors.side_view(game, "b").cards}
+    assert cards["Knights"].points == 170  # the engine's check of the side's document
+    services.remove_unit(game, game.version, cards["Knights"].key, "routed")
+    first, second = selectors.summary(game).sides
+    assert (first.points_lost, second.points_lost) == (0, 170)
+    page_units = selectors.state_of(game)
+    assert page_units.of(cards["Knights"].key).removal == "routed"
+
+
+def test_the_state_replays_only_what_stands(game):
+    services.next_phase(game, game.version)
+    services.undo_last(game, game.version)
+    state = selectors.state_of(game)
+    assert (state.turn, state.phase, state.actions) == (1, "shoot", [])
+    assert game.phase == "shoot" and game.version == 3
+
+
+def test_a_unit_shot_down_fights_on_till_the_end_of_the_phase(user):
+    bows = {"name": "Bowmen", "type": "bowmen"}
+    first = create_army(army("feudal-2017", [bows], name="A"), owner=user)
+    second = create_army(army("feudal-2017", [{"name": "Knights", "type": "knights"}],
+                              name="B"), owner=user)  # fmt: skip
+    game = services.start_game(user, first, second)
+    bowmen, knights = unit(game, "a", "Bowmen"), unit(game, "b", "Knights")
+    verdict = {}
+    while verdict.get("outcome") != "removed":
+        action = services.apply_combat(game, game.version, bowmen, knights, ["rear"], 6)
+        verdict = action.payload["result"]["verdict"]
+    assert verdict["when"] == "end of Phase 1"
+    state = selectors.state_of(game).of(knights)
+    assert not state.removed and state.pending == "" and state.lost
+    assert "1.5" in state.removal
+    services.next_phase(game, game.version)  # the end of Phase 1
+    assert selectors.state_of(game).of(knights).removed
+    services.undo_last(game, game.version)
+    assert not selectors.state_of(game).of(knights).removed
+
+
+def test_a_removal_in_a_later_phase_waits_for_that_phase(game):
+    target = unit(game, "b", "Knights")
+    verdict = {"outcome": "removed", "when": "Phase 4: Rally", "text": "removed", "section": "X"}
+    combat = GameAction(number=1, kind=GameAction.COMBAT, payload={
+        "target": target, "result": {"unit": "hits", "total": 15, "verdict": verdict}})  # fmt: skip
+    steps = [combat] + [
+        GameAction(
+            number=n, kind=GameAction.NEXT_PHASE, payload={"to": {"turn": 1, "phase": phase}}
+        )  # fmt: skip
+        for n, phase in ((2, "move"), (3, "melee"), (4, "rally"))
+    ]
+    assert selectors.state_of(game, steps[:3]).of(target).pending == "rally"
+    assert selectors.state_of(game, steps).of(target).removed
+
+
+def test_a_game_is_found_by_either_link_and_told_which(game):
+    view, play = services.set_link(game, "view", True), services.set_link(game, "play", True)
+    assert selectors.game_by_link_or_404(view) == (game, False)
+    assert selectors.game_by_link_or_404(play) == (game, True)
+    services.set_link(game, "view", False)
+    for token in (view, "", "x" * 65, play[:-1]):
+        with pytest.raises(Http404):
+            selectors.game_by_link_or_404(token)

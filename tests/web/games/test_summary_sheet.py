@@ -1,0 +1,74 @@
+"""The game's summary as a one-page PDF, read back with pypdf: the armies, turns and the
+losses after a removal; names printed as text; owner-only and rate-limited."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from pypdf import PdfReader
+
+from armybuilder.armies.services import create_army
+from armybuilder.games import services, summary_sheet
+from tests.support import army
+from tests.web.games.conftest import unit
+from tests.web.routes import signed_in
+
+pytestmark = pytest.mark.django_db
+
+
+def text_of(pdf: bytes) -> tuple[int, str]:
+    reader = PdfReader(io.BytesIO(pdf))
+    return len(reader.pages), " ".join(p.extract_text() for p in reader.pages)
+
+
+def test_the_summary_prints_the_armies_turns_and_the_units_lost(game, owner_client):
+    services.remove_unit(game, game.version, unit(game, "b", "Knights"), "Routed")
+    response = owner_client.get(reverse("games:summary_pdf", args=[game.pk]))
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    assert "normans-v-saxons-summary.pdf" in response["Content-Disposition"]
+    assert "no-store" in response["Cache-Control"]
+    pages, text = text_of(response.content)
+    assert pages == 1
+    assert "Normans v Saxons" in text and "Feudal Wargame Rules" in text
+    assert "Turns played: 1" in text
+    assert "0 of 2" in text and "1 of 2" in text and "Knights" in text
+    assert "Points lost" not in text  # Feudal has no points
+
+
+def test_a_points_rule_set_prints_the_points_lost(user):
+    units = [{"name": "Spears"}, {"name": "Archers", "missile_weapon": "foot_bow"}]
+    host = create_army(army("into-the-dark", units, name="Host"), owner=user)
+    game = services.start_game(user, host, host)
+    lost = services.remove_unit(game, game.version, unit(game, "a", "Archers"))
+    summary = summary_sheet.selectors.summary(game)
+    points = summary.sides[0].points_lost
+    assert points and lost.payload["unit_name"] == "Archers"
+    _, text = text_of(summary_sheet.summary_pdf(game))
+    assert "Points lost" in text and "Archers" in text and str(points) in text
+
+
+def test_names_print_as_text_never_as_markup(user):
+    named = create_army(army("feudal-2017", [{"name": "<b>Bold</b>", "type": "knights"}],
+                             name="<script>alert(1)</script>"), owner=user)  # fmt: skip
+    game = services.start_game(user, named, named)
+    services.remove_unit(game, game.version, unit(game, "b", "<b>Bold</b>"))
+    html = summary_sheet.summary_html(game)
+    assert "<script>" not in html and "&lt;script&gt;" in html and "<b>Bold" not in html
+    _, text = text_of(summary_sheet.summary_pdf(game))
+    assert "<script>alert(1)</script>" in text and "<b>Bold</b>" in text
+
+
+def test_the_game_page_links_the_summary(game, owner_client):
+    page = owner_client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert reverse("games:summary_pdf", args=[game.pk]) in page
+
+
+def test_others_get_404_and_the_pdf_limit_counts_it(game, owner_client, settings):
+    url = reverse("games:summary_pdf", args=[game.pk])
+    assert signed_in("mallory").get(url).status_code == 404
+    assert Client().get(url).status_code == 404
+    settings.MUSTER_RATE_LIMITS = {**settings.MUSTER_RATE_LIMITS, "pdf": (0, 600)}
+    assert owner_client.get(url).status_code == 429
