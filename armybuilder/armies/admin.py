@@ -16,9 +16,10 @@ from django.http import HttpRequest
 
 import rules
 from armybuilder.accounts.support import PrivateContentAdmin
+from armybuilder.armies import saved
 from armybuilder.armies.models import Army, Revision
 from armybuilder.catalog.selectors import army_lookup
-from armybuilder.catalog.services import pins_for
+from armybuilder.catalog.services import check_document, pins_for
 from armybuilder.textrule import TextRuleJSONField
 
 
@@ -44,7 +45,7 @@ class ArmyAdmin(PrivateContentAdmin):
     def is_legal(self, army: Army) -> bool | None:
         """Checked as the builder checks it: against the revisions it is pinned to."""
         try:
-            _, report = rules.check_document(army.document, army_lookup(army))
+            _, report = check_document(army.document, army_lookup(army))
         except rules.MalformedDocument:
             return None
         return report.valid
@@ -65,6 +66,7 @@ class ArmyAdmin(PrivateContentAdmin):
                 op="replace",
                 document=before,
             )
+        saved.army_saved(obj)
 
 
 @admin.register(Revision)

@@ -1,6 +1,11 @@
-from typing import Any
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from django.apps import AppConfig
+
+if TYPE_CHECKING:
+    from armybuilder.catalog.models import ArmyList
 
 
 class ArmiesConfig(AppConfig):
@@ -8,22 +13,25 @@ class ArmiesConfig(AppConfig):
     label = "armies"
 
     def ready(self) -> None:
-        from django.contrib.auth.signals import user_logged_in
+        from armybuilder.accounts.views import SIGNED_IN
+        from armybuilder.armies.making.drafts import claim_on_login
 
-        from armybuilder.armies.signals import claim_on_login
-
-        user_logged_in.connect(claim_on_login, dispatch_uid="muster-claim-drafts")
+        SIGNED_IN.append(claim_on_login)
 
         from armybuilder.catalog.services import LIST_KEEPERS
 
         LIST_KEEPERS.append(_armies_built_on)
 
 
-def _armies_built_on(army_list: Any) -> str | None:
-    """Armies pinned to the list (deleted ones too: they can be restored) keep it."""
+def _armies_built_on(army_list: ArmyList) -> str:
+    """Armies pinned to the list (deleted ones too: they can be restored) keep reading the
+    revision they are pinned to."""
     from armybuilder.armies.models import Army
 
     pinned = Army.objects.filter(
         document__ruleset=army_list.ruleset, list_pins__has_key=army_list.slug
     )
-    return "armies are built on this list; make it private instead" if pinned.exists() else None
+    count = pinned.count()
+    if not count:
+        return ""
+    return f"{count} {'army is' if count == 1 else 'armies are'} built on it"

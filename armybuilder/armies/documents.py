@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import rules
-from armybuilder.armies import checking
+from armybuilder.armies.changes import checking
 from armybuilder.armies.models import Army, Revision
 from rules.base import RuleSet
-from rules.document import with_ids
 from rules.errors import MalformedDocument
 from rules.fields import Field
 from rules.text import safe_text
@@ -78,17 +77,14 @@ def check_army(army: Army) -> Checked:
     """Parse and check the stored document (one army-list query); this process
     remembers the check for the army's next change (``armies.checking``).
 
-    A row written around the services without its items' ids (a fixture, a script) is
-    given them here, quietly: the builder names every unit by its id."""
+    A read only reads: items' ids are given where a document comes in (an import, a new
+    army, the admin's save, the pipeline's save) and to rows stored before them by the
+    data migration ``0011_item_ids``, never here."""
     remembered = checking.recall(army)
     if remembered is not None:
         # the row as this process last checked it (same version and updated): its check
         # is reused whole, where the freshly decoded copy would be parsed again
         army.document = remembered.document
-    filled = with_ids(army.document)
-    if filled is not army.document:
-        Army.objects.filter(pk=army.pk, version=army.version).update(document=filled)
-        army.document = filled
     try:
         state = checking.check(army, army.document)
     except MalformedDocument as exc:

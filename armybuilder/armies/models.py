@@ -31,6 +31,20 @@ def readable_document(document: Any) -> Any:
     return repair(document)[0] if document is not None else None
 
 
+class DocumentField(models.JSONField):
+    """A stored army document, decoded to the text rule (rules/text.py).
+
+    Every write keeps the rule; a document stored before it is repaired in its row by the
+    data migration ``0004_repair_stored_text``. One written around both (a script) could
+    still hold a lone surrogate or a bidi override that would break every page showing
+    it, so decoding the column keeps the rule too: the same object when it already does,
+    else a repaired copy. Nothing is written back; the model's loading (``from_db``) is
+    Django's own."""
+
+    def from_db_value(self, value: Any, expression: Any, connection: Any) -> Any:
+        return readable_document(super().from_db_value(value, expression, connection))
+
+
 class Army(models.Model):
     """An army owned by a user, or a visitor's draft tied to a session (owner null).
 
@@ -51,7 +65,7 @@ class Army(models.Model):
     session_key = models.CharField(
         max_length=40, blank=True, default="", db_index=True, help_text="Draft of a visitor."
     )
-    document = models.JSONField(help_text="The normalised muster.army/1 document.")
+    document = DocumentField(help_text="The normalised muster.army/1 document.")
     # a new army is private: its owner shares it with one tap (a new token); armies
     # shared before keep their links
     share_token = models.CharField(max_length=64, unique=True, null=True, blank=True, default=None)
@@ -91,22 +105,6 @@ class Army(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    @classmethod
-    def from_db(
-        cls, db: str | None, field_names: Any, values: Any, *, fetch_mode: Any = None
-    ) -> "Army":
-        """Every army read from the database keeps the text rule (rules/text.py).
-
-        A document stored before the rule (or written around it) could hold a lone
-        surrogate or a bidi override that would break every page showing it; it is
-        repaired as it is read, so the owner can still open, export or delete it. The
-        data migration ``0004_repair_stored_text`` repairs the rows themselves.
-        """
-        army = super().from_db(db, field_names, values, fetch_mode=fetch_mode)
-        if "document" in army.__dict__:
-            army.document = readable_document(army.document)
-        return army
 
     @property
     def name(self) -> str:

@@ -14,7 +14,7 @@ from django.db.models.functions import Cast
 from django.http import Http404, HttpRequest
 
 import rules
-from armybuilder.armies import checking
+from armybuilder.armies.changes import checking
 from armybuilder.armies.models import (
     RESTORE_DAYS,
     AppliedAction,
@@ -23,6 +23,7 @@ from armybuilder.armies.models import (
     restore_cutoff,
 )
 from armybuilder.catalog.selectors import army_lookup
+from armybuilder.catalog.services import check_document
 
 DRAFT_SESSION_KEY = "muster_draft_key"
 
@@ -244,7 +245,7 @@ def army_summaries(armies: Iterable[Army]) -> list[ArmySummary]:
         except KeyError:
             title = army.ruleset
         try:
-            _, report = rules.check_document(army.document, lookup_of(army))
+            _, report = check_document(army.document, lookup_of(army))
         except rules.MalformedDocument as exc:
             summaries.append(
                 ArmySummary(

@@ -14,8 +14,11 @@ None of those modules imports this one.
 from collections.abc import Mapping
 from typing import Any
 
-from armybuilder.armies import commands, pipeline
-from armybuilder.armies.commands import settings_document
+from armybuilder.armies.builder.presets import Preset, as_key, presets
+from armybuilder.armies.changes import commands, pipeline
+from armybuilder.armies.changes.commands import settings_document
+from armybuilder.armies.changes.pipeline import run
+from armybuilder.armies.changes.saving import prune_action_keys
 from armybuilder.armies.documents import (
     Checked,
     DraftLimitReached,
@@ -26,9 +29,10 @@ from armybuilder.armies.documents import (
     friendly_message,
     ruleset_of,
 )
-from armybuilder.armies.drafts import claim_drafts, draft_key, owner_kwargs
-from armybuilder.armies.files import import_document, import_limit, read_upload
-from armybuilder.armies.lifecycle import (
+from armybuilder.armies.history.revisions import RevisionNote
+from armybuilder.armies.making.drafts import claim_drafts, draft_key, owner_kwargs
+from armybuilder.armies.making.files import import_document, import_limit, read_upload
+from armybuilder.armies.making.lifecycle import (
     blank_document,
     create_army,
     delete_army,
@@ -40,10 +44,7 @@ from armybuilder.armies.lifecycle import (
     stop_sharing,
 )
 from armybuilder.armies.models import RESTORE_DAYS, Army
-from armybuilder.armies.pipeline import run
-from armybuilder.armies.presets import Preset, as_key, presets
-from armybuilder.armies.revisions import RevisionNote
-from armybuilder.armies.saving import prune_action_keys
+from armybuilder.armies.pinning import accept_upgrade, restore_pins
 
 
 def save_document(
@@ -52,13 +53,6 @@ def save_document(
     """Parse ``raw`` and store it if ``army`` is still at ``version`` (else StaleVersion).
     A document that normalises to the stored one writes nothing and keeps the version."""
     return run(army, commands.ReplaceDocument(raw, version, note))
-
-
-def edit_item(
-    army: Army, kind: str, item_id: str, data: Mapping[str, Any], version: int | None
-) -> Checked:
-    """Every posted control of one unit (or general), onto ``version`` only."""
-    return run(army, commands.EditItem(kind, item_id, data, version))
 
 
 def add_item(army: Army, kind: str, version: int | None, preset_key: str = "blank") -> Checked:
@@ -87,6 +81,8 @@ def roll_force(army: Army, version: int | None, seed: int | None = None) -> Chec
 
 
 __all__ = [
+    "accept_upgrade",
+    "restore_pins",
     "RESTORE_DAYS",
     "Checked",
     "DraftLimitReached",
@@ -105,7 +101,6 @@ __all__ = [
     "draft_key",
     "duplicate_army",
     "duplicate_item",
-    "edit_item",
     "fork",
     "friendly_message",
     "import_document",

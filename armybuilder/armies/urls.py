@@ -2,18 +2,11 @@
 
 from django.urls import path, register_converter
 
-from armybuilder.armies import (
-    card_views,
-    find,
-    form_views,
-    history_views,
-    operation_views,
-    rewind_views,
-    share_views,
-    start,
-    upgrade_views,
-    views,
-)
+from armybuilder.armies.builder import card_views, form_views, upgrade_views
+from armybuilder.armies.changes import operation_views
+from armybuilder.armies.history import history_views, rewind_views
+from armybuilder.armies.making import find, start, views
+from armybuilder.armies.sharing import share_views
 from rules.document import ID_PATTERN
 
 

@@ -1,21 +1,22 @@
 """One posted change of the list editor applied to a list's content, and where it is.
 
-A change names its item by the item's ``key`` where it has one (``item``: "huscarls", or
-"support/bows" for an option inside a choice group), so an edit still reaches its entry
-after another entry was added or removed; the position (``index``) is the fallback for
-items without a key. A change the editor cannot make at all raises ``Refusal`` naming
+A change names its item by the item's stable ``id`` (``item``; for an add inside a
+choice group, the group's id), never by its position, so an edit still reaches its entry
+after another entry was added, removed or renamed (``rules.list_ids``). A change the editor cannot make at all raises ``Refusal`` naming
 its place; whether the rule set accepts the result is ``list_refusals``' business.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import itertools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules.list_ids import ID, items_in, new_id
 from rules.list_shape import ListShape, Section
 
 META = {"name": "Name", "period": "Period", "source_note": "Source note"}
@@ -24,19 +25,20 @@ MOST_TRIES = 400  # combinations of a new item's choices tried for a legal one
 
 @dataclass(frozen=True)
 class Place:
-    """Where a change is made: a section's item (index as the page shows it) and field."""
+    """Where a change is made: a section's item (by its stable id) and field."""
 
     op: str
     section: str = ""
-    index: str | None = None  # "2", "0.1" (nested), None for a single object or meta
-    item: str = ""  # the item's key path, "" when it has none
+    ident: str = ""  # the item's id ("" for a single object or the list's own fields)
+    item: str = ""  # the item's key path ("support/bows"), "" when it has none
     field: str = ""
     typed: str = ""  # what the player typed (several ticked values: joined by newlines)
     label: str = ""  # the field's label
     where: str = ""  # the item in words: "Entry 2", "Option 1 of Support"
+    holder: str = ""  # an add inside another section's item: that item's id
 
-    def matches(self, section: str, index: str | None, name: str) -> bool:
-        return (self.section, self.index, self.field) == (section, index, name)
+    def matches(self, section: str, ident: str, name: str) -> bool:
+        return (self.section, self.ident, self.field) == (section, ident, name)
 
 
 @dataclass
@@ -89,44 +91,39 @@ def apply(
         item = data if not section.key else data.get(section.key)
         if not isinstance(item, dict):
             item = data[section.key] = {}
-        place = _placed(base, section, None, "", section.label)
+        place = _placed(base, section, "", "", section.label)
         _set_field(section, item, place, post.get("value", ""))
         return data, place
-    raw_index = post.get("index", "")
-    key = post.get("item", "")
-    if section.within:  # items kept in each item of another section: "parent.own" indexes
-        if op == "add":
-            parent_index, own = raw_index, ""
-            parent_key = key
-        else:
-            parent_index, _, own = raw_index.partition(".")
-            parent_key = key.partition("/")[0]
+    ident = post.get("item", "")
+    if section.within:  # items kept in each item of another section (a group's options)
         parents = data.get(section.within)
-        p = _find(parents, parent_index, parent_key, base)
-        holder = parents[p]
+        if op == "add":
+            holder = _holder(parents, ident, base)
+        else:
+            holder = _holder_of(parents, section.key, ident, base)
         items = holder.setdefault(section.key, [])
         if not isinstance(items, list):
             items = holder[section.key] = []
-        prefix, own_key = f"{p}.", key.partition("/")[2]
+        p = parents.index(holder)
         holder_name = holder.get("name") or str(p + 1)
         holder_key = f"{holder.get('key', '')}/"
     else:
         items = data.setdefault(section.key, [])
-        prefix, own, own_key, holder_name, holder_key = "", raw_index, key, "", ""
+        holder_name, holder_key = "", ""
     if op == "add":
         new = _new_item(section, data)
         items.append(new)
         if accept is not None and not accept(data):
             _legal_choices(section, data, items, accept)
             new = items[-1]
-        n = len(items) - 1
         where = f"New {section.item_label.lower()}"
         added = f"{holder_key}{new.get('key', '')}"
-        return data, _placed(base, section, f"{prefix}{n}", added, where)
-    n = _find(items, own, own_key, base)
+        place = _placed(base, section, str(new.get(ID, "")), added, where)
+        return data, dataclasses.replace(place, holder=ident if section.within else "")
+    n = _find(items, ident, base)
     where = f"{section.item_label} {n + 1}" + (f" of {holder_name}" if holder_name else "")
     found_key = f"{holder_key}{items[n].get('key', '')}"
-    place = _placed(base, section, f"{prefix}{n}", found_key, where)
+    place = _placed(base, section, ident, found_key, where)
     if op == "remove":
         if len(items) <= section.minimum:
             raise Refusal(
@@ -160,25 +157,38 @@ def _legal_choices(
     items[-1] = fresh
 
 
-def _placed(base: Place, section: Section, index: str | None, item: str, where: str) -> Place:
+def _placed(base: Place, section: Section, ident: str, item: str, where: str) -> Place:
     spec = next((f for f in (*section.fields, *section.values) if f.name == base.field), None)
     label = spec.label if spec is not None else ""
-    return Place(base.op, base.section, index, item, base.field, base.typed, label, where)
+    return Place(base.op, base.section, ident, item, base.field, base.typed, label, where)
 
 
-def _find(items: Any, raw: str, key: str, place: Place) -> int:
-    """The position of the item named by ``key`` (else by ``raw``, its position)."""
-    gone = Refusal("That entry is no longer there: reload the page.", place)
-    if not isinstance(items, list):
-        raise gone
-    if key:
+def _gone(place: Place) -> Refusal:
+    return Refusal("That entry is no longer there: reload the page.", place)
+
+
+def _find(items: Any, ident: str, place: Place) -> int:
+    """The position of the item whose id is ``ident`` (never a position posted)."""
+    if ident and isinstance(items, list):
         for n, item in enumerate(items):
-            if isinstance(item, dict) and item.get("key") == key:
+            if isinstance(item, dict) and item.get(ID) == ident:
                 return n
-        raise gone
-    if not raw.isdigit() or int(raw) >= len(items) or not isinstance(items[int(raw)], dict):
-        raise gone
-    return int(raw)
+    raise _gone(place)
+
+
+def _holder(parents: Any, ident: str, place: Place) -> dict[str, Any]:
+    return parents[_find(parents, ident, place)]
+
+
+def _holder_of(parents: Any, key: str, ident: str, place: Place) -> dict[str, Any]:
+    """The item of the outer section that keeps the item whose id is ``ident``."""
+    for holder in parents if isinstance(parents, list) else []:
+        inner = holder.get(key) if isinstance(holder, dict) else None
+        if isinstance(inner, list) and any(
+            isinstance(i, dict) and i.get(ID) == ident for i in inner
+        ):
+            return holder
+    raise _gone(place)
 
 
 def _new_item(section: Section, data: Any) -> dict[str, Any]:
@@ -193,6 +203,17 @@ def _new_item(section: Section, data: Any) -> dict[str, Any]:
             n += 1
         found["key"] = f"{prefix}-{n}"
         taken.add(found["key"])
+    return _fresh_ids(item, data)
+
+
+def _fresh_ids(item: dict[str, Any], data: Any) -> dict[str, Any]:
+    """The new item (and any item inside it) with ids unused in the list."""
+    taken = {i.get(ID) for i in items_in(data)}
+    for inner in [item, *items_in(item)]:
+        inner[ID] = new_id()
+        while inner[ID] in taken:
+            inner[ID] = new_id()
+        taken.add(inner[ID])
     return item
 
 

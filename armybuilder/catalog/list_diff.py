@@ -3,8 +3,9 @@
 Each rule set has its own list shape, so entries are found by shape rather than by name:
 an object with a ``key`` inside a top-level list is an entry (``entries:huscarls``), and
 so is an object with a ``key`` inside such an entry's own list (a choice group's options:
-``choices:support/options:militia``); objects without a key are named by position, or by
-``from``/``to`` when they have them (a force-matrix replacement); any other top-level value
+``choices:support/options:militia``); objects without a key are named by ``from``/``to``
+when they have them (a force-matrix replacement), else by their stable ``id`` (only data
+from before items had ids falls back to their place); any other top-level value
 is one entry of its own (``columns``, ``schiltrons``).
 
 ``readable`` then words a change as a player reads it: unit fields by their labels and
@@ -46,7 +47,10 @@ def _item_id(prefix: str, n: int, item: Mapping[str, Any]) -> str:
         return f"{prefix}:{item['key']}"
     if isinstance(item.get("from"), str) and isinstance(item.get("to"), str):
         return f"{prefix}:{item['from']}->{item['to']}"
-    return f"{prefix}[{n}]"
+    if isinstance(item.get("id"), str):
+        # the editor's stable id (rules.list_ids): the same item whatever moved around it
+        return f"{prefix}#{item['id']}"
+    return f"{prefix}[{n}]"  # data from before items had ids: nothing else names it
 
 
 def _is_entry_list(value: Any) -> bool:
@@ -73,6 +77,8 @@ def _collect(found: dict[str, dict[str, Any]], prefix: str, items: list[Any]) ->
         ident = _item_id(prefix, n, item)
         own: dict[str, Any] = {}
         for name, value in item.items():
+            if name == "id":
+                continue  # the editor's stable id (rules.list_ids): never a change to show
             if _is_entry_list(value) and any(isinstance(i.get("key"), str) for i in value):
                 _collect(found, f"{ident}/{name}", value)
             else:
@@ -241,14 +247,14 @@ def _count(name: str, value: Any) -> str:
 def _title(change: EntryChange, words: Vocabulary) -> str:
     last = change.entry.rsplit("/", 1)[-1]
     section, _, ident = last.partition(":")
-    section = section.split("[", 1)[0]
+    section = section.split("[", 1)[0].split("#", 1)[0]
     kind = _SECTIONS.get(section, "")
     if "->" in ident and change.label == change.entry:
         before, after = ident.split("->", 1)
         return f"{kind or 'Replacement'}: {words.value('', before)} → {words.value('', after)}"
     if change.label != change.entry:
         return f"{change.label} ({kind.lower()})" if kind else change.label
-    if not ident and "[" not in last:
+    if not ident and "[" not in last and "#" not in last:
         return words.label(last)  # a top-level value: columns, schiltrons, notes
     return f"{kind or words.label(section)} {ident or last}"
 

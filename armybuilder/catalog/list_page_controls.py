@@ -1,6 +1,6 @@
 """The list editor's page: one control per field of the rule set's list shape, each named
-by its item's key (so a control keeps its id, and its edit its item, when other items
-come and go), a refusal shown at the control it concerns, undo and redo, and "Try it"."""
+by its item's stable id (so a control keeps its id, and its edit its item, when other
+items come, go or are renamed), a refusal shown at the control it concerns, undo and redo, and "Try it"."""
 
 from __future__ import annotations
 
@@ -15,16 +15,17 @@ from armybuilder.catalog.list_changes import META, Refusal
 from armybuilder.catalog.list_trial import try_list
 from armybuilder.catalog.list_views import editor_url
 from armybuilder.catalog.models import ArmyList
+from rules.list_ids import ID
 from rules.list_shape import ListShape, Section
 
 
 def _items(section: Section, data: dict[str, Any]) -> list[dict[str, Any]]:
-    """A section's items: index (as posted), key path, legend and the item: one item with
-    no index for a single object; "parent.own" indexes for items inside another's."""
+    """A section's items: id (as posted), key path, legend and the item: one item with
+    no id for a single object."""
     if section.single:
         item = data if not section.key else data.get(section.key)
         return [
-            {"index": None, "key": "", "legend": section.item_label,
+            {"ident": "", "key": "", "legend": section.item_label,
              "item": item if isinstance(item, dict) else {}}
         ]  # fmt: skip
     if section.within:
@@ -33,10 +34,12 @@ def _items(section: Section, data: dict[str, Any]) -> list[dict[str, Any]]:
             for n, item in _objects(holder.get(section.key)):
                 key = f"{holder.get('key', '')}/{item.get('key', '')}" if item.get("key") else ""
                 legend = f"{section.item_label} {n + 1} of {holder.get('name') or p + 1}"
-                found.append({"index": f"{p}.{n}", "key": key, "legend": legend, "item": item})
+                found.append(
+                    {"ident": str(item.get(ID) or ""), "key": key, "legend": legend, "item": item}
+                )
         return found
     return [
-        {"index": str(n), "key": str(i.get("key") or ""),
+        {"ident": str(i.get(ID) or ""), "key": str(i.get("key") or ""),
          "legend": f"{section.item_label} {n + 1}", "item": i}
         for n, i in _objects(data.get(section.key))
     ]  # fmt: skip
@@ -50,30 +53,29 @@ def _objects(items: Any) -> list[tuple[int, dict[str, Any]]]:
     ]
 
 
-def _adds(section: Section, data: dict[str, Any]) -> list[tuple[str, str, str]]:
-    """(index, holder key, button text) of the section's Add buttons: one for a list of
-    items, one per holder for nested items, none for a single object."""
+def _adds(section: Section, data: dict[str, Any]) -> list[tuple[str, str]]:
+    """(holder id, button text) of the section's Add buttons: one for a list of items,
+    one per holder for nested items, none for a single object."""
     item = section.item_label.lower()
     if section.single:
         return []
     if section.within:
         return [
-            (str(p), str(holder.get("key") or ""), f"Add {item} to {holder.get('name') or p + 1}")
+            (str(holder.get(ID) or ""), f"Add {item} to {holder.get('name') or p + 1}")
             for p, holder in _objects(data.get(section.within))
         ]
-    return [("", "", f"Add {item}")]
+    return [("", f"Add {item}")]
 
 
-def control_id(section: Section, key: str, index: str | None, name: str) -> str:
-    """A control's id from its item's key (its position when it has none)."""
-    ident = key or (index if index is not None else "one")
-    return re.sub(r"[^A-Za-z0-9_-]", "_", f"f-{section.key or 'list'}-{ident}-{name}")
+def control_id(section: Section, ident: str, name: str) -> str:
+    """A control's id from its item's stable id ("one" for a single object)."""
+    return re.sub(r"[^A-Za-z0-9_-]", "_", f"f-{section.key or 'list'}-{ident or 'one'}-{name}")
 
 
-def _at(refusal: Refusal | None, section: Section, index: str | None, name: str) -> Any:
+def _at(refusal: Refusal | None, section: Section, ident: str, name: str) -> Any:
     if refusal is None or refusal.place.op not in ("set", "values"):
         return None
-    return refusal if refusal.place.matches(section.key, index, name) else None
+    return refusal if refusal.place.matches(section.key, ident, name) else None
 
 
 def _field(spec: Any, value: Any, cid: str, error: Refusal | None) -> dict[str, Any]:
@@ -99,7 +101,7 @@ def _values(section: Section, row: dict, cid: str, refusal: Refusal | None) -> l
     match = row["item"].get(section.values_key, {}) if section.values_key else {}
     found = []
     for v in section.values:
-        error = _at(refusal, section, row["index"], v.name)
+        error = _at(refusal, section, row["ident"], v.name)
         ticked = error.place.typed.split("\n") if error is not None else None
         choices = []
         for value, label in v.choices:
@@ -123,19 +125,19 @@ def editor_context(
     for section in shape.sections:
         items = []
         for row in _items(section, data):
-            base = control_id(section, row["key"], row["index"], "")
+            base = control_id(section, row["ident"], "")
             fields = [
                 _field(
                     f,
                     row["item"].get(f.name),
-                    control_id(section, row["key"], row["index"], f.name),
-                    _at(refusal, section, row["index"], f.name),
+                    control_id(section, row["ident"], f.name),
+                    _at(refusal, section, row["ident"], f.name),
                 )
                 for f in section.fields
             ]
             removing = (
                 place is not None and place.op == "remove" and place.section == section.key
-                and place.index == row["index"]
+                and place.ident == row["ident"]
             )  # fmt: skip
             items.append(
                 {**row, "id": base.rstrip("-"), "fields": fields,
@@ -143,12 +145,12 @@ def editor_context(
                  "error": refusal if removing else None}
             )  # fmt: skip
         adds = []
-        for index, key, text in _adds(section, data):
+        for holder, text in _adds(section, data):
             here = (
                 place is not None and place.op == "add" and place.section == section.key
-                and (not section.within or (place.index or "").split(".")[0] == index)
+                and (not section.within or place.holder == holder)
             )  # fmt: skip
-            adds.append({"index": index, "key": key, "text": text,
+            adds.append({"holder": holder, "text": text,
                          "error": refusal if here else None})  # fmt: skip
         sections.append({"section": section, "items": items, "adds": adds})
     meta = []

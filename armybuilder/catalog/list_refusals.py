@@ -166,7 +166,7 @@ def explain(
 def _kept(changed: dict[str, Any], place: Place) -> frozenset[str]:
     """The keys of the items the player changed: a rebalance leaves their numbers alone."""
     kept = {k for k in place.item.split("/") if k}
-    if place.index is None and place.field:  # a field of one object: Feudal's columns
+    if not place.ident and place.field:  # a field of one object: Feudal's columns
         kept.add(place.field)
     return frozenset(kept)
 

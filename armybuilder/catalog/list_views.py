@@ -11,7 +11,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from armybuilder.catalog import selectors, services
 from armybuilder.catalog.models import ArmyList, SharedList
@@ -67,11 +67,17 @@ def list_revoke(request: HttpRequest, slug: str, list_slug: str) -> HttpResponse
 def list_delete(request: HttpRequest, slug: str, list_slug: str) -> HttpResponse:
     army_list = authored_list_or_404(request, slug, list_slug)
     try:
-        services.delete_list(request.user, army_list)
+        kept = services.delete_list(request.user, army_list)
     except services.ListRefused as exc:
         messages.error(request, str(exc))
         return redirect(list_page_url(army_list))
     messages.success(request, f"{army_list.name} deleted.")
+    if kept:
+        messages.info(
+            request,
+            f"Nobody can read it or build on it any more; {kept} "
+            "and keep the revision they were checked against, for them alone.",
+        )
     return redirect(reverse("catalog:ruleset", args=[slug]))
 
 
@@ -93,6 +99,7 @@ def _copy(request: HttpRequest, army_list: ArmyList, token: str = "") -> HttpRes
 
 
 @login_required
+@require_http_methods(["GET", "HEAD", "POST"])
 def list_copy(request: HttpRequest, slug: str, list_slug: str) -> HttpResponse:
     """GET: what copying does, with the button (works without JS); POST: copy it."""
     army_list = selectors.get_list(slug, list_slug)

@@ -12,11 +12,16 @@ from armybuilder.textrule import validate_json, validate_line, validate_text
 from rules.registry import get_ruleset, slugs
 
 PRIVATE, LINK, SUBMITTED, PUBLISHED = "private", "link", "submitted", "published"
+# Deleted by its author while armies or event submissions were pinned to its revisions:
+# nobody reads it any more (its page, its link, menus, new pins and new armies), but the
+# revisions those were checked against stay, immutable, for them alone.
+DELETED = "deleted"
 STATUSES = [
     (PRIVATE, "Private: only its author"),
     (LINK, "Shared by link"),
     (SUBMITTED, "Submitted for the public catalogue"),
     (PUBLISHED, "Published"),
+    (DELETED, "Deleted by its author"),
 ]
 
 
@@ -28,6 +33,16 @@ def new_share_token() -> str:
 def public_lists() -> Q:
     """Lists everyone may read: Muster's own (no author) and approved players' lists."""
     return Q(author__isnull=True) | Q(status=PUBLISHED)
+
+
+def readable_lists(user_pk: Any) -> Q:
+    """The lists the user whose pk is ``user_pk`` (None: a visitor) may read and build on
+    now: the public lists, their own (not those they deleted) and those shared with them
+    by a link that still works."""
+    if user_pk is None:
+        return public_lists()
+    own = Q(author_id=user_pk) & ~Q(status=DELETED)
+    return public_lists() | own | SharedList.readable_by(user_pk)
 
 
 class ArmyListManager(models.Manager["ArmyList"]):
@@ -227,3 +242,23 @@ class SharedList(models.Model):
             army_list=OuterRef("pk"), user_id=user_pk, token=OuterRef("share_token")
         )
         return Q(Exists(opened), status=LINK, share_token__isnull=False)
+
+
+class AppliedListChange(models.Model):
+    """One list-editor operation the server answered for, by its one-time ``key``: sent
+    again (a reload, a lost answer, a second tab sending the device's queue), it is
+    answered "duplicate" and never applied twice."""
+
+    army_list = models.ForeignKey(ArmyList, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=64)
+    status = models.CharField(max_length=10, help_text="What it was answered: applied, ...")
+    version = models.PositiveIntegerField(help_text="The list's revision after it.")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["army_list", "key"], name="list_change_key_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.army_list_id} {self.key}"

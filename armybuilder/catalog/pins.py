@@ -3,19 +3,19 @@
 An army records, in ``Army.list_pins`` ({list slug: revision number}), the revision of
 each list it reads: its own list and any it draws allies from. It is checked against
 those revisions (``selectors.army_lookup``) until its owner accepts the newer ones, after
-seeing ``upgrade_diff``; ``accept_upgrade`` answers the previous pins, which
-``restore_pin`` puts back.
+seeing ``upgrade_diff``. The catalog only reads an army (``selectors.PinnedArmy``): it
+answers the pins an upgrade, an undo or an imported file's revisions come to
+(``upgraded_pins``, ``restored_pins``, ``named_pins``), and armies stores them
+(``armies.pinning``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 from typing import Any
 
 from django.db.models import Q
-from django.utils import timezone
 
 import rules
 from armybuilder.catalog.list_diff import (
@@ -25,8 +25,13 @@ from armybuilder.catalog.list_diff import (
     diff_lists,
     readable,
 )
-from armybuilder.catalog.models import ArmyList, ArmyListRevision, SharedList, public_lists
-from armybuilder.catalog.selectors import army_lookup
+from armybuilder.catalog.models import (
+    DELETED,
+    ArmyList,
+    ArmyListRevision,
+    readable_lists,
+)
+from armybuilder.catalog.selectors import PinnedArmy, pinned_lookup
 
 
 def referenced_slugs(document: Any) -> set[str]:
@@ -44,17 +49,12 @@ def referenced_slugs(document: Any) -> set[str]:
 
 
 def _latest(ruleset: str, slugs: set[str], readable: Q | None = None) -> dict[str, int]:
+    # a list its author deleted takes no new pin: only what was pinned to it still reads it
     rows = ArmyList.objects.filter(ruleset=ruleset, slug__in=slugs, latest_revision__gt=0)
+    rows = rows.exclude(status=DELETED)
     if readable is not None:
         rows = rows.filter(readable)
     return dict(rows.values_list("slug", "latest_revision"))
-
-
-def readable_by(owner_id: Any) -> Q:
-    """The lists an army's owner may read now: public, their own, shared with them."""
-    if owner_id is None:
-        return public_lists()
-    return public_lists() | Q(author_id=owner_id) | SharedList.readable_by(owner_id)
 
 
 def pins_for(document: Any, pins: Mapping[str, int] | None = None) -> dict[str, int]:
@@ -172,12 +172,14 @@ class UpgradeDiff:
 
 
 Checked = tuple[rules.Army | None, rules.Report | None, str]
+# the engine's check of a document against a lookup: ``catalog.services.check_document``,
+# handed in by ``services.upgrade_diff`` (only the services call the engine's check)
+CheckDocument = Callable[[Any, rules.ListLookup], tuple[rules.Army, rules.Report]]
 
 
-def _check(army: Any, pins: Mapping[str, int]) -> Checked:
-    frame = SimpleNamespace(list_pins=dict(pins), owner_id=getattr(army, "owner_id", None))
+def _check(check: CheckDocument, army: PinnedArmy, pins: Mapping[str, int]) -> Checked:
     try:
-        parsed, report = rules.check_document(army.document, army_lookup(frame))
+        parsed, report = check(army.document, pinned_lookup(army.owner_id, pins))
     except rules.MalformedDocument as exc:  # e.g. a unit's allied list is gone
         return None, None, exc.message
     return parsed, report, ""
@@ -213,14 +215,14 @@ def _messages(issues: Any) -> tuple[str, ...]:
     return tuple(i.message for i in issues if i.severity == "error")
 
 
-def newer_revisions(army: Any) -> dict[str, tuple[int, int]]:
+def newer_revisions(army: PinnedArmy) -> dict[str, tuple[int, int]]:
     """{slug: (pinned, latest)} for each pinned list with a newer revision the army's
     owner may read (one query)."""
     pins = dict(army.list_pins or {})
     if not pins:
         return {}
     # a list its owner may no longer read keeps its pin, but offers no newer revision
-    latest = _latest(army.ruleset, set(pins), readable_by(getattr(army, "owner_id", None)))
+    latest = _latest(army.ruleset, set(pins), readable_lists(army.owner_id))
     return {
         slug: (number, latest[slug])
         for slug, number in pins.items()
@@ -228,7 +230,7 @@ def newer_revisions(army: Any) -> dict[str, tuple[int, int]]:
     }
 
 
-def upgrade_diff(army: Any) -> UpgradeDiff | None:
+def upgrade_diff(army: PinnedArmy, check: CheckDocument) -> UpgradeDiff | None:
     """None when the army is checked against the latest revision of every list it is
     pinned to; else, entry by entry, what changed in those lists, and for this army unit
     by unit the points and errors, the totals and its legality, before and after."""
@@ -261,8 +263,8 @@ def upgrade_diff(army: Any) -> UpgradeDiff | None:
                 tuple(readable(c, words) for c in changes),
             )
         )
-    parsed_before, before, fault_before = _check(army, before_pins)
-    parsed_after, after, fault_after = _check(army, after_pins)
+    parsed_before, before, fault_before = _check(check, army, before_pins)
+    parsed_after, after, fault_after = _check(check, army, after_pins)
     units = []
     count = max(len(r.units) for r in (before, after) if r is not None) if (before or after) else 0
     for i in range(count):
@@ -335,7 +337,7 @@ def list_title(ruleset: str, slug: str, number: int | None) -> str:
     return name.first() or "an army list no longer in Muster"
 
 
-def pinned_list(army: Any) -> PinnedList | None:
+def pinned_list(army: PinnedArmy) -> PinnedList | None:
     """The army's own list and the revision it is checked against (None without a list)."""
     document = army.document if isinstance(army.document, Mapping) else {}
     slug = document.get("army_list")
@@ -353,43 +355,31 @@ def pinned_list(army: Any) -> PinnedList | None:
     return PinnedList(slug, revision.name, revision.number, found.is_public)
 
 
-def _write_pins(army: Any, pins: Mapping[str, int]) -> None:
-    # the pins and ``updated``: the document and its version stay as they are (an edit in
-    # flight still lands), while the pages cached for this army's state (the share page)
-    # and its last check are renewed, since what it is checked against changed
-    now = timezone.now()
-    type(army).objects.filter(pk=army.pk).update(list_pins=dict(pins), updated=now)
-    army.list_pins = dict(pins)
-    army.updated = now
-
-
-def accept_upgrade(army: Any) -> dict[str, int]:
-    """Check the army against the latest revisions from now on; answers the pins it had
-    (what ``restore_pin`` needs to undo)."""
+def upgraded_pins(army: PinnedArmy) -> dict[str, int]:
+    """The pins that check the army against the latest revisions it may read."""
     previous = dict(army.list_pins or {})
     newer = newer_revisions(army)
-    _write_pins(army, {**previous, **{slug: latest for slug, (_, latest) in newer.items()}})
-    return previous
+    return {**previous, **{slug: latest for slug, (_, latest) in newer.items()}}
 
 
-def restore_pin(army: Any, previous: Mapping[str, int] | ArmyListRevision) -> None:
-    """Undo ``accept_upgrade``: the pins it answered, or pin one list to ``previous``, a
-    revision of it."""
+def restored_pins(
+    army: PinnedArmy, previous: Mapping[str, int] | ArmyListRevision
+) -> dict[str, int]:
+    """The pins that undo an upgrade (``previous``, the pins it had), or that pin one list
+    to ``previous``, a revision of it."""
     if isinstance(previous, ArmyListRevision):
-        pins = {**(army.list_pins or {}), previous.army_list.slug: previous.number}
-    else:
-        pins = {str(slug): int(number) for slug, number in previous.items()}
-    _write_pins(army, pins)
+        return {**(army.list_pins or {}), previous.army_list.slug: previous.number}
+    return {str(slug): int(number) for slug, number in previous.items()}
 
 
-def pin_to_named(army: Any, wanted: Mapping[str, int]) -> list[str]:
-    """Pin an imported army to the revisions its file names (``list_revisions``), where
-    Muster has them; answers, for each it has not, a sentence saying which revision the army
-    is checked against instead."""
+def named_pins(army: PinnedArmy, wanted: Mapping[str, int]) -> tuple[dict[str, int], list[str]]:
+    """The pins of an imported army at the revisions its file names (``list_revisions``),
+    where Muster has them; and, for each it has not, a sentence saying which revision the
+    army is checked against instead."""
     pins = dict(army.list_pins or {})
     asked = {slug: number for slug, number in wanted.items() if slug in pins}
     if not asked:
-        return []
+        return pins, []
     found = {
         (rev.army_list.slug, rev.number): rev
         for rev in ArmyListRevision.objects.select_related("army_list").filter(
@@ -413,6 +403,4 @@ def pin_to_named(army: Any, wanted: Mapping[str, int]) -> list[str]:
                 f"Muster does not have: the army is checked against revision {pins[slug]}, "
                 "the latest."
             )
-    if pins != army.list_pins:
-        _write_pins(army, pins)
-    return notes
+    return pins, notes

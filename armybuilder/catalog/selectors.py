@@ -9,11 +9,13 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from django.db.models import (
+    BooleanField,
     Case,
     Count,
+    ExpressionWrapper,
     IntegerField,
     OuterRef,
     Q,
@@ -24,10 +26,32 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast
 
-from armybuilder.catalog.models import ArmyList, ArmyListRevision, SharedList, public_lists
+from armybuilder.catalog.models import (
+    DELETED,
+    ArmyList,
+    ArmyListRevision,
+    SharedList,
+    public_lists,
+    readable_lists,
+)
 from rules import NamedLists
 
 Lookup = Callable[[str], Mapping[str, Mapping[str, Any]]]
+
+
+class PinnedArmy(Protocol):
+    """What the catalog reads of an army (``armies.Army`` has it): the lists it reads are
+    looked up for its owner at the revisions it is pinned to. The catalog never writes
+    an army: it answers pins, and armies' own service stores them."""
+
+    @property
+    def ruleset(self) -> str: ...
+
+    document: Any
+    list_pins: Any
+    owner_id: int | None
+
+
 Rows = tuple[tuple[Any, ...], ...]
 
 # (what was asked, e.g. ("public", ruleset)) -> (the rows read, their decoded {slug: data})
@@ -83,22 +107,24 @@ def lookup_for(user: Any) -> Lookup:
         return list_lookup
 
     def lookup(ruleset: str) -> dict[str, Mapping[str, Any]]:
-        visible = public_lists() | Q(author_id=user.pk) | SharedList.readable_by(user.pk)
+        visible = readable_lists(user.pk)
         return _decoded(("user", user.pk, ruleset), _data_rows(visible, ruleset))
 
     return lookup
 
 
-def army_lookup(army: Any) -> Lookup:
-    """The ListLookup an army is checked with: every list its owner may build on (public,
-    their own, shared with them by a working link) at its latest revision, except the
-    lists the army is pinned to (``Army.list_pins``), which answer their pinned revision's
-    data and name. One query, as ``list_lookup``."""
-    pins = _pins(getattr(army, "list_pins", None))
-    owner_id = getattr(army, "owner_id", None)
-    visible = public_lists() | Q(slug__in=list(pins))
-    if owner_id is not None:
-        visible |= Q(author_id=owner_id) | SharedList.readable_by(owner_id)
+def army_lookup(army: PinnedArmy) -> Lookup:
+    """The ListLookup an army is checked with (``pinned_lookup`` of its owner and pins)."""
+    return pinned_lookup(army.owner_id, army.list_pins)
+
+
+def pinned_lookup(owner_id: int | None, list_pins: Mapping[str, Any] | None) -> Lookup:
+    """The ListLookup of an army of ``owner_id`` pinned to ``list_pins``: every list the
+    owner may build on (public, their own, shared with them by a working link) at its
+    latest revision, except the pinned lists, which answer their pinned revision's data and
+    name. One query, as ``list_lookup``."""
+    pins = _pins(list_pins)
+    visible = readable_lists(owner_id) | Q(slug__in=list(pins))
     return _pinned_lookup(visible, pins, ("army", owner_id))
 
 
@@ -171,7 +197,7 @@ def lists_of_user(user: Any, ruleset: str | None = None) -> list[ArmyList]:
     """The lists ``user`` wrote (none for a visitor), newest change first."""
     if user is None or not getattr(user, "is_authenticated", False):
         return []
-    found = ArmyList.objects.filter(author_id=user.pk)
+    found = ArmyList.objects.filter(author_id=user.pk).exclude(status=DELETED)
     if ruleset is not None:
         found = found.filter(ruleset=ruleset)
     return list(found.order_by("-updated"))
@@ -197,7 +223,7 @@ def list_counts() -> dict[str, int]:
 
 def get_list(ruleset: str, slug: str) -> ArmyList | None:
     """The list with this slug, whoever may read it: callers decide (``can_view``)."""
-    return ArmyList.objects.filter(ruleset=ruleset, slug=slug).first()
+    return ArmyList.objects.filter(ruleset=ruleset, slug=slug).exclude(status=DELETED).first()
 
 
 def get_list_by_token(token: str) -> ArmyList | None:
@@ -223,3 +249,37 @@ def list_json(army_list: ArmyList) -> dict[str, Any]:
         "source_note": army_list.source_note,
         "data": army_list.data,
     }
+
+
+def army_lists_for(army: PinnedArmy) -> list[ArmyList]:
+    """The lists an army may switch to in its settings: the public ones of its rule set,
+    its owner's own, those shared with its owner by a working link, and any it is pinned
+    to. Their names only: a list's data is read where the army uses it (the builder's
+    menu of a few dozen lists need not decode each one's whole data).
+
+    A list the owner may no longer read (its link revoked, made private) is offered only
+    because the army is pinned to it, under the name and period of the pinned revision:
+    its author's later renames are no longer theirs to see. One query."""
+    pins = {str(slug): n for slug, n in (army.list_pins or {}).items() if isinstance(n, int)}
+    readable = readable_lists(army.owner_id)
+    found = ArmyList.objects.filter(readable | Q(slug__in=list(pins)), ruleset=army.ruleset)
+    found = found.defer("data", "source_note")
+    if pins:
+        pinned = ArmyListRevision.objects.filter(army_list=OuterRef("pk"), number=OuterRef("pin"))
+        found = found.annotate(
+            readable=ExpressionWrapper(readable, output_field=BooleanField()),
+            pin=Case(
+                *(When(slug=slug, then=Value(n)) for slug, n in pins.items()),
+                default=None,
+                output_field=IntegerField(),
+            ),
+        ).annotate(
+            pinned_name=Subquery(pinned.values("name")[:1]),
+            pinned_period=Subquery(pinned.values("period")[:1]),
+        )
+    lists = list(found.order_by("name"))
+    hidden = [army_list for army_list in lists if pins and not army_list.readable]
+    for army_list in hidden:
+        army_list.name = army_list.pinned_name or "A list no longer shared with you"
+        army_list.period = army_list.pinned_period or ""
+    return sorted(lists, key=lambda army_list: army_list.name.casefold()) if hidden else lists

@@ -1,5 +1,9 @@
 """The one core call every interface shares, and every write of an army list.
 
+The only module of the web layer that calls the rules engine's check (``check_document``,
+``check_state``, ``recheck_document`` here): every other module, in every app, checks an
+army through these (``tests/test_architecture.py`` holds it).
+
 Every saved change of a list (the admin, ``muster load-lists``, an import, a copy, the
 editor) goes through ``save_list``, which writes a new immutable revision when the content
 changed. Who may do what with a list is answered here (``can``), so pages, the API and
@@ -16,12 +20,13 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
 from django.utils.text import slugify
 
 import rules
 from armybuilder.accounts import support
+from armybuilder.catalog import pins
 from armybuilder.catalog.models import (
+    DELETED,
     LINK,
     PRIVATE,
     PUBLISHED,
@@ -30,14 +35,15 @@ from armybuilder.catalog.models import (
     ArmyListRevision,
     SharedList,
     new_share_token,
-    public_lists,
+    readable_lists,
 )
-from armybuilder.catalog.pins import accept_upgrade, pins_for, restore_pin, upgrade_diff
-from armybuilder.catalog.selectors import Lookup, document_lookup, lookup_for
+from armybuilder.catalog.pins import UpgradeDiff, pins_for
+from armybuilder.catalog.selectors import Lookup, PinnedArmy, document_lookup, lookup_for
 from rules.base import list_families, list_names
 from rules.list_document import ListDocument, list_document, load_list_text, parse_list_document
+from rules.list_ids import carried, with_ids
 
-__all__ = ["accept_upgrade", "pins_for", "restore_pin", "upgrade_diff"]
+__all__ = ["pins_for"]
 
 FIXTURES_DIR = Path(settings.BASE_DIR) / "fixtures"
 CONTENT = ("name", "period", "source_note", "data")
@@ -51,6 +57,32 @@ def check_document(raw: Any, lookup: Lookup | None = None) -> tuple[rules.Army, 
     Raises ``rules.MalformedDocument`` (with ``path``) for input that is not well formed.
     """
     return rules.check_document(raw, lookup or document_lookup(raw))
+
+
+def parse_document(raw: Any, lookup: Lookup) -> rules.Army:
+    """The engine's strict parse of a raw document against ``lookup``'s lists, unchecked
+    (what the builder's presets read). Raises ``rules.MalformedDocument``."""
+    return rules.parse_document(raw, lookup)
+
+
+def check_state(raw: Any, lookup: Lookup) -> rules.CheckState:
+    """Parse and check a raw document, keeping the state a later re-check of one unit
+    starts from (``recheck_document``). Raises ``rules.MalformedDocument``."""
+    return rules.check_state(rules.parse_document(raw, lookup))
+
+
+def recheck_document(
+    raw: Any, lookup: Lookup, previous_raw: Any, previous: rules.CheckState
+) -> rules.CheckState:
+    """The check of ``raw`` from the check of ``previous_raw`` it changes: only an edited
+    unit is re-checked (``rules.recheck_document``). Raises ``rules.MalformedDocument``."""
+    return rules.recheck_document(raw, lookup, previous_raw, previous)
+
+
+def upgrade_diff(army: PinnedArmy) -> UpgradeDiff | None:
+    """What accepting the newer revisions of its lists would change for ``army``
+    (``pins.upgrade_diff``, checked here), or None when its pins are the latest."""
+    return pins.upgrade_diff(army, check_document)
 
 
 def check_with_list_document(raw: Any, listed: ListDocument) -> tuple[rules.Army, rules.Report]:
@@ -101,6 +133,8 @@ def can(
     """
     if action not in ACTIONS:
         raise ValueError(f"unknown action {action!r}")
+    if army_list.status == DELETED:
+        return False  # its author's say: nobody, support included, reads it any more
     if _allowed(user, action, army_list, token):
         return True
     if action == "copy" and not getattr(user, "is_authenticated", False):
@@ -173,6 +207,10 @@ def save_list(
     unknown = set(content) - set(CONTENT)
     if unknown:
         raise TypeError(f"not list content: {', '.join(sorted(unknown))}")
+    if "data" in content:
+        # every item gets its stable id here, on the way in: an import keeps its own, a
+        # list loaded again from a file without ids keeps the ids its items had
+        content["data"] = with_ids(carried(content["data"], army_list.data))
     for name, value in content.items():
         setattr(army_list, name, value)
     army_list.full_clean()
@@ -254,7 +292,7 @@ def _family_root(ruleset: str, family: str) -> str:
 def _own_name(user: Any, ruleset: str, name: str) -> str:
     """``name``, or "<name> — my copy" (then " 2", " 3" ...) when a list the player sees
     in the rule set already has that name: they can tell theirs at a glance."""
-    visible = public_lists() | Q(author_id=user.pk) | SharedList.readable_by(user.pk)
+    visible = readable_lists(user.pk)
     taken = set(ArmyList.objects.filter(visible, ruleset=ruleset).values_list("name", flat=True))
     if name not in taken:
         return name
@@ -304,21 +342,30 @@ def edit_list(
     return save_list(army_list, by=user, kind=kind, restores=restores, **content)
 
 
-# Why a list must stay, told by the apps above the catalog (each fills this in its
-# ``AppConfig.ready``: armies for the armies built on a list, events for the events that
-# check against it): each answers the reason to keep the list, or None.
-LIST_KEEPERS: list[Callable[[ArmyList], str | None]] = []
+# What still reads a revision of a list, told by the apps above the catalog (each fills
+# this in its ``AppConfig.ready``: armies for the armies pinned to it, events for the
+# submissions checked against it): each answers what keeps it ("" for nothing).
+LIST_KEEPERS: list[Callable[[ArmyList], str]] = []
 
 
-def delete_list(user: Any, army_list: ArmyList) -> None:
-    """Delete a list, unless something still checks against it (its revisions must stay)."""
+@transaction.atomic
+def delete_list(user: Any, army_list: ArmyList) -> str:
+    """Delete a list: its author always may. When armies or event submissions were pinned
+    to its revisions, those revisions stay, immutable, for them alone: the list becomes
+    ``DELETED`` (no page, link, menu, new pin or new army; not even for its author) and
+    they go on reading the revision they were checked against. Otherwise it is gone with
+    its revisions. What kept the revisions ("" when nothing did), for the author to read.
+    """
     if not can(user, "delete", army_list):
         raise ListRefused("only the list's author can delete it")
-    for keeper in LIST_KEEPERS:
-        reason = keeper(army_list)
-        if reason:
-            raise ListRefused(reason)
-    army_list.delete()
+    kept = [reason for keeper in LIST_KEEPERS if (reason := keeper(army_list))]
+    if not kept:
+        army_list.delete()
+        return ""
+    SharedList.objects.filter(army_list=army_list).delete()
+    army_list.status, army_list.share_token = DELETED, None
+    army_list.save(update_fields=["status", "share_token", "updated"])
+    return " and ".join(kept)
 
 
 def set_status(user: Any, army_list: ArmyList, status: str) -> ArmyList:
@@ -367,18 +414,6 @@ def export_document(army_list: ArmyList, revision: ArmyListRevision | None = Non
 def lookup_of(user: Any) -> Lookup:
     """What a new army of ``user`` may be built on (the web layer's create and import)."""
     return lookup_for(user)
-
-
-def lists_for(army: Any) -> list[ArmyList]:
-    """The lists an army may switch to in its settings: the public ones of its rule set,
-    its owner's own, those shared with its owner by a working link, and any it is pinned
-    to. Their names only: a list's data is read where the army uses it (the builder's
-    menu of a few dozen lists need not decode each one's whole data)."""
-    visible = public_lists() | Q(slug__in=list(army.list_pins or {}))
-    if army.owner_id is not None:
-        visible |= Q(author_id=army.owner_id) | SharedList.readable_by(army.owner_id)
-    found = ArmyList.objects.filter(visible, ruleset=army.ruleset).defer("data", "source_note")
-    return list(found.order_by("name"))
 
 
 # -- the fixtures loader ----------------------------------------------------------------------

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from armybuilder.catalog import list_editor, list_history, list_views, views
+from armybuilder.catalog import list_editor, list_history, list_operation_views, list_views, views
 
 app_name = "catalog"
 LIST = "rulesets/<slug:slug>/lists/<slug:list_slug>/"
@@ -16,6 +16,7 @@ urlpatterns = [
     path(f"{LIST}delete/", list_views.list_delete, name="list_delete"),
     path(f"{LIST}copy/", list_views.list_copy, name="list_copy"),
     path(f"{LIST}edit/", list_editor.edit_list, name="list_edit"),
+    path(f"{LIST}operations/", list_operation_views.operations, name="list_operations"),
     path(f"{LIST}history/", list_history.history, name="list_history"),
     path(f"{LIST}history/compare/", list_history.compare, name="list_compare"),
     path(f"{LIST}history/<int:number>/restore/", list_history.restore, name="list_restore"),

@@ -7,6 +7,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
+from django.views.decorators.http import require_safe
 
 import rules
 from armybuilder.catalog import list_views, presenters, selectors, services
@@ -15,6 +16,7 @@ from armybuilder.catalog.models import ArmyList, public_lists
 from armybuilder.pages import Version, versioned_page
 
 
+@require_safe  # pages that show: any other method is a 405 (badinput.MethodsMiddleware)
 def home(request: HttpRequest) -> HttpResponse:
     return render(
         request, "catalog/home.html", {"cards": presenters.cards(selectors.list_counts())}
@@ -50,6 +52,7 @@ def ruleset_version(slug: str, **_: Any) -> Version | None:
     return (("ruleset", slug, *parts), last)
 
 
+@require_safe
 def ruleset_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """A rule set's page; a player who wrote lists for it also reads them there ("Your
     lists"), drawn fresh: the cached page's version follows the public lists only."""
@@ -108,6 +111,7 @@ def public_list_version(slug: str, list_slug: str, **_: Any) -> Version | None:
     return (("list", slug, pk, updated.isoformat()), updated)
 
 
+@require_safe
 @versioned_page(public_list_version)  # ETag, 304, cached HTML for public lists
 def army_list_detail(request: HttpRequest, slug: str, list_slug: str) -> HttpResponse:
     ruleset = ruleset_or_404(slug)
@@ -118,6 +122,7 @@ def army_list_detail(request: HttpRequest, slug: str, list_slug: str) -> HttpRes
     return _list_page(request, ruleset, army_list)
 
 
+@require_safe
 def shared_list(request: HttpRequest, token: str) -> HttpResponse:
     """A list shared by link: readable by whoever has the link, until it is revoked."""
     army_list = selectors.get_list_by_token(token)

@@ -1,210 +1,353 @@
-/* The list editor: every change is sent in order, one at a time, and nothing typed is lost.
+/* The list editor on Muster's one change protocol: every change is an operation
+ * {key, army, base_version, op, section, target, field, value, from} put in the device's
+ * durable change queue (changes/queue.js, IndexedDB through changes/store.js) and sent, in
+ * order, to the list's operations/ (army: "list-<pk>", so the builder's pages send a
+ * list's waiting changes too). An item is named by its stable id (target), never by its
+ * place; "from" is the value the page drew, so a field another tab changed meanwhile
+ * comes back as a conflict at that field, never saved over.
  *
- * A field is sent when the player leaves it (change, or leaving a field whose value differs
- * from the one the server last rendered). Changes wait in one queue, sent oldest first, one
- * at a time, so each lands on the list the one before it made; a field changed again before
- * its turn is sent once, with its latest value. Buttons (add, remove, undo, redo, "Use 4",
- * a "Then ..." step) queue the same way.
- *
- * Each answer redraws the editor (the server's refusal sits at its field, with what was
- * typed), but keeps what the player has typed since: the field they are in (its value,
- * focus and caret) and every field still waiting in the queue. A field typed in and left
- * before this script ran is sent when it starts. Without a connection a change waits and
- * is sent again. Without JavaScript each field has a Save button. */
-(function () {
-  "use strict";
+ * A field is sent when the player leaves it; buttons (add, remove, undo, redo, "Use 4", a
+ * "Then ..." step) queue the same way. Each field says saving / saved / not saved. The
+ * answer's drawing of the editor is put in place once none of this list's changes wait,
+ * keeping the focused field and every value still waiting. Offline, changes wait in the
+ * store, survive a reload (the page kept by the service worker shows them again) and are
+ * sent when the connection returns. Without JavaScript each field has a Save button. */
+import * as queue from "./changes/queue.js";
+import * as store from "./changes/store.js";
 
-  var queue = [];  // {key, url, body, values}
-  var inflight = null;
-  var swapping = false;
-  var actions = 0;
+const editor = () => document.getElementById("list-editor");
+const conflicts = {};   // "target|field" -> {message, theirs, mine, section, op}
+let swapping = false;
+let scope = null;
 
-  function editor() { return document.getElementById("list-editor"); }
+function onceKey() {
+  if (window.crypto && window.crypto.randomUUID) { return window.crypto.randomUUID(); }
+  const bytes = new Uint8Array(16);
+  window.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
 
-  function controlsOf(form) {
-    return Array.prototype.slice.call(
-      form.querySelectorAll("input:not([type=hidden]), select, textarea"));
+function controlsOf(form) {
+  return Array.from(form.querySelectorAll("input:not([type=hidden]), select, textarea"));
+}
+
+function hidden(form, name) {
+  const input = form.querySelector('input[type=hidden][name="' + name + '"]');
+  return input ? input.value : "";
+}
+
+/* What the form's control says now (`drawn`: as the server drew it). */
+function valueOf(form, drawn) {
+  const op = hidden(form, "op");
+  const controls = controlsOf(form);
+  if (op === "values") {
+    return controls.filter((c) => (drawn ? c.defaultChecked : c.checked)).map((c) => c.value).sort();
   }
-
-  function snapshot(form) {
-    return controlsOf(form).map(function (c) {
-      return [c.id || "", c.type === "checkbox" ? c.checked : c.value, c.value];
-    });
+  const c = controls[0];
+  if (!c) { return ""; }
+  if (c.type === "checkbox") { return (drawn ? c.defaultChecked : c.checked) ? "true" : "false"; }
+  if (c.tagName === "SELECT") {
+    if (!drawn) { return c.value; }
+    const chosen = Array.from(c.options).find((o) => o.defaultSelected) || c.options[0];
+    return chosen ? chosen.value : "";
   }
+  return drawn ? c.defaultValue : c.value;
+}
 
-  function dirty(control) {
-    if (control.type === "checkbox" || control.type === "radio") {
-      return control.checked !== control.defaultChecked;
+function writeValue(form, value) {
+  const controls = controlsOf(form);
+  if (Array.isArray(value)) {
+    controls.forEach((c) => { c.checked = value.indexOf(c.value) >= 0; });
+    return;
+  }
+  const c = controls[0];
+  if (!c) { return; }
+  if (c.type === "checkbox") { c.checked = value === "true"; } else { c.value = value; }
+}
+
+function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
+
+function where(form) {
+  return { op: hidden(form, "op"), section: hidden(form, "section"), target: hidden(form, "item"),
+           field: hidden(form, "field") };
+}
+
+function slot(target, field) { return target + "|" + field; }
+
+function formFor(target, field) {
+  const root = editor();
+  if (!root) { return null; }
+  return Array.from(root.querySelectorAll('form[data-edit="field"]')).find((form) => {
+    const at = where(form);
+    return at.target === target && at.field === field;
+  }) || null;
+}
+
+function lastOf(target, field) {
+  const mine = queue.pending(scope).filter((r) => r.target === target && r.field === field
+    && (r.op === "set" || r.op === "values" || r.op === "meta"));
+  return mine.length ? mine[mine.length - 1] : null;
+}
+
+function version() {
+  const root = editor();
+  return root && Number(root.dataset.revision) > 0 ? Number(root.dataset.revision) : undefined;
+}
+
+function record(fields) {
+  const root = editor();
+  return Object.assign({ key: onceKey(), army: scope, base_version: version(), section: "",
+                         target: "", field: "", value: "", url: root.dataset.operationsUrl,
+                         label: "" }, fields);
+}
+
+// -- marks: saving / saved / not saved ---------------------------------------------------
+
+function mark(form, state, why) {
+  if (!form) { return; }
+  form.dataset.state = state;
+  let said = form.querySelector(".change-state");
+  if (!said) {
+    said = document.createElement("span");
+    said.className = "change-state";
+    said.setAttribute("role", "status");
+    form.appendChild(said);
+  }
+  said.textContent = state === "saving" ? "Saving…" : state === "saved" ? "Saved"
+    : state === "failed" ? "Not saved yet: " + why : "";
+}
+
+function status(text) {
+  const line = document.getElementById("list-status");
+  if (line) { line.textContent = text; }
+  const root = editor();
+  if (root) { root.classList.toggle("saving", queue.pending(scope).length > 0); }
+}
+
+// -- changes in ----------------------------------------------------------------------------
+
+function commit(control) {
+  const form = control && control.closest ? control.closest('form[data-edit="field"]') : null;
+  const root = editor();
+  if (!form || !root || !root.contains(form)) { return; }
+  const at = where(form);
+  if (conflicts[slot(at.target, at.field)]) { return; }  // a choice to make first
+  const value = valueOf(form, false);
+  const queued = lastOf(at.target, at.field);
+  const from = queued ? queued.value : valueOf(form, true);
+  if (same(value, from)) { return; }
+  queue.enqueue(record({ op: at.op, section: at.section, target: at.target, field: at.field,
+                         value: value, from: from, label: at.field }), 0);
+  mark(form, "saving");
+  status("Saving…");
+}
+
+function action(form) {
+  const data = new FormData(form);
+  const values = data.getAll("value");
+  const op = data.get("op") || "";
+  queue.enqueue(record({
+    op: op, section: data.get("section") || "", target: data.get("item") || "",
+    field: data.get("field") || "",
+    value: op === "values" ? values : (values.length ? values[values.length - 1] : ""),
+    then: data.get("then") || "", then_text: data.get("then_text") || "",
+  }), 0);
+  status("Saving…");
+}
+
+document.addEventListener("change", (event) => { if (!swapping && scope) { commit(event.target); } });
+document.addEventListener("focusout", (event) => {
+  const t = event.target;
+  if (!swapping && scope && t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA") && t.type !== "checkbox") {
+    commit(t);
+  }
+});
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  const root = editor();
+  if (!scope || !root || !root.contains(form) || !form.hasAttribute("data-edit")) { return; }
+  event.preventDefault();
+  if (form.closest(".conflict")) { return; }
+  if (form.getAttribute("data-edit") === "field") { commit(controlsOf(form)[0]); return; }
+  action(form);
+});
+document.addEventListener("click", (event) => {
+  const button = event.target.closest ? event.target.closest("[data-keep]") : null;
+  if (!button || !scope) { return; }
+  const id = button.closest(".conflict").dataset.slot;
+  const open = conflicts[id];
+  if (!open) { return; }
+  delete conflicts[id];
+  store.dropConflict(scope, open.target, open.field);
+  button.closest(".conflict").remove();
+  const form = formFor(open.target, open.field);
+  if (button.dataset.keep === "mine") {
+    // mine again, now made from theirs: the player chose it
+    queue.enqueue(record({ op: open.op, section: open.section, target: open.target,
+                           field: open.field, value: open.mine, from: open.theirs }), 0);
+    mark(form, "saving");
+  } else if (form) {
+    writeValue(form, open.theirs);
+    mark(form, "saved");
+  }
+});
+
+// -- answers -------------------------------------------------------------------------------
+
+function showConflict(id) {
+  const open = conflicts[id];
+  const form = formFor(open.target, open.field);
+  if (!form || form.nextElementSibling && form.nextElementSibling.dataset.slot === id) { return; }
+  writeValue(form, open.mine);
+  const box = document.createElement("div");
+  box.className = "refusal conflict";
+  box.setAttribute("role", "alert");
+  box.dataset.slot = id;
+  const text = document.createElement("p");
+  text.className = "field-error";
+  text.textContent = open.message;
+  box.appendChild(text);
+  [["theirs", "Keep theirs"], ["mine", "Keep mine"]].forEach(([keep, words]) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = keep === "mine" ? "" : "secondary";
+    b.dataset.keep = keep;
+    b.textContent = words;
+    box.appendChild(b);
+  });
+  form.after(box);
+  mark(form, "failed", "changed elsewhere meanwhile");
+}
+
+function reapply() {
+  queue.pending(scope).forEach((r) => {
+    const form = r.target !== undefined ? formFor(r.target, r.field) : null;
+    if (form && (r.op === "set" || r.op === "values" || r.op === "meta")) {
+      writeValue(form, r.value);
+      mark(form, r.failed ? "failed" : "saving", r.failed || "");
     }
-    if (control.tagName === "SELECT") {
-      return Array.prototype.some.call(control.options, function (o) {
-        return o.selected !== o.defaultSelected;
-      });
-    }
-    return control.value !== control.defaultValue;
-  }
+  });
+  Object.keys(conflicts).forEach(showConflict);
+  status(queue.pending(scope).length ? "Saving…" : "");
+}
 
-  function setStatus(text) {
-    var status = document.getElementById("list-status");
-    if (status) { status.textContent = text; }
-    var root = editor();
-    if (root) { root.classList.toggle("saving", queue.length > 0 || inflight !== null); }
+function swap(html) {
+  const root = editor();
+  if (!root) { return; }
+  const holder = document.createElement("template");
+  holder.innerHTML = html;
+  const fresh = holder.content.querySelector("#list-editor");
+  if (!fresh) { return; }
+  const active = document.activeElement;
+  let kept = null;
+  if (active && root.contains(active) && active.id) {
+    kept = { id: active.id, value: active.value, checked: active.checked,
+             dirty: active.type === "checkbox" ? active.checked !== active.defaultChecked
+               : active.value !== active.defaultValue };
+    try { kept.start = active.selectionStart; kept.end = active.selectionEnd; } catch (e) { /* number inputs */ }
   }
-
-  function enqueue(key, form) {
-    var body = new URLSearchParams(new FormData(form)).toString();
-    var waiting = null;
-    queue.forEach(function (entry) { if (entry.key === key) { waiting = entry; } });
-    if (waiting) {
-      waiting.body = body;
-      waiting.values = snapshot(form);
-    } else {
-      queue.push({ key: key, url: form.getAttribute("action"), body: body, values: snapshot(form) });
-    }
-    setStatus("Saving…");
-    pump();
-  }
-
-  function commit(control) {
-    var form = control && control.closest ? control.closest('form[data-edit="field"]') : null;
-    if (!form || !editor() || !editor().contains(form)) { return; }
-    var key = form.getAttribute("data-key");
-    var queued = queue.some(function (entry) { return entry.key === key; });
-    // sent when it differs from what the server last drew (or to update its queued value)
-    if (!queued && !controlsOf(form).some(dirty)) { return; }
-    // leaving a field fires both change and focusout: the one on its way is enough
-    var body = new URLSearchParams(new FormData(form)).toString();
-    if (!queued && inflight && inflight.key === key && inflight.body === body) { return; }
-    enqueue(key, form);
-  }
-
-  function csrf(body) {
-    return new URLSearchParams(body).get("csrfmiddlewaretoken") || "";
-  }
-
-  function pump() {
-    if (inflight || !queue.length) {
-      if (!inflight && !queue.length) { setStatus(""); }
-      return;
-    }
-    inflight = queue.shift();
-    var sent = inflight;
-    window.fetch(sent.url, {
-      method: "POST",
-      body: sent.body,
-      credentials: "same-origin",
-      headers: {
-        "Content-Type": "application/x-www-form-urlencoded",
-        "X-List-Editor": "true",
-        "X-CSRFToken": csrf(sent.body)
+  swapping = true;
+  root.replaceWith(fresh);
+  swapping = false;
+  reapply();
+  if (kept) {
+    const again = document.getElementById(kept.id);
+    if (again) {
+      if (kept.dirty) {
+        if (again.type === "checkbox") { again.checked = kept.checked; } else { again.value = kept.value; }
       }
-    }).then(function (response) {
-      return response.text().then(function (html) {
-        inflight = null;
-        if (response.status >= 500 || !/id="list-editor"/.test(html)) {
-          setStatus("Not saved: the server could not take the change. Reload the page to try again.");
-          return;
-        }
-        swap(html);
-        pump();
-      });
-    }).catch(function () {
-      inflight = null;
-      queue.unshift(sent);
-      setStatus("Not saved yet: no connection. It is sent again by itself.");
-      window.setTimeout(pump, 2000);
-    });
-  }
-
-  function restore(form, values) {
-    var controls = controlsOf(form);
-    values.forEach(function (v, i) {
-      var c = (v[0] && document.getElementById(v[0])) || controls[i];
-      if (!c || !form.contains(c)) { return; }
-      if (c.type === "checkbox") { c.checked = v[1]; } else { c.value = v[2]; }
-    });
-  }
-
-  function swap(html) {
-    var root = editor();
-    if (!root) { return; }
-    var holder = document.createElement("template");
-    holder.innerHTML = html;
-    var fresh = holder.content.querySelector("#list-editor");
-    if (!fresh) { return; }
-    var active = document.activeElement;
-    var kept = null;
-    if (active && root.contains(active) && active.id) {
-      kept = { id: active.id, dirty: dirty(active), value: active.value, checked: active.checked };
-      try { kept.start = active.selectionStart; kept.end = active.selectionEnd; } catch (e) { /* number inputs */ }
+      again.focus();
+      try {
+        if (kept.start !== null && kept.start !== undefined) { again.setSelectionRange(kept.start, kept.end); }
+      } catch (e) { /* number inputs have no caret position */ }
     }
-    swapping = true;
-    root.replaceWith(fresh);
-    swapping = false;
-    queue.forEach(function (entry) {
-      var form = fresh.querySelector('form[data-key="' + CSS.escape(entry.key) + '"]');
-      if (form) { restore(form, entry.values); }
-    });
-    if (kept) {
-      var again = document.getElementById(kept.id);
-      if (again) {
-        if (kept.dirty) {
-          if (again.type === "checkbox") { again.checked = kept.checked; } else { again.value = kept.value; }
-        }
-        again.focus();
-        try {
-          if (kept.start !== null && kept.start !== undefined) { again.setSelectionRange(kept.start, kept.end); }
-        } catch (e) { /* number inputs have no caret position */ }
+  }
+  const alert = fresh.querySelector(".refusal");
+  if (alert && !kept) { alert.scrollIntoView({ block: "center" }); }
+}
+
+queue.on("answered", (army, batch, answer) => {
+  if (army !== scope) { return; }
+  const results = (answer && answer.results) || [];
+  let saved = false;
+  results.forEach((result) => {
+    const sent = batch.find((r) => r.key === result.key) || {};
+    const form = formFor(sent.target, sent.field);
+    if (result.status === "conflict") {
+      conflicts[slot(sent.target, sent.field)] = { message: result.message, theirs: result.theirs,
+        mine: sent.value, target: sent.target, field: sent.field, section: sent.section, op: sent.op };
+      // kept on the device: a reload before the player chose still offers the choice
+      store.putConflict(scope, sent.target, sent.field, result.theirs, sent.value);
+    } else if (result.status === "applied" || result.status === "duplicate") {
+      saved = true;
+      if (form && !lastOf(sent.target, sent.field)) { mark(form, "saved"); }
+    } else if (form) {
+      mark(form, "failed", result.message || "refused");
+    }
+  });
+  if (!queue.pending(scope).length && answer && answer.html) {
+    swap(answer.html);
+    const line = document.getElementById("list-status");
+    if (line && saved && !line.textContent) { line.textContent = "Saved."; }
+    results.forEach((result) => {
+      const sent = batch.find((r) => r.key === result.key) || {};
+      if (result.status === "applied" || result.status === "duplicate") {
+        mark(formFor(sent.target, sent.field), "saved");
       }
-    }
-    var alert = fresh.querySelector(".refusal");
-    if (alert && !kept) { alert.scrollIntoView({ block: "center" }); }
-    setStatus(queue.length ? "Saving…" : (fresh.querySelector("#list-status").textContent || ""));
-  }
-
-  document.addEventListener("change", function (event) {
-    if (swapping) { return; }
-    commit(event.target);
-  });
-  document.addEventListener("focusout", function (event) {
-    if (swapping) { return; }
-    var target = event.target;
-    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA") && target.type !== "checkbox") {
-      commit(target);
-    }
-  });
-  document.addEventListener("submit", function (event) {
-    var form = event.target;
-    var root = editor();
-    if (!root || !root.contains(form) || !form.hasAttribute("data-edit")) { return; }
-    event.preventDefault();
-    if (form.getAttribute("data-edit") === "field") {
-      commit(controlsOf(form)[0]);
-      return;
-    }
-    actions += 1;
-    enqueue("action:" + actions, form);
-  });
-  // a field typed in and left before this script ran is sent now (forms carry
-  // autocomplete="off", so a value differing from the page's is always the player's)
-  function sendTypedEarly() {
-    var root = editor();
-    if (!root) { return; }
-    root.querySelectorAll('form[data-edit="field"]').forEach(function (form) {
-      var controls = controlsOf(form);
-      if (controls.indexOf(document.activeElement) < 0 && controls.some(dirty)) { commit(controls[0]); }
     });
-  }
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", sendTypedEarly);
   } else {
-    sendTypedEarly();
+    Object.keys(conflicts).forEach(showConflict);
+    status(queue.pending(scope).length ? "Saving…" : "");
   }
+});
 
-  window.addEventListener("beforeunload", function (event) {
-    if (queue.length || inflight) {
-      event.preventDefault();
-      event.returnValue = "";
-    }
+queue.on("failed", (batch, why) => {
+  const mine = batch.filter((r) => r.army === scope);
+  if (!mine.length) { return; }
+  mine.forEach((r) => { r.failed = why; mark(formFor(r.target, r.field), "failed", why); });
+  status("Not saved yet: " + why + ".");
+});
+
+function labelOf(form) {
+  const label = form.querySelector("label, legend");
+  return label ? label.textContent.replace(/\(none ticked: any\)/, "").trim() : "";
+}
+
+function restoreConflicts(kept) {
+  kept.forEach((open) => {
+    const form = formFor(open.target, open.field);
+    if (!form) { store.dropConflict(scope, open.target, open.field); return; }  // item gone
+    const at = where(form);
+    const theirs = Array.isArray(open.theirs) ? open.theirs.join(", ") : open.theirs;
+    conflicts[slot(open.target, open.field)] = {
+      message: labelOf(form) + ": changed elsewhere meanwhile (now “" + theirs + "”); yours was not saved. Choose which to keep.",
+      theirs: open.theirs, mine: open.mine, target: open.target, field: open.field,
+      section: at.section, op: at.op };
   });
-})();
+}
+
+function start() {
+  const root = editor();
+  if (!root || !root.dataset.list) { return; }
+  scope = "list-" + root.dataset.list;
+  // what the player typed before this script came (a slow link, a slow phone): sent too
+  const early = Array.from(root.querySelectorAll('form[data-edit="field"]'))
+    .filter((form) => !same(valueOf(form, false), valueOf(form, true)))
+    .map((form) => [form, valueOf(form, false)]);
+  // conflicts not chosen yet and changes left by an earlier page (a reload, offline) are
+  // shown again, and the changes sent
+  store.conflicts(scope).then(restoreConflicts).then(() => queue.load()).then(() => {
+    reapply();
+    early.forEach(([form, value]) => {
+      if (!form.isConnected) { return; }
+      writeValue(form, value);  // newer than anything an earlier page left
+      const control = controlsOf(form)[0];
+      if (control) { commit(control); }
+    });
+    if (navigator.onLine !== false) { queue.sendAll(); }
+  });
+}
+
+window.addEventListener("online", () => { if (scope) { queue.sendAll(); } });
+
+if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", start); } else { start(); }

@@ -16,6 +16,7 @@ import * as morph from "./morph.js";
 import * as optimistic from "./optimistic.js";
 import { drawToast, openAdded, showRolled } from "./landed.js";
 import { showProblem } from "./problem.js";
+import { catchUp, remember, versionNow } from "./kept.js";
 import {
   clearState, fromOf, readValue, repaint, sameValue, showState, stateOf, targetOf, wrapFor, wrapOf, writeValue,
 } from "./fields.js";
@@ -37,11 +38,6 @@ function randomText(alphabet, length) {
 function onceKey() {
   return window.crypto.randomUUID ? window.crypto.randomUUID()
     : randomText("abcdefghijklmnopqrstuvwxyz0123456789", 32);
-}
-
-function versionNow() {
-  const input = document.getElementById("army-version");
-  return input && Number(input.value) > 0 ? Number(input.value) : undefined;
 }
 
 function record(fields) {
@@ -183,7 +179,7 @@ function showResult(sent, result) {
   const wrap = sent.army === army ? wrapFor(sent.target, sent.field) : null;
   if (ok) {
     const saved = status === "applied" && "value" in result ? result.value : sent.value;
-    if (status === "applied" && sent.army === army) { seen(sent, saved, result.version); }
+    if (status === "applied" && sent.army === army) { remember(army, sent, saved, result.version); }
     if (!newer) { conflicts.forget(sent.army, sent.target, sent.field); }
     if (wrap && !newer) {
       wrap.dataset.from = JSON.stringify(saved);
@@ -370,45 +366,10 @@ function showTitle() {
   }
 }
 
-/* What this device saw saved, field by field, with the version it was saved at (kept
- * across reloads): a page drawn from an older copy (a reload offline before the kept copy
- * caught up) changes those fields from what was saved, never from the older value, so
- * the player's next change is no conflict with their own earlier one. */
-const SEEN = "muster:seen:";
-
-function seen(sent, value, version) {
-  if (!(version > 0)) { return; }
-  try {
-    const all = JSON.parse(window.localStorage.getItem(SEEN + army) || "{}");
-    all[sent.target + " " + sent.field] = { value: value, version: version };
-    const keys = Object.keys(all);
-    keys.sort((a, b) => all[a].version - all[b].version).slice(0, Math.max(0, keys.length - 200))
-      .forEach((k) => delete all[k]);
-    window.localStorage.setItem(SEEN + army, JSON.stringify(all));
-  } catch (e) { /* no storage: a kept copy is as old as it is */ }
-}
-
-function catchUp() {
-  const now = versionNow() || 0;
-  let all = {};
-  try { all = JSON.parse(window.localStorage.getItem(SEEN + army) || "{}"); } catch (e) { return; }
-  Object.keys(all).forEach((key) => {
-    const entry = all[key];
-    if (!entry || !(entry.version > now)) { return; }
-    const space = key.indexOf(" ");
-    const target = key.slice(0, space);
-    const field = key.slice(space + 1);
-    const wrap = wrapFor(target, field);
-    if (!wrap || queue.lastSet(army, target, field) || keep(wrap)) { return; }
-    wrap.dataset.from = JSON.stringify(entry.value);
-    if (!wrap.contains(document.activeElement) && !sameValue(readValue(wrap), entry.value)) { writeValue(wrap, entry.value); }
-  });
-}
-
 function reapply() {
   if (army === null) { return; }
   showTitle();
-  catchUp();
+  catchUp(army, keep);
   queue.pending(army).forEach((r) => {
     if (r.op !== "set") { return; }
     const wrap = wrapFor(r.target, r.field);
@@ -427,29 +388,21 @@ function reapply() {
   showCount();
 }
 
-/* A card's editor drawn from an older army than the page shows (asked for while a change
- * sent as the last page left was still being saved: a reload mid-send) is asked for again,
- * so the card shows what the server holds. Its form names the version it was drawn from. */
-const refetched = new Set();
-document.addEventListener("htmx:load", (event) => {
-  const editor = event.target;
-  if (!editor || !editor.classList || !editor.classList.contains("card-editor") || !window.htmx) { return; }
-  const drawn = editor.querySelector("input[name=version]");
-  const card = editor.closest("li[data-editor]");
-  const now = versionNow();
-  if (!drawn || !card || !now || Number(drawn.value) >= now || navigator.onLine === false) { return; }
-  const once = card.id + "@" + now;  // a kept copy offline is as old: asked once, not again
-  if (refetched.has(once)) { return; }
-  refetched.add(once);
-  window.htmx.ajax("GET", card.dataset.editor, { target: editor, swap: "outerHTML" });
-});
-
 morph.on("keep", keep);
 redraw.on("own", ownVersion);
 redraw.on("after", reapply);
 document.addEventListener("htmx:oobBeforeSwap", (event) => {
   const target = event.detail.target;
   if (target && keep(target)) { event.detail.shouldSwap = false; }
+});
+// the picker's tiles are tapped while answers land: morphed, a tap is never lost
+document.addEventListener("htmx:oobBeforeSwap", (event) => {
+  const detail = event.detail;
+  const target = detail.target;
+  const fresh = detail.fragment && detail.fragment.firstElementChild;
+  if (!detail.shouldSwap || !target || target.id !== "add-unit-panel" || !fresh || fresh.id !== target.id) { return; }
+  detail.shouldSwap = false;
+  morph.morphPart(target, fresh);
 });
 document.addEventListener("htmx:load", () => reapply());
 document.addEventListener("muster:redrawn", () => reapply());
@@ -530,7 +483,15 @@ function start() {
   // left can land just after the server drew the new one), so its version is asked now
   // and once more a second later
   const copy = document.documentElement.hasAttribute("data-offline-copy");
+  // what the player typed before this script came (a slow link, a slow phone) is sent as
+  // if typed now; not on Back, whose restored fields were the page's as it was left
+  const early = navigation === "back_forward" || copy || !builder ? []
+    : Array.from(builder.querySelectorAll("[data-field][data-param]")).filter((wrap) => {
+      const value = readValue(wrap);
+      return value !== undefined && !sameValue(value, fromOf(wrap));
+    });
   arrive().then(() => {
+    early.forEach((wrap) => { if (wrap.isConnected) { changed(wrap, 0); } });
     if (navigation === "back_forward" || navigation === "reload" || copy) {
       freshen();
       setTimeout(() => redraw.check(), 1000);

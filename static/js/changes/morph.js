@@ -39,7 +39,10 @@ function options(stale, version) {
           // editor drawn from another version than the builder coming in is fetched again
           stale.add(old.id);
         }
+        // (a card drawn before its answer came holds a placeholder: the server's replaces it,
+        // and its editor is fetched as it shows, the card being open)
         if (old.classList.contains("card-editor") && !old.classList.contains("pending-editor")
+            && !old.classList.contains("placeholder-editor")
             && element(fresh) && fresh.classList.contains("pending-editor")) {
           return false;  // loaded: kept (fetched again below when its card moved on)
         }
@@ -79,6 +82,16 @@ export function busy(more) {
   document.documentElement.toggleAttribute("data-drawing", drawing > 0);
 }
 
+/* One part of the builder an answer sends out of band (the picker), morphed into `old`
+ * rather than put in its place: the elements stay, so a tile pressed as the answer lands
+ * still gets its release, and the tap is not lost. */
+export function morphPart(old, fresh) {
+  fresh.removeAttribute("hx-swap-oob");
+  Idiomorph.morph(old, fresh, { morphStyle: "outerHTML", restoreFocus: true });
+  const now = document.getElementById(old.id);
+  if (window.htmx && now) { window.htmx.process(now); }
+}
+
 /* `fresh`: the server's #builder element (parsed from a page or an answer). Resolves once
  * the stale editors of open cards were fetched and morphed too. */
 export function morphBuilder(fresh) {
@@ -99,6 +112,9 @@ export function morphBuilder(fresh) {
   const input = document.getElementById("army-version");
   if (input && version) { input.value = String(version); }
   if (window.htmx && now) { window.htmx.process(now); }
+  // the cards drawn ahead of the server (which the morph took out) go back at once, not
+  // after the stale editors below come: until then the player would see them gone
+  document.dispatchEvent(new CustomEvent("muster:morphed"));
   return Promise.all(Array.from(stale).map(refetchEditor)).then(() => {
     redrawn(version);
     busy(false);

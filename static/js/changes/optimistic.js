@@ -70,6 +70,10 @@ export function lift() {
     if (was) { tile.setAttribute("aria-disabled", was); } else { tile.removeAttribute("aria-disabled"); }
     tile.removeAttribute("data-optimistic-disabled");
   });
+  document.querySelectorAll("[data-optimistic-required]").forEach((tile) => {
+    tile.classList.toggle("required", tile.getAttribute("data-optimistic-required") === "1");
+    tile.removeAttribute("data-optimistic-required");
+  });
 }
 
 // -- drawing ---------------------------------------------------------------------------
@@ -143,7 +147,8 @@ function newCard(kind, id, summary, entry) {
   summary.id = card.id + "-summary";
   head.appendChild(summary);
   const editor = document.createElement("div");
-  editor.className = "card-editor";
+  // a placeholder, not an editor: the server's card replaces it (static/js/changes/morph.js)
+  editor.className = "card-editor placeholder-editor";
   const help = document.createElement("p");
   help.className = "help";
   help.textContent = "Its fields can be changed once it is saved.";
@@ -281,17 +286,22 @@ function followCounts() {
   followPicker();
 }
 
-/* Each tile's counts, as the server words them, with the units drawn here from it. */
+/* Each tile's counts, as the server words them, with the units drawn here from it (added
+ * or copied) and less the units of it hidden here by a delete: a card names its tile in
+ * data-entry. The tile's bounds (data-minimum, data-maximum) give what is still required
+ * and what room is left for the count it has now, fewer than the server's too. */
 function followPicker() {
   document.querySelectorAll("#add-unit-panel button[name=preset][data-unit]").forEach((tile) => {
-    const cards = document.querySelectorAll("li.item[data-optimistic][data-entry='" + CSS.escape(tile.value) + "']:not([hidden])");
-    const more = cards.length;
+    const entry = "[data-entry='" + CSS.escape(tile.value) + "']";
+    const drawn = document.querySelectorAll("li.item[data-optimistic]" + entry + ":not([hidden])").length;
+    const gone = document.querySelectorAll("li.item[data-optimistic-gone]" + entry).length;
+    const more = drawn - gone;
     if (!more) { return; }
-    const have = Number(tile.dataset.have || 0) + more;
-    const required = Math.max(0, Number(tile.dataset.required || 0) - more);
-    const remaining = tile.dataset.remaining === undefined ? null : Math.max(0, Number(tile.dataset.remaining) - more);
+    const have = Math.max(0, Number(tile.dataset.have || 0) + more);
+    const required = Math.max(0, Number(tile.dataset.minimum || 0) - have);
+    const remaining = tile.dataset.maximum === undefined ? null : Math.max(0, Number(tile.dataset.maximum) - have);
     const text = required ? required + " more required"
-      : remaining === null ? have + " taken"
+      : remaining === null ? (have ? have + " taken" : "")
       : remaining === 0 ? "list maximum reached" : "up to " + remaining + " more";
     let count = tile.querySelector(".entry-count");
     if (!count) {
@@ -302,9 +312,15 @@ function followPicker() {
       meta.append(count);
     }
     setText(count, text);
-    if (remaining === 0 && tile.getAttribute("aria-disabled") !== "true") {
+    if (tile.classList.contains("required") !== (required > 0)) {
+      tile.setAttribute("data-optimistic-required", tile.classList.contains("required") ? "1" : "");
+      tile.classList.toggle("required", required > 0);
+    }
+    // full, or no longer full: the server's aria-disabled set or lifted, and kept to restore
+    const full = remaining === 0;
+    if (full !== (tile.getAttribute("aria-disabled") === "true")) {
       tile.setAttribute("data-optimistic-disabled", tile.getAttribute("aria-disabled") || "");
-      tile.setAttribute("aria-disabled", "true");
+      if (full) { tile.setAttribute("aria-disabled", "true"); } else { tile.removeAttribute("aria-disabled"); }
     }
   });
 }
@@ -390,4 +406,9 @@ function liftFor(event) {
 document.addEventListener("htmx:oobBeforeSwap", liftFor);
 document.addEventListener("htmx:beforeSwap", liftFor);
 document.addEventListener("muster:redrawn", lay);
+document.addEventListener("muster:morphed", lay);
+// laid again in the task that swapped: htmx settles 20 ms later (longer on a busy phone),
+// and until then the player would see the cards drawn here gone (a part of the page the
+// server sends meanwhile, such as the list's revisions, is not about them at all)
+document.addEventListener("htmx:afterSwap", () => { if (lifted) { lay(); } });
 document.addEventListener("htmx:afterSettle", () => { if (lifted) { lay(); } });

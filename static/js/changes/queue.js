@@ -1,5 +1,6 @@
 /* Sending the queue: every unsent operation, in order, in batches, to its army's
- * POST /armies/<pk>/operations/ (JSON, X-CSRFToken, HX-Request: true).
+ * POST /armies/<pk>/operations/ (JSON, X-CSRFToken, HX-Request: true), or to the URL a
+ * record names (a list editor's operations: `army` is then "list-<pk>").
  *
  * Operations stay in the durable store (store.js) until the server answered for their key:
  * a save cut off by a reload, an answer lost with the connection, a tab closed mid-flight,
@@ -11,7 +12,8 @@
 import * as store from "./store.js";
 
 const BATCH = 200;
-const WIRE = ["key", "army", "base_version", "op", "target", "field", "value", "from", "typing"];
+const WIRE = ["key", "army", "base_version", "op", "target", "field", "value", "from", "typing",
+  "section", "then", "then_text"];  // the last three: the list editor's (list-editor.js)
 
 let records = [];            // unanswered operations known to this page, oldest first
 const flying = new Set();    // keys in a request now
@@ -25,9 +27,36 @@ let leaving = false;
 let kept = [];               // answered while leaving: deleted once the page stays after all
 let stayTimer = null;
 let seq = 0;
-const hooks = { answered() {}, failed() {}, changed() {} };
+// each page module listens (the builder's main.js, the list editor's list-editor.js)
+const listeners = { answered: [], failed: [], changed: [] };
+const hooks = {
+  answered(...args) { listeners.answered.forEach((hook) => hook(...args)); },
+  failed(...args) { listeners.failed.forEach((hook) => hook(...args)); },
+  changed(...args) { listeners.changed.forEach((hook) => hook(...args)); },
+};
 
-export function on(name, hook) { hooks[name] = hook; }
+export function on(name, hook) { listeners[name].push(hook); }
+
+/* The keys of the operations this tab made, newest last (at most OWN), kept for the tab's
+ * life (sessionStorage: a reload keeps them, another tab has its own). Each batch names
+ * them (`own`): a change of theirs saved since a value was shown is the player's own, so
+ * a value made from the older one is no conflict. Another tab's or device's change is. */
+const OWN = 100;
+
+function ownKeys(army) {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem("muster-own-" + army) || "[]");
+    return Array.isArray(kept) ? kept.filter((k) => typeof k === "string") : [];
+  } catch (e) { return []; }
+}
+
+function rememberOwn(record) {
+  try {
+    const kept = ownKeys(record.army).filter((k) => k !== record.key);
+    kept.push(record.key);
+    sessionStorage.setItem("muster-own-" + record.army, JSON.stringify(kept.slice(-OWN)));
+  } catch (e) { /* storage full or off: conflicts are then raised as before */ }
+}
 
 export function nextSeq() {
   seq = Math.max(seq + 1, Date.now() * 1000);
@@ -71,6 +100,7 @@ export function enqueue(record, delay) {
     requests[record.army].abort();
   }
   record.seq = nextSeq();
+  rememberOwn(record);
   records.push(record);
   store.put(record);
   hooks.changed();
@@ -88,11 +118,13 @@ export function drop(army, key) {
   return true;
 }
 
-/* Operations stored by earlier pages or other tabs join this page's queue. */
-export function load() {
+/* Operations stored by earlier pages or other tabs join this page's queue; `only`: just
+ * those of one army (a game's page sends its own: a builder's answers need the builder). */
+export function load(only) {
   return store.all().then((stored) => {
     const known = new Set(records.map((r) => r.army + " " + r.key));
     stored.forEach((r) => {
+      if (only !== undefined && r.army !== only) { return; }
       if (!known.has(r.army + " " + r.key)) { records.push(r); seq = Math.max(seq, r.seq || 0); }
     });
     records.sort((a, b) => a.seq - b.seq);
@@ -131,7 +163,7 @@ function post(url, batch, keepalive, signal) {
     signal: signal,
     method: "POST", credentials: "same-origin", cache: "no-store", keepalive: !!keepalive,
     headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken(), "HX-Request": "true" },
-    body: JSON.stringify({ operations: batch.map(wire) }),
+    body: JSON.stringify({ operations: batch.map(wire), own: ownKeys(batch[0].army) }),
   });
 }
 

@@ -1,5 +1,5 @@
 """Races between builder tabs, run against a real database by
-tests/web/armies/test_saving_concurrency.py: in that process on PostgreSQL, and in a
+tests/web/armies/changes/test_saving_concurrency.py: in that process on PostgreSQL, and in a
 child process on a SQLite file (race_edits_sqlite_file.py), since the in-memory SQLite
 test database serialises its connections on its own and so cannot show a race.
 

@@ -1,4 +1,4 @@
-"""Run by tests/web/armies/test_drafts.py in a child process: 40 parallel imports from one
+"""Run by tests/web/armies/making/test_drafts.py in a child process: 40 parallel imports from one
 session against a file-based SQLite database (the test database is in memory, where
 SQLite's shared cache serialises connections on its own and so cannot show a race).
 

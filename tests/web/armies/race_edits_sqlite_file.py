@@ -1,4 +1,4 @@
-"""Run by tests/web/armies/test_saving_concurrency.py in a child process: the builder races
+"""Run by tests/web/armies/changes/test_saving_concurrency.py in a child process: the builder races
 of ``edit_races`` against a file-based SQLite database, as a real server keeps it.
 
 Usage: python -m tests.web.armies.race_edits_sqlite_file DBFILE writers|undo; prints JSON.

@@ -1,7 +1,7 @@
 """Rebuild a shipped list from an empty one through the list editor's own form posts: the
 posts a player's browser makes, field by field, button by button.
 
-Each item is reached by its position, as the page's forms post it. A post the list
+Each item is named by its position here and posted by its id, as the page's forms post it. A post the list
 refuses for now (a maximum below the minimum still there, two columns naming one type for
 a moment) is tried again once the others are in. A Dark Ages list's numbers are set last:
 each one is refused alone (the six-unit total) with "Then ..." steps offered, and the
@@ -19,6 +19,7 @@ from django.test import Client
 from armybuilder.catalog.models import ArmyList
 from rules.list_shape import ListShape, Section
 from rules.rulesets.feudal_2017.lists import COLUMN_LABELS
+from tests.web.catalog.list_items import by_id
 
 HX = {"HX-Request": "true"}
 THEN = re.compile(
@@ -39,7 +40,7 @@ class Rebuild:
 
     def post(self, form: dict[str, Any]) -> Any:
         self.posts += 1
-        return self.client.post(self.url, form, headers=HX)
+        return self.client.post(self.url, by_id(self.made, form), headers=HX)
 
     def data(self) -> dict[str, Any]:
         self.made.refresh_from_db()

@@ -167,3 +167,10 @@ def test_a_first_limit_in_a_list_that_had_none_is_one_added_limit():
         assert (change.title, change.verb) == ("Missile troops (limit)", "added")
         (change,) = in_words("into-the-dark", after, before).values()
         assert (change.title, change.verb) == ("Missile troops (limit)", "removed")
+
+
+def test_an_items_id_is_never_shown_as_a_change():
+    before = {"entries": [{"id": "iaaaaaaaa", "key": "a", "name": "A", "min": 0}]}
+    after = {"entries": [{"id": "ibbbbbbbb", "key": "a", "name": "A", "min": 1}]}
+    (change,) = diff_lists(before, after)
+    assert change.fields == {"min": (0, 1)}

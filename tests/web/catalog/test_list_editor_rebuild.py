@@ -8,15 +8,18 @@ from django.test import Client
 import rules
 from armybuilder.catalog import services
 from armybuilder.catalog.models import ArmyList
+from tests.web.catalog.list_items import without_ids
 from tests.web.catalog.list_rebuild import Rebuild
 
 pytestmark = pytest.mark.django_db
 
 
 def as_document(army_list: ArmyList) -> dict:
+    """The exported document as written: slug, revision and the items' ids (each list's
+    own, given as its items were made) left out."""
     document = services.export_document(army_list)
     document.pop("slug"), document.pop("revision")
-    return document
+    return {**document, "data": without_ids(document["data"])}
 
 
 @pytest.mark.parametrize(

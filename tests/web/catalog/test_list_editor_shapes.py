@@ -11,6 +11,7 @@ from django.test import Client
 import rules
 from armybuilder.catalog.models import ArmyList
 from armybuilder.catalog.selectors import army_lookup
+from tests.web.catalog.list_items import by_id, without_ids
 
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
@@ -30,7 +31,8 @@ def new_list(client: Client, ruleset: str, name: str) -> ArmyList:
 
 
 def edit(client: Client, made: ArmyList, **data):
-    response = client.post(f"/rulesets/{made.ruleset}/lists/{made.slug}/edit/", data, headers=HX)
+    url = f"/rulesets/{made.ruleset}/lists/{made.slug}/edit/"
+    response = client.post(url, by_id(made, data), headers=HX)
     made.refresh_from_db()
     return response
 
@@ -41,13 +43,15 @@ def test_into_the_darks_share_of_points_limits_are_written_in_the_editor(client_
     assert "Share-of-points limits" in page and "Add limit" in page
     assert edit(client_of_ann, made, op="add", section="limits").status_code == 200
     # a new limit starts legal: all troops, at most all of the points
-    assert made.data["limits"] == [{"label": "New limit", "max_share": "1", "match": {}}]
+    assert without_ids(made.data["limits"]) == [
+        {"label": "New limit", "max_share": "1", "match": {}}
+    ]
     edit(client_of_ann, made, op="set", section="limits", index="0", field="label", value="Bows")
     edit(client_of_ann, made, op="set", section="limits", index="0", field="max_share",
          value="1/3")  # fmt: skip
     edit(client_of_ann, made, op="values", section="limits", index="0",
          field="missile_weapon", value=[json.dumps("foot_bow")])  # fmt: skip
-    assert made.data["limits"] == [
+    assert without_ids(made.data["limits"]) == [
         {"label": "Bows", "max_share": "1/3", "match": {"missile_weapon": ["foot_bow"]}}
     ]
     assert made.latest_revision == 5
@@ -94,7 +98,9 @@ def test_a_feudal_list_is_written_column_by_column_with_its_replacements_and_set
     edit(client_of_ann, made, op="add", section="replacements")
     edit(client_of_ann, made, op="set", section="replacements", index="0", field="max",
          value="2")  # fmt: skip
-    assert made.data["replacements"] == [{"from": "freemen", "to": "brigans", "max": 2}]
+    assert without_ids(made.data["replacements"]) == [
+        {"from": "freemen", "to": "brigans", "max": 2}
+    ]
     edit(client_of_ann, made, op="set", section="", field="schiltrons", value="true")
     edit(client_of_ann, made, op="set", section="", field="extra_terrain", value="a marsh")
     assert made.data["schiltrons"] is True and made.data["extra_terrain"] == "a marsh"
@@ -128,7 +134,8 @@ def test_the_feudal_shape_describes_every_key_of_a_shipped_list(slug):
     columns = shape.section("columns")
     assert {f.name for f in columns.fields} == set(data["columns"])
     for rep in data["replacements"]:
-        assert set(rep) <= {f.name for f in shape.section("replacements").fields}
+        # an item's id is the editor's own, never a field of the shape
+        assert set(rep) <= {f.name for f in shape.section("replacements").fields} | {"id"}
 
 
 @pytest.mark.parametrize("ruleset", ["dark-ages-2015", "dark-ages-d5"])
@@ -173,7 +180,9 @@ def test_a_dark_ages_list_is_written_with_required_units_and_choice_groups(clien
 @pytest.mark.parametrize("ruleset", ["dark-ages-2015", "dark-ages-d5"])
 def test_the_dark_ages_shape_describes_every_key_of_the_shipped_lists(ruleset):
     shape = rules.get_ruleset(ruleset).list_shape()
-    names = {s.key: {f.name for f in s.fields} | {s.values_key, "key"} for s in shape.sections}
+    names = {
+        s.key: {f.name for f in s.fields} | {s.values_key, "key", "id"} for s in shape.sections
+    }
     matchable = {v.name for v in shape.section("required").values}
     for shipped in ArmyList.objects.filter(ruleset=ruleset):
         for entry in shipped.data["required"]:

@@ -9,6 +9,7 @@ from django.test import Client
 
 from armybuilder.catalog.list_history import Steps, steps
 from armybuilder.catalog.models import ArmyList
+from tests.web.catalog.list_items import by_id
 
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
@@ -43,7 +44,8 @@ def author():
 
 
 def edit(client: Client, made: ArmyList, **data):
-    return client.post(f"/rulesets/into-the-dark/lists/{made.slug}/edit/", data, headers=HX)
+    url = f"/rulesets/into-the-dark/lists/{made.slug}/edit/"
+    return client.post(url, by_id(made, data), headers=HX)
 
 
 def test_undo_and_redo_in_the_editor_reach_the_list_as_first_written(author):

@@ -105,12 +105,12 @@ def test_lowering_an_entry_max_shows_the_army_becoming_illegal_before_it_is_acce
     assert errors_after and not diff.army_issues[0] and not any(u.issues[0] for u in diff.units)
     assert diff.to_json()["valid"] == {"before": True, "after": False}
 
-    previous = services.accept_upgrade(saved)
+    previous = armies.accept_upgrade(saved)
     assert previous == {slug: pinned}
     assert not check(saved).valid  # accepting re-checks against the latest
     assert services.upgrade_diff(saved) is None
 
-    services.restore_pin(saved, previous)
+    armies.restore_pins(saved, previous)
     assert check(saved).valid
     assert Army.objects.get(pk=saved.pk).list_pins == {slug: pinned}
 
@@ -167,14 +167,14 @@ def test_restoring_one_revision_pins_that_list_to_it(user):
     army_list = ArmyList.objects.get(ruleset="into-the-dark", slug=slug)
     first = army_list.revisions.get(number=army_list.latest_revision)
     services.save_list(army_list, data=lower_max(army_list.data, "into-the-dark"))
-    services.accept_upgrade(saved)
-    services.restore_pin(saved, first)
+    armies.accept_upgrade(saved)
+    armies.restore_pins(saved, first)
     assert Army.objects.get(pk=saved.pk).list_pins == {slug: first.number}
 
 
 def test_saving_an_army_pins_a_list_it_now_reads_and_drops_one_it_no_longer_reads(user):
-    from armybuilder.armies.revisions import RevisionNote
-    from armybuilder.armies.saving import save
+    from armybuilder.armies.changes.saving import save
+    from armybuilder.armies.history.revisions import RevisionNote
 
     saved, slug = legal_army(user, "into-the-dark")
     assert saved.list_pins == {slug: 1}
@@ -311,3 +311,35 @@ def test_a_list_its_owner_may_no_longer_read_keeps_the_pin_and_offers_no_newer_r
     assert services.upgrade_diff(saved) is None  # the link is gone: nothing newer to read
     assert Army.objects.get(pk=saved.pk).list_pins == {theirs.slug: 1}
     assert check(saved).valid  # still checked against its pinned revision
+
+
+def test_a_former_link_holders_builder_names_a_list_renamed_after_revocation_as_they_had_it(
+    user,
+):
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    author = User.objects.create(username="writer")
+    shipped = ArmyList.objects.get(ruleset="into-the-dark", slug="anglo-danish-1066")
+    theirs = services.set_status(author, services.copy_list(author, shipped).army_list, "link")
+    services.save_list(theirs, name="Huscarls of the fen")
+    reader = Client()
+    reader.force_login(user)
+    reader.get(f"/lists/shared/{theirs.share_token}/")
+    units = list_entry_units("into-the-dark", "anglo-danish-1066")
+    saved = armies.create_army(army("into-the-dark", units, army_list=theirs.slug), owner=user)
+    pinned = Army.objects.get(pk=saved.pk).list_pins[theirs.slug]
+    services.revoke_link(author, theirs)
+    services.save_list(theirs, name="Secret plans for the club final")
+
+    menu = {found.slug: found.name for found in selectors.army_lists_for(saved)}
+    assert menu[theirs.slug] == "Huscarls of the fen"
+    page = reader.get(f"/armies/{saved.pk}/").content.decode()
+    assert "Huscarls of the fen" in page
+    assert "Secret plans" not in page
+    # the author still sees their own list under its new name
+    own = armies.create_army(army("into-the-dark", units, army_list=theirs.slug), owner=author)
+    assert {found.slug: found.name for found in selectors.army_lists_for(own)}[theirs.slug] == (
+        "Secret plans for the club final"
+    )
+    assert Army.objects.get(pk=saved.pk).list_pins == {theirs.slug: pinned}

@@ -6,8 +6,9 @@ import pytest
 from django.contrib.auth.models import AnonymousUser, Permission, User
 
 from armybuilder.accounts.models import SupportAccess
-from armybuilder.catalog import services
+from armybuilder.catalog import selectors, services
 from armybuilder.catalog.models import LINK, PRIVATE, PUBLISHED, SUBMITTED, ArmyList
+from rules import MalformedDocument
 from rules.list_document import parse_list_document
 
 pytestmark = pytest.mark.django_db
@@ -209,16 +210,35 @@ def test_a_user_list_slug_never_takes_a_shipped_one(people):
     assert ArmyList.objects.get(ruleset="into-the-dark", slug="norman-1066").author is None
 
 
-def test_a_list_an_army_is_pinned_to_cannot_be_deleted(people):
+def test_its_author_deletes_a_list_an_army_is_pinned_to_and_the_army_still_reads_it(client, people):
+    from armybuilder.armies.selectors import army_summaries
     from armybuilder.armies.services import create_army
+    from armybuilder.catalog.models import DELETED
     from tests.support import army
 
     army_list = player_list(people["author"])
     built = create_army(army("into-the-dark", [], army_list=army_list.slug), owner=people["author"])
     assert built.list_pins == {army_list.slug: 1}
-    with pytest.raises(services.ListRefused, match="armies are built on this list"):
-        services.delete_list(people["author"], army_list)
-    assert ArmyList.objects.filter(pk=army_list.pk).exists()
+    assert services.delete_list(people["author"], army_list) == "1 army is built on it"
+    army_list.refresh_from_db()
+    assert army_list.status == DELETED
+    # gone for its author: its page, their lists, a new army on it
+    client.force_login(people["author"])
+    assert client.get(f"/rulesets/into-the-dark/lists/{army_list.slug}/").status_code == 404
+    assert army_list not in selectors.lists_of_user(people["author"])
+    assert not services.can(people["author"], "view", army_list)
+    with pytest.raises(MalformedDocument, match="is not an army list"):
+        create_army(army("into-the-dark", [], army_list=army_list.slug), owner=people["author"])
+    # the army built on it reads the revision it is pinned to, as before
+    [summary] = [s for s in army_summaries([built]) if s.army.pk == built.pk]
+    assert summary.list_name == army_list.name and summary.total_points is not None
+    assert client.get(f"/armies/{built.pk}/").status_code == 200
+
+
+def test_a_list_nothing_is_built_on_is_deleted_with_its_revisions(people):
+    army_list = player_list(people["author"])
+    assert services.delete_list(people["author"], army_list) == ""
+    assert not ArmyList.objects.filter(pk=army_list.pk).exists()
 
 
 def test_list_names_and_notes_are_escaped_on_the_list_page(client, people):

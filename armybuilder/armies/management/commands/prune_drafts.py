@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from armybuilder.armies.drafts import abandoned_drafts
+from armybuilder.armies.making.drafts import abandoned_drafts
 
 
 class Command(BaseCommand):

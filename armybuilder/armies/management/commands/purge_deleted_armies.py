@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from armybuilder.armies import lifecycle
+from armybuilder.armies.making import lifecycle
 from armybuilder.armies.models import RESTORE_DAYS
 
 

@@ -1,0 +1,173 @@
+"""The builder page: its context and its answers, for the page views (``armies.views``)
+and the field views (``armies.field_views``) alike.
+
+A full answer draws the page (or the whole ``#builder`` for htmx); a partial answer draws
+named partials of ``armies/builder.html``. Every answer that draws the Undo button names
+the change it takes back (``undo_revision``): the change this page made last, or, drawn
+whole, the newest one it shows. The server then undoes exactly that change.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from armybuilder.armies.builder import cards, picker, presenters
+from armybuilder.armies.documents import Checked, ItemNotFound, ruleset_of
+from armybuilder.armies.history.revisions import undoable
+from armybuilder.armies.models import Army, Revision
+from armybuilder.catalog.selectors import army_lists_for
+from rules.base import EntryStatus
+
+TEMPLATE = "armies/builder.html"
+TOASTED_OPS = ("delete", "replace")  # a change the toast offers to undo at once
+
+
+def posted_version(request: HttpRequest) -> int | None:
+    try:
+        return int(request.POST.get("version", ""))
+    except ValueError:
+        return None
+
+
+ONCE_KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+class BadOnceKey(ValueError):
+    """The action's one-time key is not one the builder makes."""
+
+
+def posted_once(request: HttpRequest) -> str:
+    """The action's one-time key (``_once``; builder.js makes one per action), or ""."""
+    key = request.POST.get("_once", "")
+    if key and not ONCE_KEY.fullmatch(key):
+        raise BadOnceKey(
+            "The action's one-time key (_once) must be 1 to 64 letters, digits, '-' or '_'."
+        )
+    return key
+
+
+def army_url(army: Army, anchor: str = "") -> str:
+    return reverse("armies:builder", args=[army.pk]) + (f"#{anchor}" if anchor else "")
+
+
+def _undo_target(checked: Checked) -> Any:
+    """The revision the Undo button names: the one this answer's change recorded (no
+    query), else the newest the page shows, looked up only if the button is drawn."""
+    made = checked.revision
+    if made is not None and made.undo_of_id is None:
+        return made.pk
+
+    @functools.cache
+    def newest() -> int | str:
+        found = undoable(checked.army)
+        return found.pk if found is not None else ""
+
+    return newest
+
+
+def _edited_item(request: HttpRequest) -> tuple[str, str] | None:
+    """The unit (or general) a refused or stale change was made on, by its address: its
+    card is drawn open again, with its editor, where the player was."""
+    match = request.resolver_match
+    kwargs = match.kwargs if match is not None and request.method == "POST" else {}
+    if "kind" in kwargs and "item_id" in kwargs:
+        return str(kwargs["kind"]), str(kwargs["item_id"])
+    return None
+
+
+def context(
+    request: HttpRequest,
+    checked: Checked,
+    *,
+    full: bool = True,
+    rows: bool = True,
+    statuses: tuple[EntryStatus, ...] | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """The builder's context; ``full`` adds what only whole sections need (one query).
+    ``statuses``: the list's entries (``picker.entry_statuses``), when the caller has them."""
+    army = checked.army
+    try:
+        ruleset = ruleset_of(army)
+    except ItemNotFound:
+        raise Http404("this army's rule set is no longer offered") from None
+    # the public lists, the owner's own and those the army is pinned to (one query)
+    lists = army_lists_for(army) if full else []
+    focus = extra.pop("focus", None)
+    opened = extra.pop("opened", None) or _edited_item(request)
+    # the list's entries, worked out once for the picker and the cards
+    if statuses is None:
+        statuses = picker.entry_statuses(checked, ruleset) if rows or full else ()
+    unit_entries = picker.unit_entries(statuses)
+    view = presenters.builder(
+        checked,
+        ruleset,
+        rows=rows,
+        focus=focus,
+        errors=extra.pop("errors", None),
+        ally_lists=presenters.ally_choices(ruleset, lists),
+        lazy=True,
+        # one card open at a time: the one to focus (just added), else the one changed
+        opened=None if focus else opened,
+        entries=unit_entries,
+    )
+    result: dict[str, Any] = {
+        "b": view,
+        "army": army,
+        "ruleset": ruleset,
+        "base": reverse("armies:builder", args=[army.pk]),
+        "settings_url": reverse("armies:settings", args=[army.pk]),
+        "editing": True,
+        "undo_revision": _undo_target(checked),
+        "undo_moved": checked.revision is not None,  # the partials redraw the button's target
+        "unit_entries": unit_entries,
+    }
+    if rows:
+        # the cards as HTML, each drawn once per content (armies.cards)
+        result["unit_cards"] = cards.cards(view.unit_rows, request, army)
+        result["general_cards"] = cards.cards(view.general_rows, request, army)
+    if full:
+        list_data = checked.parsed.list_data if checked.parsed is not None else None
+        result.update(
+            option_controls=presenters.option_controls(checked, ruleset),
+            army_lists=lists,
+            presets=[
+                p
+                for p in presenters.add_presets(ruleset, list_data)
+                if not p.key.startswith("entry:")  # those are the picker's buttons
+            ],
+            picker_entries=(entries := picker.picker_entries(checked, ruleset, statuses)),
+            picker_groups=picker.picker_groups(entries),
+            setting_from=presenters.setting_from(army.document),
+            share_url=presenters.share_url(request, army.share_token),
+            print_links=presenters.print_links(reverse("armies:builder", args=[army.pk])),
+        )
+    result.update(extra)
+    return result
+
+
+def parts(
+    request: HttpRequest, ctx: dict[str, Any], names: list[str], status: int = 200
+) -> HttpResponse:
+    html = "".join(render_to_string(f"{TEMPLATE}#{name}", ctx, request) for name in names)
+    return HttpResponse(html, status=status)
+
+
+def page(request: HttpRequest, checked: Checked, status: int = 200, **extra: Any) -> HttpResponse:
+    return render(request, TEMPLATE, context(request, checked, **extra), status=status)
+
+
+def toast(checked: Checked, *, always: bool = False) -> dict[str, Any]:
+    """The "Undo" toast for a change that acts at once: a delete or a replacement of the
+    army (``always``: any change, e.g. a new army list), naming the revision it recorded."""
+    made: Revision | None = checked.revision
+    if made is None or not (always or made.op in TOASTED_OPS):
+        return {}
+    return {"toast": made, "undo_url": reverse("armies:undo", args=[checked.army.pk])}

@@ -1,0 +1,1 @@
+"""Share links: the read-only shared view of an army."""
