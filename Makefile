@@ -19,7 +19,7 @@ MANAGE := $(BIN)/python manage.py
 # One command starts both: supervisord (armybuilder/ops/supervisord.conf) runs granian
 # (armybuilder/ops/serve.py) and WORKERS render workers, and starts again any that exits.
 # DJANGO_HTTPS=0 because make run serves plain HTTP (behind a TLS proxy set DJANGO_HTTPS=1,
-# see README "Deploying").
+# see docs/deploying.md).
 WORKERS ?= 1
 PRODUCTION := DJANGO_SETTINGS_MODULE=armybuilder.settings_production DJANGO_HTTPS=$${DJANGO_HTTPS:-0}
 RUN_DIR ?= $(CURDIR)/$(VENV)/run
@@ -44,7 +44,7 @@ staticfiles/.collected: $(shell find static -type f 2>/dev/null) $(STAMP)
 	$(PRODUCTION) $(MANAGE) collectstatic --noinput --verbosity 0
 	touch $@
 
-# Two nodes, one site (README "Deploying on two or more hosts"): two web servers and two
+# Two nodes, one site (docs/deploying.md, "Deploying on two or more hosts"): two web servers and two
 # workers on different ports share one PostgreSQL and one Redis (a redis-server of its own),
 # and a player's edits, share pages, list changes, rate limits and renders go through both.
 # The database is its own, on MUSTER_TEST_POSTGRES (default postgres://postgres@127.0.0.1:5432):
@@ -56,7 +56,7 @@ two-nodes: install
 # make soak runs both soaks: the builder's random journeys and the operations' faults.
 soak: soak-builder soak-ops
 
-# A soak (README "Soak"): two nodes on RQ for SOAK_SECONDS (180) while PostgreSQL restarts,
+# A soak (docs/deploying.md, "Soak"): two nodes on RQ for SOAK_SECONDS (180) while PostgreSQL restarts,
 # Redis is killed, workers and a web process are SIGKILLed, and a player edits and prints
 # throughout; then every acknowledged edit must be saved and every asked render finished.
 # Loopback only, its own PostgreSQL and Redis (needs root); not part of make test.

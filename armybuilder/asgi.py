@@ -1,4 +1,4 @@
-"""ASGI entry point for Muster: what ``make run`` serves under granian (README, "Running").
+"""ASGI entry point for Muster: what ``make run`` serves under granian (docs/running.md).
 
 The server's event loop reads every request, headers and body, before any of Django's code
 runs, so a client that sends slowly holds only a socket, never a thread:
@@ -17,7 +17,7 @@ runs, so a client that sends slowly holds only a socket, never a thread:
 
 Django's own ASGI handler reads the body in the loop too, but it hops between the loop and
 a thread at every sync-only middleware: about a third of the throughput on the share page
-(README, "Running", has the measurements). Here a request hops once.
+(docs/running.md has the measurements). Here a request hops once.
 """
 
 from __future__ import annotations

@@ -35,6 +35,7 @@ INSTALLED_APPS = [
     "armybuilder.armies",
     "armybuilder.printing",
     "armybuilder.events",
+    "armybuilder.games",
     # production: the tasks queue's database backend and RQ, /healthz, schedules
     "django_tasks_db",
     "django_rq",
@@ -128,7 +129,7 @@ SESSION_COOKIE_AGE = 60 * 60 * 24 * 30
 
 # The API refuses bodies over 1 MiB itself (413); Django's own ceiling sits above that.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
-MUSTER_MAX_DOCUMENT_BYTES = 512 * 1024  # what an army needs: see README, "Limits"
+MUSTER_MAX_DOCUMENT_BYTES = 512 * 1024  # what an army needs: see docs/api.md, "Limits"
 # Drafts a visitor without an account may keep in one session.
 MUSTER_MAX_DRAFTS = 25
 
@@ -142,6 +143,11 @@ MIDDLEWARE.insert(
 MIDDLEWARE.insert(
     MIDDLEWARE.index("armybuilder.headers.MalformedHeadersMiddleware") + 1,
     "armybuilder.badinput.ControlCharactersMiddleware",
+)
+# A method the view does not take is a 405 before the CSRF check calls it a refused post.
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.csrf.CsrfViewMiddleware"),
+    "armybuilder.badinput.MethodsMiddleware",
 )
 # Then bodies: 413 before reading one over its URL's limit; chunked ones read to the end.
 MIDDLEWARE.insert(
@@ -187,7 +193,7 @@ MUSTER_CLIENT_IP_HEADER = os.environ.get("MUSTER_CLIENT_IP_HEADER", "")
 MUSTER_TRUSTED_PROXIES = [
     p.strip() for p in os.environ.get("MUSTER_TRUSTED_PROXIES", "127.0.0.1,::1").split(",")
 ]
-MUSTER_MAX_VISITOR_DRAFTS = 5000  # all visitors' drafts together (armies/drafts.py)
+MUSTER_MAX_VISITOR_DRAFTS = 5000  # all visitors' drafts together (armies/making/drafts.py)
 MUSTER_DRAFT_PRUNE_EVERY = 500  # prune abandoned drafts every so many new drafts
 MUSTER_BODY_READ_SECONDS = 10  # a posted document must arrive within this time
 AUTH_PASSWORD_VALIDATORS += [

@@ -1,6 +1,6 @@
 """Production settings: everything secure; ``manage.py check --deploy`` is clean.
 
-Every knob is an environment variable (README, "Deploying"). ``make run`` uses this module.
+Every knob is an environment variable (docs/deploying.md). ``make run`` uses this module.
 """
 
 import os

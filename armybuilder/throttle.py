@@ -41,7 +41,7 @@ log = logging.getLogger(__name__)
 DEFAULT_LIMITS: dict[str, tuple[int, int]] = {
     "pdf": (30, 600),  # PDF renders (army, shared, rule-set QRS, API) per 10 minutes
     "import": (30, 3600),  # army files imported per hour
-    "create": (60, 3600),  # armies started, duplicated or copied per hour
+    "create": (60, 3600),  # armies started, duplicated or copied, games started, per hour
     "signup": (5, 3600),  # accounts made per hour
     "list-create": (60, 3600),  # army lists made or copied per hour
     "list-import": (30, 3600),  # army-list files imported per hour
@@ -80,6 +80,7 @@ RULES: dict[str, tuple[str, frozenset[str]]] = {
     "armies:new": ("create", frozenset({"POST"})),
     "armies:duplicate": ("create", frozenset({"POST"})),
     "armies:copy": ("create", frozenset({"POST"})),
+    "games:mine": ("create", frozenset({"POST"})),  # a game started
     "signup": ("signup", frozenset({"POST"})),
     "api:list_import": ("list-import", frozenset({"POST"})),
     "api:list_copy": ("list-create", frozenset({"POST"})),
@@ -87,6 +88,8 @@ RULES: dict[str, tuple[str, frozenset[str]]] = {
     "catalog:list_copy": ("list-create", frozenset({"POST"})),
     "catalog:shared_list_copy": ("list-create", frozenset({"POST"})),
     "events:pack": ("pdf", frozenset({"POST"})),  # the flyer counts in its view (polls do not)
+    "games:summary_pdf": ("pdf", frozenset({"GET", "HEAD"})),  # rendered in the request
+    "games:shared_summary_pdf": ("pdf", frozenset({"GET", "HEAD"})),  # the same, by a link
 }
 
 
@@ -274,8 +277,9 @@ def rule_for(view_name: str, method: str) -> str | None:
     return "write" if method in WRITES else None
 
 
-class ThrottleMiddleware:
-    """Applies ``RULES`` (and ``write`` to every other changing request) before the view."""
+class RefuseBeforeView:
+    """The shell of a middleware that may answer a request in its view's place, before the
+    view runs: a subclass says when, in ``refusal``."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -287,8 +291,18 @@ class ThrottleMiddleware:
         self, request: HttpRequest, view: Any, args: Any, kwargs: Any
     ) -> HttpResponse | None:
         match = request.resolver_match
-        name = match.view_name if match is not None else ""
-        rule = rule_for(name, request.method or "")
+        return self.refusal(request, match.view_name if match is not None else "")
+
+    def refusal(self, request: HttpRequest, view_name: str) -> HttpResponse | None:
+        """The answer instead of the view ``view_name``'s, or None to let it run."""
+        raise NotImplementedError
+
+
+class ThrottleMiddleware(RefuseBeforeView):
+    """Applies ``RULES`` (and ``write`` to every other changing request) before the view."""
+
+    def refusal(self, request: HttpRequest, view_name: str) -> HttpResponse | None:
+        rule = rule_for(view_name, request.method or "")
         if rule is None:
             return None
         limited = hit(rule, who(request, rule))

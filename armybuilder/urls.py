@@ -12,6 +12,7 @@ urlpatterns = [
     path("", include("armybuilder.printing.urls")),
     path("", include("armybuilder.armies.urls")),
     path("", include("armybuilder.events.urls")),
+    path("", include("armybuilder.games.urls")),
     path("accounts/", include("armybuilder.accounts.urls")),
     path("admin/", admin.site.urls),
     # production: database, cache and queue state for a load balancer or monitor

@@ -4,7 +4,7 @@ clients print one roster after another through the worker, in the same run.
 Each printer posts a 30-unit roster under a new name (so every request is a real render,
 never the stored one), polls its status URL until the PDF is there, and starts the next.
 The share page is driven by ``ab`` the same way both times; the p99 ratio is the number
-the README quotes (goal: at most 2x). Measured, never asserted.
+docs/measurements.md quotes (goal: at most 2x). Measured, never asserted.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ def _world() -> tuple[Any, Any, int]:
     from django.test import Client
     from django.utils import timezone
 
-    from armybuilder.armies.lifecycle import create_army
+    from armybuilder.armies.making.lifecycle import create_army
     from armybuilder.catalog.models import ArmyList
     from armybuilder.events import services
     from armybuilder.events.models import Submission

@@ -22,7 +22,7 @@ def _event() -> Any:
     from django.contrib.auth.models import User
     from django.utils import timezone
 
-    from armybuilder.armies.lifecycle import create_army
+    from armybuilder.armies.making.lifecycle import create_army
     from armybuilder.catalog.models import ArmyList
     from armybuilder.events import services
     from armybuilder.events.models import Submission

@@ -32,7 +32,8 @@ def run() -> dict[str, Any]:
     from django.test.utils import CaptureQueriesContext
 
     import rules
-    from armybuilder.armies import checking, services
+    from armybuilder.armies import services
+    from armybuilder.armies.changes import checking
     from armybuilder.catalog import services as catalog_services
     from armybuilder.catalog.models import ArmyList
     from armybuilder.catalog.selectors import army_lookup

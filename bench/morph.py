@@ -49,8 +49,9 @@ def run() -> dict[str, Any] | None:
     from django.test import Client
     from playwright.sync_api import expect, sync_playwright
 
-    from armybuilder.armies import pipeline, services
-    from armybuilder.armies.commands import SetValue
+    from armybuilder.armies import services
+    from armybuilder.armies.changes import pipeline
+    from armybuilder.armies.changes.commands import SetValue
     from bench.edits import UNITS
 
     user = User.objects.create_user("morpher")  # signed in by session cookie below

@@ -163,3 +163,22 @@ def kept_with_editors(page: Any) -> None:
     """In a browser test: until the worker keeps this army page with every card's editor,
     so that without a connection any card opens (and a reload has every control)."""
     assert page.evaluate(KEPT_WITH_EDITORS), "the page was not kept with its editors"
+
+
+def query_shape(sql: str) -> str:
+    """A query with its literal values (ids, keys, the clock's moments) blanked: two
+    requests that ask the same questions of the database have the same shapes."""
+    return re.sub(r"'[^']*'|\b\d+\b", "?", sql)
+
+
+def query_shapes(client: Any, urls: list[str]) -> tuple[list[int], list[str]]:
+    """What each URL answers ``client`` and the shapes of the queries it asked."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    statuses, shapes = [], []
+    for url in urls:
+        with CaptureQueriesContext(connection) as asked:
+            statuses.append(client.get(url).status_code)
+        shapes += [query_shape(str(q["sql"])) for q in asked]
+    return statuses, shapes

@@ -18,7 +18,6 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -27,6 +26,7 @@ from django.http import HttpRequest, HttpResponse
 from armybuilder.accounts.names import account_key
 from armybuilder.throttle import (
     Limited,
+    RefuseBeforeView,
     client_address,
     counters,
     key,
@@ -115,21 +115,12 @@ def on_logged_in(sender: Any, request: Any = None, user: Any = None, **kw: Any) 
         record_success(request, user.get_username())
 
 
-class LockOutMiddleware:
+class LockOutMiddleware(RefuseBeforeView):
     """Refuses a log-in post (Muster's or the admin's) while its account or address is
     locked, before the view checks the password."""
 
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)
-
-    def process_view(
-        self, request: HttpRequest, view: Any, args: Any, kwargs: Any
-    ) -> HttpResponse | None:
-        match = request.resolver_match
-        if match is None or match.view_name not in LOGIN_VIEWS or request.method != "POST":
+    def refusal(self, request: HttpRequest, view_name: str) -> HttpResponse | None:
+        if view_name not in LOGIN_VIEWS or request.method != "POST":
             return None
         try:
             seconds = locked_for(request, request.POST.get("username"))

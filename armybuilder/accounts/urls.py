@@ -9,7 +9,7 @@ urlpatterns = [
     path("signup/", account_views.signup, name="signup"),
     path(
         "login/",
-        auth_views.LoginView.as_view(redirect_authenticated_user=True),
+        account_views.LogInView.as_view(),
         name="login",
     ),
     # Django's log-out whose answer also clears what the browser kept of the player's pages

@@ -3,15 +3,28 @@ templates)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.conf import settings
 from django.contrib.auth import login
-from django.contrib.auth.views import LogoutView
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.views import LoginView, LogoutView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render, resolve_url
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from armybuilder.accounts.forms import SignUpForm
+
+# What follows a player signing in or up, for the apps above accounts (armies moves the
+# visitor's drafts into the account): each log-in path below calls them by name.
+SIGNED_IN: list[Callable[[HttpRequest, AbstractBaseUser], None]] = []
+
+
+def signed_in(request: HttpRequest, user: AbstractBaseUser) -> None:
+    for follow in SIGNED_IN:
+        follow(request, user)
 
 
 def safe_next(request: HttpRequest) -> str:
@@ -26,7 +39,7 @@ def safe_next(request: HttpRequest) -> str:
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account and log in; the visitor's drafts move into it (``armies.signals``)."""
+    """Create an account and log in; the visitor's drafts move into it (``SIGNED_IN``)."""
     next_url = safe_next(request)
     if request.user.is_authenticated:
         return redirect(next_url or resolve_url(settings.LOGIN_REDIRECT_URL))
@@ -34,11 +47,23 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        signed_in(request, user)
         return redirect(next_url or resolve_url(settings.LOGIN_REDIRECT_URL))
     status = 400 if request.method == "POST" else 200
     return render(
         request, "registration/signup.html", {"form": form, "next": next_url}, status=status
     )
+
+
+class LogInView(LoginView):
+    """Django's log-in, then what follows a player signing in (``SIGNED_IN``)."""
+
+    redirect_authenticated_user = True
+
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        response = super().form_valid(form)
+        signed_in(self.request, form.get_user())
+        return response
 
 
 class LogOutView(LogoutView):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from typing import Any
+from unicodedata import category
 
 from django.conf import settings
 
@@ -18,7 +19,10 @@ import rules
 from armybuilder.api.openapi_answers import answer_schemas, ref
 from armybuilder.api.openapi_hits import hits_paths, hits_schemas
 from armybuilder.api.openapi_lists import list_paths, list_schemas
+from armybuilder.catalog.services import FIXTURES_DIR, read_list_file
 from armybuilder.events.openapi import event_paths, event_schemas
+from armybuilder.games.openapi import game_paths, game_schemas
+from armybuilder.printing.services import ROSTER_EXTRAS, qrs_sections_anywhere
 from rules.document import FORMAT, ID_PATTERN, MAX_GENERALS, MAX_UNITS
 from rules.fields import Field
 from rules.text import text_problem
@@ -44,13 +48,15 @@ def text_pattern(*, multiline: bool = False) -> str:
     character it refuses (control characters, invisible formatting characters, line breaks
     in a one-line field, lone surrogates), negated. Read off the rule itself, once, so the
     description and the server cannot disagree about which strings are text."""
-    # the Basic Multilingual Plane, surrogates aside: JSON Schema's (ECMA-262) patterns have
-    # no escape for the rest, and a string generator leaves surrogates out anyway; the few
-    # formatting characters beyond it are refused by the server all the same
+    # every code point but the surrogates (a string generator leaves them out, and JSON
+    # cannot carry one alone); only the categories the rule refuses are asked about
+    asked = {"Cc", "Cf", "Zl", "Zp"}
     refused = [
         c
-        for c in range(0x10000)
-        if not 0xD800 <= c <= 0xDFFF and text_problem(chr(c), multiline=multiline)
+        for c in range(0x110000)
+        if not 0xD800 <= c <= 0xDFFF
+        and category(chr(c)) in asked
+        and text_problem(chr(c), multiline=multiline)
     ]
     ranges: list[tuple[int, int]] = []
     for code in refused:
@@ -60,10 +66,28 @@ def text_pattern(*, multiline: bool = False) -> str:
             ranges.append((code, code))
 
     def escaped(code: int) -> str:
-        return f"\\u{code:04x}"
+        # beyond the Basic Multilingual Plane the character itself: ECMA-262 (with the
+        # Unicode flag JSON Schema patterns use) and Python read it alike, \\u{...} not
+        return f"\\u{code:04x}" if code <= 0xFFFF else chr(code)
 
     parts = "".join(escaped(a) if a == b else f"{escaped(a)}-{escaped(b)}" for a, b in ranges)
     return f"^[^{parts}]*$"
+
+
+@cache
+def _shipped() -> dict[str, tuple[str, ...]]:
+    found: dict[str, list[str]] = {}
+    for path in sorted(FIXTURES_DIR.glob("*.json")):
+        for fields in read_list_file(path):
+            found.setdefault(str(fields.get("ruleset")), []).append(str(fields.get("slug")))
+    return {ruleset: tuple(sorted(slugs)) for ruleset, slugs in found.items()}
+
+
+def shipped_lists(ruleset: str) -> tuple[str, ...]:
+    """The slugs of the army lists Muster ships for ``ruleset`` (``muster load-lists`` keeps
+    them public on every site): read from the fixture files, not the database, so the
+    description stays one document per process, as the rule sets are."""
+    return _shipped().get(ruleset, ())
 
 
 def field_schema(field: Field) -> dict[str, Any]:
@@ -141,9 +165,19 @@ def with_item_id(schema: dict[str, Any], what: str) -> dict[str, Any]:
 def ruleset_schemas(ruleset: rules.RuleSet) -> dict[str, dict[str, Any]]:
     """Components for one rule set: its army document, options, unit and general."""
     name = _camel(ruleset.slug)
+    unit = object_schema(ruleset.unit_fields)
+    for key in ruleset.list_fields:  # a unit naming another list (an ally), by its slug
+        if key in unit["properties"]:
+            said = unit["properties"][key]
+            unit["properties"][key] = {
+                "enum": [*shipped_lists(ruleset.slug), "", None],
+                **{k: said[k] for k in ("title", "default") if k in said},
+                "description": f"{said.get('description', '')} Another list than the "
+                "army's own (army_list), or a 400 says so.".strip(),
+            }
     schemas = {
         f"{name}Options": object_schema(ruleset.options),
-        f"{name}Unit": with_item_id(object_schema(ruleset.unit_fields), "unit"),
+        f"{name}Unit": with_item_id(unit, "unit"),
     }
     if ruleset.has_generals:
         schemas[f"{name}General"] = with_item_id(object_schema(ruleset.general_fields), "general")
@@ -175,10 +209,12 @@ def ruleset_schemas(ruleset: rules.RuleSet) -> dict[str, dict[str, Any]]:
             },
             "ruleset": {"const": ruleset.slug},
             "army_list": {
-                "type": ["string", "null"],
+                "enum": [*shipped_lists(ruleset.slug), None],
                 "default": None,
-                "description": f"An army list slug of {ruleset.slug}: see "
-                f"GET /api/v1/rulesets/{ruleset.slug} (army_lists).",
+                "description": f"An army list of {ruleset.slug} by its slug: one Muster "
+                "ships (army-format.md: the fixtures), or another public list of GET "
+                f"/api/v1/rulesets/{ruleset.slug} (army_lists); a slug naming no public "
+                "list is a 400 naming the known ones.",
             },
             "points_limit": points,
             "options": {**ref(f"{name}Options"), "default": ruleset.default_options()},
@@ -240,17 +276,25 @@ def _responses(*codes: int, ok: dict[str, Any] | None = None) -> dict[str, Any]:
     return answers
 
 
-def _extras_schema() -> dict[str, Any]:
-    """The optional QRS sections any rule set offers (a plain string if none can be read)."""
-    names: dict[str, None] = {}
-    try:
-        from rules.qrs import qrs_sheet
-
-        for ruleset in rules.all_rulesets():
-            names.update(dict.fromkeys(k for k, _ in qrs_sheet(ruleset.slug, None).optional_extras))
-    except (ImportError, KeyError, AttributeError):  # a rule set without a sheet
-        return {"type": "string"}
-    return {"enum": list(names)} if names else {"type": "string"}
+def _include(sheet: str) -> dict[str, Any]:
+    """The ``include`` query parameter of a sheet: the roster's one option, or the optional
+    sections any rule set's quick-reference sheet offers (the roster's option rides along)."""
+    if sheet == "roster":
+        names, what = list(ROSTER_EXTRAS), "The roster's options."
+    else:
+        names = [*qrs_sections_anywhere(), *ROSTER_EXTRAS]
+        what = (
+            "Optional sections of the quick-reference sheet: each rule set offers its own, "
+            "and one its sheet does not offer is left out (the roster's option too)."
+        )
+    return {
+        "name": "include",
+        "in": "query",
+        "description": what,
+        "schema": {"type": "array", "items": {"enum": names}},
+        "style": "form",
+        "explode": True,
+    }
 
 
 def _pdf(description: str) -> dict[str, Any]:
@@ -269,29 +313,14 @@ def _paths(army: dict[str, Any]) -> dict[str, Any]:
     }
     # every POST: a malformed or slow or large body, and the rate limit it counts against
     posted = (400, 408, 413, 429, 503)
-    pdf_params = [
-        {
-            "name": "paper",
-            "in": "query",
-            "schema": {"enum": ["a4", "letter"], "default": "a4"},
-        },
-        {
-            "name": "include",
-            "in": "query",
-            "description": "Optional sections of the quick-reference sheet; each rule set "
-            "offers its own (an unknown one is a 400 naming those offered).",
-            "schema": {"type": "array", "items": _extras_schema()},
-            "style": "form",
-            "explode": True,
-        },
-    ]
+    paper = {"name": "paper", "in": "query", "schema": {"enum": ["a4", "letter"], "default": "a4"}}
 
     def pdf_post(sheet: str, summary: str) -> dict[str, Any]:
         return {
             "post": {
                 "operationId": f"{sheet}_pdf",
                 "summary": summary,
-                "parameters": pdf_params,
+                "parameters": [paper, _include(sheet)],
                 "requestBody": document,
                 "responses": _responses(
                     202, *posted, ok=_pdf("The PDF, when it is already rendered.")
@@ -397,6 +426,7 @@ def build() -> dict[str, Any]:
     schemas.update(list_schemas())
     schemas.update(hits_schemas())
     schemas.update(event_schemas())
+    schemas.update(game_schemas())
     return {
         "openapi": "3.1.0",
         "info": {
@@ -410,6 +440,7 @@ def build() -> dict[str, Any]:
             **hits_paths(_responses),
             **list_paths(),
             **event_paths(),
+            **game_paths(),
         },
         "components": {"schemas": schemas},
     }

@@ -48,6 +48,8 @@ def _request(slug: str) -> dict[str, Any]:
                             "read under (its constraint data)."},
         },
         "required": ["ruleset", "phase", "attacker", "target"],
+        # one die or a list of them, never both (the parser names die when neither is given)
+        "oneOf": [{"required": ["die"]}, {"required": ["dice"]}],
         "additionalProperties": False,
     }  # fmt: skip
 

@@ -26,7 +26,7 @@ def list_schemas() -> dict[str, dict[str, Any]]:
     return {
         "ListDocument": {
             "description": "A muster.list/1 document: one army list's constraint data for a "
-            "rule set, as export writes it and import reads it (README, muster.list/1).",
+            "rule set, as export writes it and import reads it (docs/formats.md, muster.list/1).",
             "type": "object",
             "properties": {
                 "format": {"const": LIST_FORMAT},
@@ -71,8 +71,10 @@ def _list_params() -> list[dict[str, Any]]:
         {
             "name": "token",
             "in": "query",
-            "description": "The share token of a list shared by link.",
-            "schema": {"type": "string"},
+            "description": "The share token of a list shared by link (one that works "
+            "for no list is a 404, as for no list).",
+            # tokens are URL-safe base64 (catalog.models.new_share_token)
+            "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]*$", "maxLength": 64},
         },
     ]
 
@@ -127,7 +129,8 @@ def list_paths() -> dict[str, Any]:
                         "name": "revision",
                         "in": "query",
                         "description": "That revision, not the latest.",
-                        "schema": {"type": "integer", "minimum": 1},
+                        # the view reads at most nine digits: a longer one is a 400
+                        "schema": {"type": "integer", "minimum": 1, "maximum": 999_999_999},
                     },
                 ],
                 "responses": {

@@ -14,5 +14,6 @@ urlpatterns = [
     path("qrs.pdf", printing_views.api_qrs_pdf, name="qrs_pdf"),
     path("lists/", include("armybuilder.api.lists")),
     path("events/", include("armybuilder.events.api")),
+    path("games/", include("armybuilder.games.api")),
     path("openapi.json", views.openapi_json, name="openapi"),
 ]

@@ -9,6 +9,8 @@ nobody issued. Read-only (GET), never cached.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 from django.http import Http404, HttpRequest, JsonResponse
@@ -24,8 +26,20 @@ from rules.registry import get_ruleset
 from rules.restrictions import describe_restriction
 
 
-def _not_found() -> JsonResponse:
-    return JsonResponse({"error": "no such event", "path": ""}, status=404)
+def _event_api(view: Callable[..., JsonResponse]) -> Callable[..., JsonResponse]:
+    """A read-only, never-cached API view whose every "not found" (a code nobody issued,
+    or an event this reader may not see) is the same JSON 404."""
+
+    @never_cache
+    @require_safe
+    @wraps(view)
+    def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except Http404:
+            return JsonResponse({"error": "no such event", "path": ""}, status=404)
+
+    return answer
 
 
 def _event_json(request: HttpRequest, event: Event) -> dict[str, Any]:
@@ -57,13 +71,9 @@ def _event_json(request: HttpRequest, event: Event) -> dict[str, Any]:
     }
 
 
-@never_cache
-@require_safe
+@_event_api
 def event(request: HttpRequest, code: str) -> JsonResponse:
-    try:
-        found = selectors.event_or_404(code)
-    except Http404:
-        return _not_found()
+    found = selectors.event_or_404(code)
     return JsonResponse(_event_json(request, found))
 
 
@@ -88,17 +98,13 @@ def _table_row(row: Any, *, full: bool) -> dict[str, Any]:
     return data
 
 
-@never_cache
-@require_safe
+@_event_api
 def entrants(request: HttpRequest, code: str) -> JsonResponse:
     """Organisers: every entrant with state and problems. After the reveal, to whoever may
     see the armies: the entrants whose approved army is shown."""
-    try:
-        found = selectors.event_or_404(code)
-    except Http404:
-        return _not_found()
+    found = selectors.event_or_404(code)
     if not selectors.sees_revealed(found, request.user):
-        return _not_found()
+        raise Http404
     full = selectors.runs(found, request.user)
     rows = desk_rows(found)
     if not full:
@@ -107,16 +113,12 @@ def entrants(request: HttpRequest, code: str) -> JsonResponse:
     return JsonResponse({"entrants": [_table_row(r, full=full) for r in rows]})
 
 
-@never_cache
-@require_safe
+@_event_api
 def submissions(request: HttpRequest, code: str) -> JsonResponse:
     """The approved armies, in entrant order, each a ``muster.army/1`` document."""
-    try:
-        found = selectors.event_or_404(code)
-    except Http404:
-        return _not_found()
+    found = selectors.event_or_404(code)
     if not selectors.sees_revealed(found, request.user):
-        return _not_found()
+        raise Http404
     return JsonResponse(
         {
             "armies": [
@@ -131,14 +133,10 @@ def submissions(request: HttpRequest, code: str) -> JsonResponse:
     )
 
 
-@never_cache
-@require_safe
+@_event_api
 def submission(request: HttpRequest, code: str, submission: int) -> JsonResponse:
-    try:
-        found = selectors.event_or_404(code)
-        shown = selectors.visible_submission_or_404(found, submission, request.user)
-    except Http404:
-        return _not_found()
+    found = selectors.event_or_404(code)
+    shown = selectors.visible_submission_or_404(found, submission, request.user)
     return JsonResponse(selectors.army_file(shown))
 
 

@@ -7,13 +7,12 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from types import SimpleNamespace
 from typing import Any
 
 import rules
-from armybuilder.catalog.models import ArmyList, ArmyListRevision
-from armybuilder.catalog.pins import readable_by, referenced_slugs
-from armybuilder.catalog.selectors import army_lookup
+from armybuilder.catalog.models import ArmyList, ArmyListRevision, readable_lists
+from armybuilder.catalog.pins import referenced_slugs
+from armybuilder.catalog.selectors import pinned_lookup
 from armybuilder.catalog.services import check_document
 from armybuilder.events.models import Event
 from rules.registry import get_ruleset
@@ -25,12 +24,22 @@ def readable_allowed(event: Event) -> Any:
     shared or public and since made private by its author stays out of everything the
     event shows and checks new armies against (its submissions keep their stored verdict
     and their own copy of the army)."""
-    readable = ArmyList.objects.filter(readable_by(event.organiser_id)).values("pk")
+    readable = ArmyList.objects.filter(readable_lists(event.organiser_id)).values("pk")
     return event.allowed_lists.filter(army_list__in=readable).select_related("army_list")
 
 
-def event_rules(event: Event) -> EventRules:
+def event_rules(event: Event, kept: Mapping[str, int] | None = None) -> EventRules:
+    """The event's rules. ``kept``: the revisions a submission already made was checked
+    against; an allowed list its author has since made private or deleted still counts
+    for it, at that revision (the event's snapshot of it), and for nothing else."""
     allowed = list(readable_allowed(event))
+    if kept:
+        shown = {item.pk for item in allowed}
+        allowed += [
+            item
+            for item in event.allowed_lists.select_related("army_list")
+            if item.pk not in shown and kept.get(item.army_list.slug) == item.revision
+        ]
     names = {}
     for item in allowed:
         revision = ArmyListRevision.objects.filter(
@@ -80,14 +89,20 @@ def pins_for_event(
 
 
 def check_for_event(
-    event: Event, document: Any, *, owner_id: Any = None, own_pins: Mapping[str, int] | None = None
+    event: Event,
+    document: Any,
+    *,
+    owner_id: int | None = None,
+    own_pins: Mapping[str, int] | None = None,
+    kept: Mapping[str, int] | None = None,
 ) -> EventCheck:
-    rules_ = event_rules(event)
+    """``kept``: a submission already made being checked again (``event_rules``)."""
+    rules_ = event_rules(event, kept)
     outside = outside_event_lists(document, rules_)
     if outside is not None:
         return EventCheck(dict(document), {}, None, (outside.to_json(),))
     pins = pins_for_event(document, rules_, own_pins or {})
-    lookup = army_lookup(SimpleNamespace(list_pins=pins, owner_id=owner_id))
+    lookup = pinned_lookup(owner_id, pins)
     try:
         parsed, report = check_document(document, lookup)
     except rules.MalformedDocument as exc:

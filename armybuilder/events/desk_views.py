@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import json
 from dataclasses import replace
-from types import SimpleNamespace
 from typing import Any
 
 from django.contrib import messages
@@ -19,18 +18,14 @@ import rules
 from armybuilder.armies.models import Army
 from armybuilder.catalog.models import ArmyListRevision
 from armybuilder.catalog.pins import list_title
-from armybuilder.catalog.selectors import army_lookup
+from armybuilder.catalog.selectors import pinned_lookup
 from armybuilder.catalog.services import check_document
 from armybuilder.events import selectors, services
 from armybuilder.events.checking import event_rules, readable_allowed
 from armybuilder.events.models import Entrant, Event, Submission
 from armybuilder.events.presenters import desk_rows, event_words, local
+from armybuilder.nostore import no_store
 from rules.restrictions import event_rules_document
-
-
-def _no_store(response: HttpResponse) -> HttpResponse:
-    response["Cache-Control"] = "private, no-store"
-    return response
 
 
 def desk(request: HttpRequest, code: str) -> HttpResponse:
@@ -65,7 +60,7 @@ def desk(request: HttpRequest, code: str) -> HttpResponse:
         "final": selectors.final(event),
         "reopened_at": local(event.reopened_at, event) if event.reopened_at else "",
     }
-    return _no_store(render(request, "events/desk.html", context))
+    return no_store(render(request, "events/desk.html", context))
 
 
 def desk_csv(request: HttpRequest, code: str) -> HttpResponse:
@@ -111,7 +106,7 @@ def desk_csv(request: HttpRequest, code: str) -> HttpResponse:
                 _cell("; ".join(f"{p['message']} ({p['rule']})" for p in row.errors)),
             ]
         )
-    return _no_store(response)
+    return no_store(response)
 
 
 def _list_name(event: Event, submission: Submission) -> str:
@@ -261,17 +256,15 @@ def submission_page(request: HttpRequest, code: str, submission: int) -> HttpRes
         "final": selectors.final(event),
         "draft": request.session.pop(DRAFT.format(found.entrant_id), "") if runs else "",
     }
-    return _no_store(render(request, "events/submission.html", context))
+    return no_store(render(request, "events/submission.html", context))
 
 
 def submitted_report(submission: Submission) -> Any:
     """The submitted army's check report, unit by unit, against the revisions it was
     submitted with (None if it no longer reads: the stored verdict still stands)."""
-    frame = SimpleNamespace(
-        list_pins=dict(submission.list_revisions), owner_id=submission.entrant.user_id
-    )
+    lookup = pinned_lookup(submission.entrant.user_id, submission.list_revisions)
     try:
-        return check_document(submission.document, army_lookup(frame))[1]
+        return check_document(submission.document, lookup)[1]
     except rules.MalformedDocument:
         return None
 
@@ -288,7 +281,7 @@ def submission_file(request: HttpRequest, code: str, submission: int) -> HttpRes
     response["Content-Disposition"] = (
         f'attachment; filename="event-{event.code}-submission-{found.pk}.json"'
     )
-    return _no_store(response)
+    return no_store(response)
 
 
 def rules_document(event: Event) -> dict:

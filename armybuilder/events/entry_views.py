@@ -10,14 +10,15 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from armybuilder.armies import pinning
 from armybuilder.armies.models import Army
 from armybuilder.armies.selectors import live_armies
 from armybuilder.catalog.models import ArmyList, ArmyListRevision
-from armybuilder.catalog.pins import restore_pin
 from armybuilder.events import selectors, services
 from armybuilder.events.checking import check_for_event, readable_allowed
 from armybuilder.events.models import Entrant, Event, Roll
 from armybuilder.events.presenters import event_words, local, revision_offers
+from armybuilder.nostore import no_store
 
 
 def _entrant_or_404(request: HttpRequest, code: str) -> tuple[Event, Entrant]:
@@ -81,8 +82,7 @@ def entry(request: HttpRequest, code: str) -> HttpResponse:
             "allowed_lists": readable_allowed(event),
         },
     )
-    response["Cache-Control"] = "private, no-store"
-    return response
+    return no_store(response)
 
 
 @require_POST
@@ -115,7 +115,7 @@ def pin_to_event(request: HttpRequest, code: str) -> HttpResponse:
         messages.error(request, "Choose one of your armies and one of the event's lists.")
         return redirect(_entry_url(event))
     revision = ArmyListRevision.objects.get(army_list=allowed.army_list, number=allowed.revision)
-    restore_pin(army, revision)
+    pinning.restore_pins(army, revision)
     messages.success(request, f"Your army is now checked against revision {allowed.revision}.")
     return redirect(f"{_entry_url(event)}?army={army.pk}")
 

@@ -11,22 +11,31 @@ from typing import Any
 from django import forms
 from django.db.models import Q
 
-from armybuilder.catalog.models import ArmyList, ArmyListRevision
-from armybuilder.catalog.pins import readable_by
+from armybuilder.catalog.models import ArmyList, ArmyListRevision, readable_lists
 from armybuilder.events.models import Event
 from armybuilder.textrule import validate_line
 from rules.document import load_json
 from rules.errors import MalformedDocument
 from rules.registry import all_rulesets, get_ruleset
-from rules.restrictions import (
-    FORBIDDEN_OPTION,
-    MAX_UNITS,
-    MIN_UNIT_TYPE,
-    NO_PERSONALITIES,
-    PERSONALITY,
-    REQUIRED_OPTION,
-    parse_restrictions,
+from rules.restriction_kinds import KIND_CLASSES as KINDS
+from rules.restriction_kinds import MAX_COUNT, FormField
+from rules.restrictions import parse_restrictions
+
+# the event's fields a form field holds as the model keeps them
+AS_STORED = (
+    "name",
+    "date",
+    "place",
+    "time_zone",
+    "ruleset",
+    "points_limit",
+    "accept_late",
+    "cap",
+    "public_after_reveal",
+    "forces_rolled",
 )
+# every event field the form sets: those, the restrictions and the two times read in the zone
+EVENT_FIELDS = (*AS_STORED, "restrictions", "deadline", "reveal_at")
 
 
 @cache
@@ -43,7 +52,9 @@ def list_choices(user: Any) -> list[tuple[str, list[tuple[str, str]]]]:
     """Every revision of every list the organiser may read, grouped by rule set:
     "<ruleset>/<slug>/<revision>"."""
     revisions = (
-        ArmyListRevision.objects.filter(army_list__in=ArmyList.objects.filter(readable_by(user.pk)))
+        ArmyListRevision.objects.filter(
+            army_list__in=ArmyList.objects.filter(readable_lists(user.pk))
+        )
         .select_related("army_list")
         .order_by("army_list__ruleset", "army_list__name", "-number")
     )
@@ -58,60 +69,56 @@ def list_choices(user: Any) -> list[tuple[str, list[tuple[str, str]]]]:
     return [(titles.get(slug, slug), items) for slug, items in groups.items()]
 
 
-def _values(field: Any) -> list[Any]:
-    return [True, False] if field.kind == "boolean" else list(field.values)
-
-
-def _value_label(field: Any, value: Any) -> str:
-    if field.kind == "boolean":
-        return "on" if value else "off"
-    return field.label_for(value)
-
-
 def choice_key(ruleset: str, name: str, value: Any) -> str:
     """One restriction choice as the form posts it: rule set, field and JSON value."""
     return f"{ruleset}|{name}|{json.dumps(value)}"
 
 
 @cache
-def option_choices() -> list[tuple[str, Any]]:
-    """Every option value of every rule set, grouped by rule set."""
+def kind_choices(kind: str) -> list[tuple[str, Any]]:
+    """A choice kind's values in every rule set, grouped by rule set, after (none)."""
     groups: list[tuple[str, Any]] = [("", "(none)")]
     for ruleset in all_rulesets():
-        items = [
-            (choice_key(ruleset.slug, o.name, v), f"{o.label}: {_value_label(o, v)}")
-            for o in ruleset.options
-            if o.kind in ("choice", "boolean")
-            for v in _values(o)
-        ]
-        if items:
-            groups.append((ruleset.title, items))
+        asked = KINDS[kind].form_field(ruleset)
+        if asked is not None and asked.choices:
+            choices = [(choice_key(ruleset.slug, n, v), words) for n, v, words in asked.choices]
+            groups.append((ruleset.title, choices))
     return groups
 
 
 @cache
-def unit_type_choices() -> list[tuple[str, Any]]:
-    """Every value of every choice or yes/no unit field, grouped by rule set."""
-    groups: list[tuple[str, Any]] = [("", "(none)")]
+def kind_fields() -> dict[str, FormField]:
+    """Each kind's field as some rule set asks for it (its label and type are the same in
+    every rule set; only the choices differ, each rule set's grouped under its title)."""
+    found: dict[str, FormField] = {}
     for ruleset in all_rulesets():
-        items = [
-            (choice_key(ruleset.slug, f.name, v), f"{f.label}: {_value_label(f, v)}")
-            for f in ruleset.unit_fields
-            if f.kind in ("choice", "boolean") and f.name != PERSONALITY
-            for v in _values(f)
-            if v is not None
-        ]
-        if items:
-            groups.append((ruleset.title, items))
-    return groups
+        for name, kind in KINDS.items():
+            asked = kind.form_field(ruleset)
+            if asked is not None and name not in found:
+                found[name] = asked
+    return {name: found[name] for name in KINDS if name in found}
 
 
-# the structured fields' restriction kinds (more of any kind go in More restrictions)
-STRUCTURED = {
-    "required_option": REQUIRED_OPTION,
-    "forbidden_option": FORBIDDEN_OPTION,
-    "min_unit_type": MIN_UNIT_TYPE,
-}
+def restriction_form_fields() -> dict[str, forms.Field]:
+    """The form's field for each kind of restriction (the first of its kind an event has),
+    made from the kinds' own descriptions (``rules.restriction_kinds``)."""
+    made: dict[str, forms.Field] = {}
+    for name, asked in kind_fields().items():
+        if asked.value == "count":
+            made[name] = forms.IntegerField(
+                min_value=1, max_value=MAX_COUNT, required=False, label=asked.label
+            )
+        elif asked.value == "flag":
+            made[name] = forms.BooleanField(required=False, label=asked.label)
+        else:
+            made[name] = forms.ChoiceField(
+                required=False, label=asked.label, choices=kind_choices(name)
+            )
+            if asked.count:
+                made[asked.count] = forms.IntegerField(
+                    required=False, min_value=1, max_value=MAX_COUNT, label=asked.count_label
+                )
+    return made
 
 
 class EventForm(forms.Form):
@@ -129,9 +136,9 @@ class EventForm(forms.Form):
     )
     lists = forms.MultipleChoiceField(
         label="Allowed army lists",
-        widget=forms.SelectMultiple(attrs={"size": 12}),
-        help_text="Each pinned to the revision you choose: the event's data cut-off. Hold "
-        "Ctrl (⌘ on a Mac) to choose more than one.",
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Grouped by rule set; each pinned to the revision you tick: the event's "
+        "data cut-off. Tick one revision of each list.",
     )
     deadline = forms.DateTimeField(
         label="Submission deadline",
@@ -157,22 +164,6 @@ class EventForm(forms.Form):
     forces_rolled = forms.BooleanField(
         required=False, label="Forces are rolled (force-matrix rule sets)"
     )
-    max_units = forms.IntegerField(
-        min_value=1, max_value=500, required=False, label="At most this many units"
-    )
-    no_personalities = forms.BooleanField(required=False, label="No personalities")
-    required_option = forms.ChoiceField(
-        required=False, label="An option every army must have", choices=option_choices
-    )
-    forbidden_option = forms.ChoiceField(
-        required=False, label="An option no army may have", choices=option_choices
-    )
-    min_unit_type = forms.ChoiceField(
-        required=False, label="Armies need units of this kind", choices=unit_type_choices
-    )
-    min_unit_count = forms.IntegerField(
-        required=False, min_value=1, max_value=500, label="At least this many of that kind"
-    )
     more_restrictions = forms.CharField(
         required=False,
         max_length=5000,
@@ -193,6 +184,10 @@ class EventForm(forms.Form):
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
         self.user = user
+        # the restriction kinds' fields, after the event's own and before More restrictions
+        self.fields.update(restriction_form_fields())
+        tail = ("more_restrictions", "co_organisers")
+        self.order_fields([n for n in self.fields if n not in tail] + list(tail))
         self.fields["ruleset"].choices = [(r.slug, r.title) for r in all_rulesets()]
         self.fields["lists"].choices = list_choices(user)
         self.fields["time_zone"].choices = zone_choices()
@@ -204,57 +199,67 @@ class EventForm(forms.Form):
             self.fields["lists"].choices = [
                 g for g in self.fields["lists"].choices if g[0] == title
             ]
-            for name in ("required_option", "forbidden_option", "min_unit_type"):
-                field = self.fields[name]
-                field.choices = [g for g in field.choices if g[0] in ("", title)]
+            for name, asked in kind_fields().items():
+                if asked.value == "choice":
+                    field = self.fields[name]
+                    field.choices = [g for g in field.choices if g[0] in ("", title)]
+
+    def list_groups(self) -> list[dict[str, Any]]:
+        """The allowed-list choices as the page draws them: one group of checkboxes per
+        rule set (its slug, for the page's script to show the chosen rule set's), each box
+        with its id and whether it is ticked."""
+        ticked = set(self["lists"].value() or ())
+        slugs = {r.title: r.slug for r in all_rulesets()}
+        groups, number = [], 0
+        for title, items in self.fields["lists"].choices:
+            boxes = []
+            for value, label in items:
+                boxes.append(
+                    {"id": f"id_lists_{number}", "value": value, "label": label,
+                     "ticked": value in ticked}
+                )  # fmt: skip
+                number += 1
+            groups.append({"title": title, "ruleset": slugs.get(title, ""), "boxes": boxes})
+        return groups
 
     @classmethod
     def initial_for(cls, event: Event) -> dict[str, Any]:
-        restrictions = list(event.restrictions)
         simple: dict[str, Any] = {}
         more = []
-        for r in restrictions:  # the first of each kind in its own field, the rest as data
+        for r in event.restrictions:  # the first of each kind in its own field, the rest as data
             kind = r.get("kind")
-            if kind in (MAX_UNITS, NO_PERSONALITIES, *STRUCTURED.values()) and kind not in simple:
+            if kind in kind_fields() and kind not in simple:
                 simple[kind] = r
             else:
                 more.append(r)
-        structured = {}
-        for name, kind in STRUCTURED.items():
-            found = simple.get(kind)
-            if found is not None:
-                field = found.get("option") or found.get("field")
-                structured[name] = choice_key(event.ruleset, field, found.get("value"))
-        if MIN_UNIT_TYPE in simple:
-            structured["min_unit_count"] = simple[MIN_UNIT_TYPE].get("count")
+        structured: dict[str, Any] = {}
+        for name, r in simple.items():
+            asked = kind_fields()[name]
+            if asked.value == "count":
+                structured[name] = r.get("count")
+            elif asked.value == "flag":
+                structured[name] = True
+            else:
+                named = r.get(KINDS[name].keys[0])
+                structured[name] = choice_key(event.ruleset, named, r.get("value"))
+                if asked.count:
+                    structured[asked.count] = r.get("count")
         return {
-            **{
-                f: getattr(event, f)
-                for f in (
-                    "name",
-                    "date",
-                    "place",
-                    "time_zone",
-                    "ruleset",
-                    "points_limit",
-                    "accept_late",
-                    "cap",
-                    "public_after_reveal",
-                    "forces_rolled",
-                )
-            },
+            **{f: getattr(event, f) for f in AS_STORED},
             "deadline": local_input(event.deadline, event.time_zone),
             "reveal_at": local_input(event.reveal_at, event.time_zone),
             "lists": [
                 f"{event.ruleset}/{a.army_list.slug}/{a.revision}"
                 for a in event.allowed_lists.select_related("army_list")
             ],
-            "max_units": simple.get(MAX_UNITS, {}).get("count"),
-            "no_personalities": NO_PERSONALITIES in simple,
             **structured,
             "more_restrictions": json.dumps(more) if more else "",
             "co_organisers": ", ".join(event.co_organisers.values_list("username", flat=True)),
         }
+
+    def event_fields(self) -> dict[str, Any]:
+        """The valid form's values of the event's own fields, as the model keeps them."""
+        return {name: self.cleaned_data[name] for name in EVENT_FIELDS}
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -272,31 +277,7 @@ class EventForm(forms.Form):
             data["points_limit"] = None
         if data.get("forces_rolled") and not ruleset.can_roll:
             self.add_error("forces_rolled", f"{ruleset.title} has no force matrix to roll on.")
-        restrictions: list[Any] = []
-        if data.get("max_units"):
-            restrictions.append({"kind": MAX_UNITS, "count": data["max_units"]})
-        if data.get("no_personalities"):
-            if not any(f.name == PERSONALITY for f in ruleset.unit_fields):
-                self.add_error("no_personalities", f"{ruleset.title} has no personalities.")
-            else:
-                restrictions.append({"kind": NO_PERSONALITIES})
-        for name, kind in STRUCTURED.items():
-            chosen = data.get(name)
-            if not chosen:
-                continue
-            of, field, value = chosen.split("|", 2)
-            if of != slug:
-                self.add_error(name, f"Choose one of {ruleset.title}'s, or (none).")
-                continue
-            item = {"kind": kind, "value": json.loads(value)}
-            if kind == MIN_UNIT_TYPE:
-                if not data.get("min_unit_count"):
-                    self.add_error("min_unit_count", "How many units of that kind, at least?")
-                    continue
-                item.update(field=field, count=data["min_unit_count"])
-            else:
-                item["option"] = field
-            restrictions.append(item)
+        restrictions = self._kinds_chosen(data, ruleset)
         text = (data.get("more_restrictions") or "").strip()
         if text:
             try:
@@ -318,10 +299,18 @@ class EventForm(forms.Form):
         for key in data.get("lists") or []:
             list_ruleset, list_slug, number = key.rsplit("/", 2)
             if list_ruleset != slug:
-                self.add_error("lists", f"Every allowed list must be a {ruleset.title} list.")
+                allowed = "; ".join(
+                    label for title, items in list_choices(self.user)
+                    if title == ruleset.title for _, label in items
+                )  # fmt: skip
+                self.add_error(
+                    "lists",
+                    f"Allowed army lists: every allowed list must be a {ruleset.title} list "
+                    f"({allowed or 'none you may use'}).",
+                )
                 break
             found = ArmyList.objects.filter(
-                Q(readable_by(self.user.pk)), ruleset=slug, slug=list_slug
+                Q(readable_lists(self.user.pk)), ruleset=slug, slug=list_slug
             ).first()
             if found is None or any(a.pk == found.pk for a, _ in chosen):
                 self.add_error("lists", "Choose each list once, at one revision.")
@@ -331,3 +320,37 @@ class EventForm(forms.Form):
         names = [n.strip() for n in (data.get("co_organisers") or "").split(",") if n.strip()]
         data["co_names"] = names
         return data
+
+    def _kinds_chosen(self, data: dict[str, Any], ruleset: Any) -> list[dict[str, Any]]:
+        """The restrictions the kinds' fields ask for, as data; a choice of another rule
+        set, or a kind this rule set cannot have, is refused at its field."""
+        chosen: list[dict[str, Any]] = []
+        for name, asked in kind_fields().items():
+            value = data.get(name)
+            if not value:
+                continue
+            kind = KINDS[name]
+            if kind.form_field(ruleset) is None:
+                self.add_error(name, f"{ruleset.title} has {kind.missing}.")
+            elif asked.value == "count":
+                chosen.append({"kind": name, "count": value})
+            elif asked.value == "flag":
+                chosen.append({"kind": name})
+            else:
+                of, field, raw = value.split("|", 2)
+                if of != ruleset.slug:
+                    mine = kind.form_field(ruleset)
+                    allowed = "; ".join(words for _, _, words in mine.choices) if mine else ""
+                    self.add_error(
+                        name,
+                        f"{asked.label}: choose one of {ruleset.title}'s ({allowed}), or (none).",
+                    )
+                    continue
+                item = {"kind": name, kind.keys[0]: field, "value": json.loads(raw)}
+                if asked.count:
+                    if not data.get(asked.count):
+                        self.add_error(asked.count, "How many units of that kind, at least?")
+                        continue
+                    item["count"] = data[asked.count]
+                chosen.append(item)
+        return chosen

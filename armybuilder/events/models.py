@@ -64,7 +64,9 @@ class AllowedList(models.Model):
     """An army list the event allows, pinned to the revision that is its data cut-off."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="allowed_lists")
-    army_list = models.ForeignKey("catalog.ArmyList", on_delete=models.PROTECT, related_name="+")
+    # A list deleted by its author goes from the event with nothing submitted on it; once
+    # submissions were checked against it, the catalog keeps it (DELETED) for them.
+    army_list = models.ForeignKey("catalog.ArmyList", on_delete=models.CASCADE, related_name="+")
     revision = models.PositiveIntegerField()
 
     class Meta:
@@ -235,3 +237,25 @@ class Pack(models.Model):
     @property
     def pending(self) -> bool:
         return self.status in (self.QUEUED, self.RENDERING)
+
+
+class EventGame(models.Model):
+    """A game at the table attached to an event: shown on the event's page with its summary.
+
+    Only the attachment lives here; the game stays its owner's (private, in the games app),
+    and deleting it takes it off the event. Pairing and scoring are not kept: they stay with
+    the organiser's own tools."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="games")
+    # one event per game: a game is played at one event
+    game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="event_link")
+    attached_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created", "pk"]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} at {self.event_id}"

@@ -67,6 +67,7 @@ def recheck_event(event: Event, by_id: Any, change: str) -> int:
             submission.document,
             owner_id=entrant.user_id,
             own_pins=submission.list_revisions,
+            kept=submission.list_revisions,
         )
         problems = list(checked.problems)
         if (checked.valid, problems, checked.total_points) == (

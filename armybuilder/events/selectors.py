@@ -16,7 +16,8 @@ from django.http import Http404
 from django.utils import timezone
 
 from armybuilder.armies.selectors import live_armies
-from armybuilder.events.models import AllowedList, Entrant, Event, Submission
+from armybuilder.catalog.models import ArmyList
+from armybuilder.events.models import Entrant, Event, Submission
 
 ORGANISER, CO_ORGANISER, ENTRANT = "organiser", "co-organiser", "entrant"
 
@@ -155,11 +156,16 @@ def my_events(user: Any) -> dict[str, list[Event]]:
     return {"organised": list(organised.distinct()), "entered": list(entered.distinct())}
 
 
-def list_checks_entries(army_list: Any) -> str | None:
-    """Why a list an event checks its armies against cannot be deleted (or None)."""
-    if AllowedList.objects.filter(army_list=army_list).exists():
-        return "a club event checks armies against this list; make it private instead"
-    return None
+def list_checks_entries(army_list: ArmyList) -> str:
+    """The submissions already checked against a revision of the list: they keep that
+    revision (an event's own snapshot) when its author deletes it. An event that only
+    allowed the list, with nothing submitted on it, lets it go."""
+    made = Submission.objects.filter(
+        entrant__event__ruleset=army_list.ruleset, list_revisions__has_key=army_list.slug
+    ).count()
+    if not made:
+        return ""
+    return f"{made} event submission{'' if made == 1 else 's'} checked against it"
 
 
 def behalf_armies(entrant: Entrant, by: Any) -> QuerySet:

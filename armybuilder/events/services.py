@@ -16,7 +16,7 @@ from django.db.models import F, Max
 from django.utils import timezone
 
 from armybuilder.armies.models import Army
-from armybuilder.catalog.models import ArmyList, ArmyListRevision
+from armybuilder.catalog.models import ArmyList, ArmyListRevision, readable_lists
 from armybuilder.events.checking import check_for_event, content_hash, event_rules
 from armybuilder.events.models import AllowedList, Entrant, Event, Note, Roll, Submission
 from armybuilder.events.presenters import local
@@ -55,7 +55,11 @@ def save_event(
             setattr(event, name, value)
         event.save()
         wanted = {army_list.pk: number for army_list, number in lists}
-        event.allowed_lists.exclude(army_list_id__in=list(wanted)).delete()
+        # A list its author has since made private or deleted is not on the organiser's
+        # form, yet the submissions made on it keep it (``checking.event_rules``).
+        dropped = event.allowed_lists.exclude(army_list_id__in=list(wanted))
+        readable = ArmyList.objects.filter(readable_lists(event.organiser_id))
+        dropped.filter(army_list__in=readable).delete()
         for pk, number in wanted.items():
             AllowedList.objects.update_or_create(
                 event=event, army_list_id=pk, defaults={"revision": number}
@@ -131,7 +135,8 @@ def submit(entrant: Entrant, army: Army, by: Any, *, on_behalf: bool = False) ->
         and event.allowed_lists.filter(army_list__slug=slug).exists()
     ):
         raise Refused(
-            "Its author has made that army list private: the event takes no new army on it."
+            "Its author has made that army list private or deleted it: "
+            "the event takes no new army on it."
         )
     checked = check_for_event(
         event, army.document, owner_id=army.owner_id, own_pins=army.list_pins or {}

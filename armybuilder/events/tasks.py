@@ -4,52 +4,41 @@ every web process reads them."""
 
 from __future__ import annotations
 
-import logging
+from typing import Any
 
 from django.tasks import task
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-import rules
 from armybuilder.events.models import Event, Flyer, Pack
 from armybuilder.events.pack import make_pack_pdf
 from armybuilder.events.presenters import event_words
 from armybuilder.events.rechecks import recheck_event
-from armybuilder.printing.pdf import PrintError, render_pdf
+from armybuilder.printing import jobstate
+from armybuilder.printing.pdf import render_pdf
 from armybuilder.printing.services import qr_svg
-
-logger = logging.getLogger(__name__)
 
 
 @task
 def make_pack(pack_id: int) -> str:
-    claimed = Pack.objects.filter(pk=pack_id, status=Pack.QUEUED).update(status=Pack.RENDERING)
-    if not claimed:
+    row = Pack.objects.filter(pk=pack_id)
+    if not jobstate.claim(row):
         return "skipped"
     pack = Pack.objects.select_related("event").get(pk=pack_id)
 
     def progress(done: int, total: int, reused: int) -> None:
-        Pack.objects.filter(pk=pack_id).update(done=done, total=total, reused=reused)
+        row.update(done=done, total=total, reused=reused)
 
-    try:
+    def make() -> dict[str, Any]:
         pdf, reused = make_pack_pdf(pack.event, with_qrs=pack.with_qrs, progress=progress)
-    except (PrintError, rules.MalformedDocument) as exc:
-        Pack.objects.filter(pk=pack_id).update(
-            status=Pack.FAILED, error=exc.message, finished=timezone.now()
-        )
-        return "failed"
-    except Exception:
-        logger.exception("pack %s failed", pack_id)
-        Pack.objects.filter(pk=pack_id).update(
-            status=Pack.FAILED,
-            error="The pack could not be made; please try again.",
-            finished=timezone.now(),
-        )
-        return "failed"
-    Pack.objects.filter(pk=pack_id).update(
-        status=Pack.READY, pdf=pdf, reused=reused, finished=timezone.now()
+        return {"pdf": pdf, "reused": reused}
+
+    return jobstate.finish(
+        row,
+        make,
+        what=f"pack {pack_id}",
+        unexpected="The pack could not be made; please try again.",
     )
-    return "ready"
 
 
 @task

@@ -16,6 +16,7 @@ _patterns = [
     path("events/<str:code>/", views.event_page, name="event"),
     path("events/<str:code>/edit/", views.edit_event, name="edit"),
     path("events/<str:code>/enter/", views.enter, name="enter"),
+    path("events/<str:code>/games/", views.games, name="games"),
     path("events/<str:code>/entry/", entry_views.entry, name="entry"),
     path("events/<str:code>/entry/submit/", entry_views.submit, name="submit"),
     path("events/<str:code>/entry/pin/", entry_views.pin_to_event, name="pin"),

@@ -9,31 +9,17 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from armybuilder.events import selectors, services
+from armybuilder.events import event_games, selectors, services
 from armybuilder.events.forms import EventForm
 from armybuilder.events.models import CODE_LENGTH, Entrant, Event
 from armybuilder.events.presenters import event_words, local
-
-EVENT_FIELDS = (
-    "name",
-    "date",
-    "place",
-    "time_zone",
-    "ruleset",
-    "points_limit",
-    "restrictions",
-    "deadline",
-    "reveal_at",
-    "accept_late",
-    "cap",
-    "public_after_reveal",
-    "forces_rolled",
-)
+from armybuilder.games.models import Game
+from armybuilder.nostore import no_store
 
 
 def event_url(event: Event) -> str:
@@ -53,8 +39,7 @@ def _save(request: HttpRequest, form: EventForm, event: Event | None) -> Event |
     if unknown:
         form.add_error("co_organisers", f"No account is named {', '.join(unknown)}.")
         return None
-    fields = {name: data[name] for name in EVENT_FIELDS}
-    return services.save_event(request.user, fields, data["allowed"], co, event)
+    return services.save_event(request.user, form.event_fields(), data["allowed"], co, event)
 
 
 @login_required
@@ -109,11 +94,12 @@ def event_page(request: HttpRequest, code: str) -> HttpResponse:
             "approved": approved,
             "join_url": request.build_absolute_uri(event_url(event)),
             "reopened_at": local(event.reopened_at, event) if event.reopened_at else "",
+            "games": event_games.attached_games(event, user),
+            "attachable": event_games.attachable_games(event, user),
         },
     )
     # the page differs by viewer and by the clock: never kept by a shared cache
-    response["Cache-Control"] = "private, no-store"
-    return response
+    return no_store(response)
 
 
 @require_POST
@@ -131,3 +117,35 @@ def enter(request: HttpRequest, code: str) -> HttpResponse:
     else:
         messages.success(request, "You are entered. Choose the army to submit.")
     return redirect(reverse("events:entry", args=[event.code]))
+
+
+@require_POST
+def games(request: HttpRequest, code: str) -> HttpResponse:
+    """Attach one of my games to the event (``do=attach``: an entrant's) or detach it. A
+    game that is not the player's, or not attached here, is a 404, as for one that does not
+    exist."""
+    event = selectors.event_or_404(code)
+    user = request.user
+    try:
+        pk = int(request.POST.get("game", "")[:20])
+    except ValueError:
+        raise Http404("no such game") from None
+    mine = user.is_authenticated and 0 < pk < 2**63  # past a database integer: none such
+    game = Game.objects.filter(pk=pk, owner_id=user.pk).first() if mine else None
+    if game is None:
+        raise Http404("no such game")
+    do = request.POST.get("do", "")
+    if do == "detach":
+        if not event_games.detach(event, game):
+            raise Http404("no such game")
+        messages.success(request, f"{game.name} is no longer attached to the event.")
+    elif do == "attach" and event_games.may_attach(event, user):
+        try:
+            event_games.attach(event, game, user)
+        except event_games.Refused as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, f"{game.name} is attached to the event.")
+    else:
+        raise Http404("no such action")
+    return redirect(event_url(event) + "#games-h")

@@ -16,7 +16,7 @@ from django.tasks import TaskResultStatus, task
 from django.utils import timezone
 
 from armybuilder.armies import services as armies_services
-from armybuilder.armies.drafts import prune_abandoned
+from armybuilder.armies.making.drafts import prune_abandoned
 from armybuilder.ops.models import Scheduled
 from armybuilder.taskresults import MISSING_RESULT
 

@@ -1,5 +1,5 @@
 """``python -m armybuilder.ops.serve``: the web server of ``make run`` (granian), its
-settings taken from the environment (README, "Running"), then ``exec``'d in place so the
+settings taken from the environment (docs/running.md), then ``exec``'d in place so the
 process supervisor stops and restarts granian itself.
 
 granian shares a port with any server already listening on it, so before it starts the

@@ -66,20 +66,30 @@ def holding(request: HttpRequest) -> Q:
 
 
 def allowed(request: HttpRequest, render_id: Any) -> bool:
+    """Whether some grant of the render holds for this request.
+
+    One code path whatever the id: a render that exists but is hidden from this request
+    (no grant holds, or its link is under a share guard) and an id that never existed ask
+    the same queries, so neither the answer nor its cost tells them apart. The share
+    guards run even when no link grant holds, on an army id that matches nothing."""
     grants = RenderGrant.objects.filter(holding(request), render_id=render_id)
     user = getattr(getattr(request, "user", None), "pk", None)
+    links: list[int] = []
     for army_id, token, owner in grants.values_list("army_id", "share_token", "army__owner_id"):
         if not token or (user is not None and owner == user):
             return True
-        if not any(guard(army_id) for guard in SHARE_GUARDS):
-            return True
-    return False
+        links.append(army_id)
+    free = [not any(guard(army_id) for guard in SHARE_GUARDS) for army_id in links or [0]]
+    return bool(links) and any(free)
 
 
 def render_or_404(request: HttpRequest, render_id: UUID, *, with_pdf: bool = False) -> Render:
-    """The render if some grant of it holds for this request, else 404."""
-    rows = Render.objects.all() if with_pdf else Render.objects.defer("pdf")
-    render = rows.filter(pk=render_id).first()
-    if render is None or not allowed(request, render.pk):
+    """The render if some grant of it holds for this request, else 404 (the render is read
+    only once access is settled: a hidden id costs what a made-up one does)."""
+    render = None
+    if allowed(request, render_id):
+        rows = Render.objects.all() if with_pdf else Render.objects.defer("pdf")
+        render = rows.filter(pk=render_id).first()
+    if render is None:
         raise Http404("no such print")
     return render

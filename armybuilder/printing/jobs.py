@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Unpack
 
 from django.db import IntegrityError
 from django.tasks import TaskResultStatus
@@ -46,36 +46,27 @@ def army_render(
     sheet: str,
     paper: str = "a4",
     *,
-    share_url: str | None = None,
-    extras: Iterable[str] = (),
     retry: bool = False,
-    saved: services.SavedArmy | None = None,
+    **options: Unpack[services.SheetOptions],
 ) -> Render:
     """The render of one sheet of an army document, queued if it is not stored yet."""
-    key, spec, filename = army_spec(
-        raw, sheet, paper, share_url=share_url, extras=extras, saved=saved
-    )
+    key, spec, filename = army_spec(raw, sheet, paper, **options)
     return _render_for(key, spec, filename, retry=retry)
 
 
 def army_spec(
-    raw: Any,
-    sheet: str,
-    paper: str = "a4",
-    *,
-    share_url: str | None = None,
-    extras: Iterable[str] = (),
-    saved: services.SavedArmy | None = None,
+    raw: Any, sheet: str, paper: str = "a4", **options: Unpack[services.SheetOptions]
 ) -> tuple[str, dict[str, Any], str]:
     """The render key, the worker's spec and the file name of one sheet of an army
     (``services.PrintError`` or ``rules.MalformedDocument`` when it cannot be printed)."""
-    job = services.army_job(raw, sheet, paper, share_url, extras, saved)
+    job = services.army_job(raw, sheet, paper, **options)
+    saved = options.get("saved")
     spec = {
         "kind": "army",
         "document": job.document(),
         "sheet": job.sheet,
         "paper": job.paper,
-        "share_url": share_url,
+        "share_url": job.share_url,
         "extras": list(job.extras),
         # the worker checks a saved army as the request did (its owner's lists, its pins)
         "saved": None if saved is None else {"owner_id": saved.owner_id},
@@ -144,6 +135,21 @@ def requeue_lost(now: datetime | None = None) -> int:
     return count
 
 
+class RenderGone(services.PrintError):
+    """The render was deleted while the request that asked for it ran (pruned from the
+    store, its army deleted): nothing to grant or show; asked again, it is made anew."""
+
+    status = 503
+
+
+def _reread(render: Render) -> None:
+    """The render as stored now (a task run at once, or another request, moved it on)."""
+    try:
+        render.refresh_from_db()
+    except Render.DoesNotExist:
+        raise RenderGone("The print was cleared as it was being made; please try again.") from None
+
+
 def _requeue(render: Render, now: datetime) -> bool:
     """Back to queued, if nobody else did it first (the update is conditional)."""
     moved = Render.objects.filter(
@@ -154,7 +160,7 @@ def _requeue(render: Render, now: datetime) -> bool:
         task_id=render.task_id,
     ).update(status=Render.QUEUED, error="", queued=now, started=None, finished=None, task_id="")
     if moved:
-        render.refresh_from_db()
+        _reread(render)
         _enqueue(render)
     return bool(moved)
 
@@ -171,13 +177,13 @@ def _render_for(key: str, spec: dict[str, Any], filename: str, *, retry: bool) -
         return _enqueue(render)
     if render.pending and is_lost(render, now):
         _requeue(render, now)
-        render.refresh_from_db()
+        _reread(render)
         return render
     if (retry or render.error == _STORED_QUEUE_DOWN) and render.status == Render.FAILED:
         Render.objects.filter(pk=render.pk).update(
             status=Render.QUEUED, error="", queued=now, started=None, finished=None
         )
-        render.refresh_from_db()
+        _reread(render)
         return _enqueue(render)
     return render
 
@@ -191,7 +197,7 @@ def _enqueue(render: Render) -> Render:
         Render.objects.filter(pk=render.pk, status=Render.QUEUED).update(task_id=NOT_QUEUED)
         raise QueueUnavailable(QUEUE_DOWN) from exc
     Render.objects.filter(pk=render.pk).update(task_id=str(result.id)[:64])
-    render.refresh_from_db()
+    _reread(render)
     render.queued_now = True  # made (or queued) for this request: not from the store
     return render
 
@@ -207,12 +213,12 @@ def retry(render: Render) -> Render:
     only when it lost its worker."""
     if render.pending and is_lost(render):
         _requeue(render, timezone.now())
-        render.refresh_from_db()
+        _reread(render)
         return render
     if render.status != Render.FAILED:
         return render
     Render.objects.filter(pk=render.pk, status=Render.FAILED).update(
         status=Render.QUEUED, error="", queued=timezone.now(), started=None, finished=None
     )
-    render.refresh_from_db()
+    _reread(render)
     return _enqueue(render)

@@ -34,7 +34,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 import rules
-from armybuilder.armies.files import exported
+from armybuilder.armies.making.files import exported
 from armybuilder.armies.models import Army
 from armybuilder.printing import jobs, services
 from armybuilder.printing.models import Render

@@ -13,7 +13,7 @@ sheet anyone may ask for; anyone else gets 404.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from uuid import UUID
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -23,10 +23,11 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
 import rules
-from armybuilder.armies.files import exported
+from armybuilder.armies.builder.presenters import share_url
+from armybuilder.armies.making.files import exported
 from armybuilder.armies.models import Army
-from armybuilder.armies.presenters import share_url
 from armybuilder.armies.selectors import owned_army_or_404
+from armybuilder.nostore import no_store
 from armybuilder.printing import access, jobs, services
 from armybuilder.printing.models import Render
 
@@ -40,8 +41,7 @@ def pdf_response(pdf: bytes, filename: str, cached: bool = True) -> HttpResponse
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = services.content_disposition(filename)
     response["X-Muster-Cache"] = "hit" if cached else "miss"
-    response["Cache-Control"] = "private, no-store"
-    return response
+    return no_store(response)
 
 
 def status_url(render_obj: Render) -> str:
@@ -145,6 +145,20 @@ def api_print_status(request: HttpRequest, render_id: UUID) -> HttpResponse:
     return api_response(render_obj)
 
 
+def saved_army_render(
+    request: HttpRequest, army: Army, sheet: str, extras: Iterable[str] = ()
+) -> Render:
+    """The render of one sheet of a saved army on the paper the request asks for."""
+    return jobs.army_render(
+        exported(army),  # with the list revisions it is checked against
+        sheet,
+        request.GET.get("paper", "a4"),
+        share_url=army_share_url(request, army),
+        extras=extras,
+        saved=services.SavedArmy(army.owner_id),
+    )
+
+
 @require_safe
 def army_print(request: HttpRequest, pk: int) -> HttpResponse:
     """The builder's print panel (sheet and paper chosen there): start, then show progress."""
@@ -155,13 +169,7 @@ def army_print(request: HttpRequest, pk: int) -> HttpResponse:
         lambda: browser_response(
             request,
             access.for_owner(
-                jobs.army_render(
-                    exported(army),  # with the list revisions it is checked against
-                    sheet,
-                    request.GET.get("paper", "a4"),
-                    share_url=army_share_url(request, army),
-                    saved=services.SavedArmy(army.owner_id),
-                ),
+                saved_army_render(request, army, sheet),
                 army,
             ),
             # the army as it is now: the panel says which version it prints

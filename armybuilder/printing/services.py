@@ -17,8 +17,7 @@ import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any
+from typing import Any, TypedDict, Unpack
 from urllib.parse import urlsplit
 
 import segno
@@ -33,7 +32,7 @@ from django.utils.text import slugify
 import rules
 from armybuilder.catalog import pins
 from armybuilder.catalog import services as catalog_services
-from armybuilder.catalog.selectors import army_lookup
+from armybuilder.catalog.selectors import Lookup, pinned_lookup
 from armybuilder.printing import glyphs
 from armybuilder.printing.pdf import (  # noqa: F401 (the print errors are this module's too)
     BASE_URL,
@@ -214,18 +213,23 @@ class SavedArmy:
 
     owner_id: int | None
 
-    def lookup(self, pinned: Mapping[str, int]) -> Any:
-        return army_lookup(SimpleNamespace(list_pins=dict(pinned), owner_id=self.owner_id))
+    def lookup(self, pinned: Mapping[str, int]) -> Lookup:
+        return pinned_lookup(self.owner_id, pinned)
 
 
-def army_job(
-    raw: Any,
-    sheet: str,
-    paper: str,
-    share_url: str | None,
-    extras: Iterable[str],
-    saved: SavedArmy | None = None,
-) -> _ArmyJob:
+class SheetOptions(TypedDict, total=False):
+    """What an army's sheet is printed with besides the document, its sheet and paper: the
+    one list of them every army-sheet function takes (``**options``)."""
+
+    share_url: str | None  # the roster's QR code and link
+    extras: Iterable[str]  # the roster's options or the QRS's extra sections
+    saved: SavedArmy | None  # a stored army: checked as its builder checks it
+
+
+def army_job(raw: Any, sheet: str, paper: str = "a4", **options: Unpack[SheetOptions]) -> _ArmyJob:
+    share_url = options.get("share_url")
+    extras = options.get("extras", ())
+    saved = options.get("saved")
     sheet = check_sheet(sheet)
     paper = check_paper(paper)
     lookup = None  # a posted document: the public lists, at the revisions it names
@@ -234,8 +238,12 @@ def army_job(
     army, report = catalog_services.check_document(raw, lookup)  # MalformedDocument for bad input
     wanted = tuple(dict.fromkeys(extras))
     if sheet == "qrs":
-        # the print panel's roster option rides along when the QRS is chosen: not the QRS's
-        wanted = tuple(e for e in wanted if e not in ROSTER_EXTRAS)
+        # the print panel's roster option rides along when the QRS is chosen, and so may
+        # a section another rule set's sheet offers (one request for several armies): this
+        # sheet has no such section, so there is nothing to add; a name no sheet offers
+        # stays a 400 naming this sheet's sections
+        ignored = {*ROSTER_EXTRAS, *qrs_sections_anywhere()} - set(qrs_sections(army.ruleset))
+        wanted = tuple(e for e in wanted if e not in ignored)
         _check_extras(army.ruleset, wanted)
     elif set(wanted) - set(ROSTER_EXTRAS):
         raise PrintError(
@@ -246,6 +254,20 @@ def army_job(
     if army.army_list:  # "<name>, revision N" when the document names its revision
         list_name = pins.list_title(army.ruleset, army.army_list, named.get(army.army_list))
     return _ArmyJob(army, report, sheet, paper, share_url, wanted, list_name, named)
+
+
+@functools.cache
+def qrs_sections(slug: str) -> tuple[str, ...]:
+    """The optional sections a rule set's quick-reference sheet offers (e.g. a siege)."""
+    return tuple(key for key, _ in qrs_sheet(slug, None).optional_extras)
+
+
+def qrs_sections_anywhere() -> tuple[str, ...]:
+    """Every optional section some rule set's sheet offers, in the registry's order."""
+    found: dict[str, None] = {}
+    for ruleset in rules.all_rulesets():
+        found.update(dict.fromkeys(qrs_sections(ruleset.slug)))
+    return tuple(found)
 
 
 def _check_extras(slug: str, extras: tuple[str, ...]) -> None:
@@ -282,34 +304,26 @@ def army_sheet_html(
     sheet: str,
     paper: str = "a4",
     *,
-    share_url: str | None = None,
-    extras: Iterable[str] = (),
-    saved: SavedArmy | None = None,
     links: Mapping[str, Any] | None = None,
     for_pdf: bool = False,
+    **options: Unpack[SheetOptions],
 ) -> str:
     """The sheet as HTML: the browser preview (``for_pdf=False``) or WeasyPrint's input."""
-    job = army_job(raw, sheet, paper, share_url, extras, saved)
+    job = army_job(raw, sheet, paper, **options)
     context = _army_context(job, for_pdf=for_pdf)
     context["links"] = links or {}
     return render_to_string(f"printing/{job.sheet}.html", context)
 
 
 def army_sheet_pdf(
-    raw: Any,
-    sheet: str,
-    paper: str = "a4",
-    *,
-    share_url: str | None = None,
-    extras: Iterable[str] = (),
-    saved: SavedArmy | None = None,
+    raw: Any, sheet: str, paper: str = "a4", **options: Unpack[SheetOptions]
 ) -> PrintedSheet:
     """The PDF of one sheet of an army document, from the cache when it is there.
 
     Raises ``rules.MalformedDocument`` for a document that does not parse and
     :class:`PrintError` for a bad paper, sheet or section, or a failed render.
     """
-    job = army_job(raw, sheet, paper, share_url, extras, saved)
+    job = army_job(raw, sheet, paper, **options)
     filename = pdf_filename(job.army.name, job.sheet, job.paper)
     key = job.key()
     pdf = _cache_get(key)

@@ -24,8 +24,7 @@ from django.db import InterfaceError, OperationalError, close_old_connections, c
 from django.tasks import task
 from django.utils import timezone
 
-import rules
-from armybuilder.printing import leases, services
+from armybuilder.printing import jobstate, leases, services
 from armybuilder.printing.models import Render
 
 logger = logging.getLogger(__name__)
@@ -86,40 +85,28 @@ def render_sheet(render_id: str) -> str:
 
 def render_claimed(render_id: str) -> str:
     """Claim a queued render and make its PDF here, in this worker (see ``render_sheet``)."""
-    claimed = with_retries(
-        lambda: Render.objects.filter(pk=render_id, status=Render.QUEUED).update(
-            status=Render.RENDERING, started=timezone.now()
-        )
-    )
-    if not claimed:  # already rendered by an earlier attempt, or removed
-        return "skipped"
+    row = Render.objects.filter(pk=render_id)
+    if not with_retries(lambda: jobstate.claim(row, started=timezone.now())):
+        return "skipped"  # already rendered by an earlier attempt, or removed
     render = with_retries(lambda: Render.objects.get(pk=render_id))
-    try:
+
+    def make() -> dict[str, Any]:
         with leases.working_on(render_id):  # the lease: a dead worker's render is re-queued
-            pdf = make_pdf(render.spec)
+            return {"pdf": make_pdf(render.spec), "error": ""}
+
+    try:
+        return jobstate.finish(
+            row,
+            make,
+            what=f"render {render_id}",
+            unexpected="The PDF renderer stopped unexpectedly; please try again.",
+            not_failures=DATABASE_OUTAGES,
+            store=with_retries,
+        )
     except DATABASE_OUTAGES as exc:
         logger.warning("render %s interrupted: the database is away (%s)", render_id, exc)
         _put_back(render_id)
         return "interrupted"
-    except (services.PrintError, rules.MalformedDocument) as exc:
-        Render.objects.filter(pk=render_id).update(
-            status=Render.FAILED, error=exc.message, finished=timezone.now()
-        )
-        return "failed"
-    except Exception:
-        logger.exception("render %s failed", render_id)
-        Render.objects.filter(pk=render_id).update(
-            status=Render.FAILED,
-            error="The PDF renderer stopped unexpectedly; please try again.",
-            finished=timezone.now(),
-        )
-        return "failed"
-    with_retries(
-        lambda: Render.objects.filter(pk=render_id).update(
-            status=Render.READY, pdf=pdf, error="", finished=timezone.now()
-        )
-    )
-    return "ready"
 
 
 def _put_back(render_id: str) -> None:

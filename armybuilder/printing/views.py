@@ -17,17 +17,19 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
-from armybuilder.armies.files import exported
+from armybuilder.armies.making.files import exported
 from armybuilder.armies.models import Army
 from armybuilder.armies.selectors import owned_army_or_404, shared_army_or_404
 from armybuilder.catalog.views import ruleset_or_404
 from armybuilder.jsonbody import BadBody, read_json_body
+from armybuilder.nostore import no_store
 from armybuilder.printing import access, jobs, services
 from armybuilder.printing.progress_views import (
     api_response,
     army_share_url,
     browser_response,
     guarded,
+    saved_army_render,
 )
 from rules.qrs import qrs_sheet
 
@@ -36,8 +38,7 @@ OTHER_SHEET = {"roster": ("qrs", "Quick-reference sheet"), "qrs": ("roster", "Or
 
 def _html_response(html: str) -> HttpResponse:
     response = HttpResponse(html)
-    response["Cache-Control"] = "private, no-store"
-    return response
+    return no_store(response)
 
 
 def _extras(request: HttpRequest) -> list[str]:
@@ -120,14 +121,7 @@ def _army_pdf(request: HttpRequest, where: _Where, key: Any, sheet: str) -> Http
         lambda: browser_response(
             request,
             where.grant(
-                jobs.army_render(
-                    exported(army),  # with the list revisions it is checked against
-                    sheet,
-                    request.GET.get("paper", "a4"),
-                    share_url=army_share_url(request, army),
-                    extras=_extras(request),
-                    saved=services.SavedArmy(army.owner_id),
-                ),
+                saved_army_render(request, army, sheet, _extras(request)),
                 army,
                 key,
             ),

@@ -12,6 +12,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from playwright.sync_api import Browser, Page, expect
 
+from tests.support import kept_with_editors
+
 TIMEOUT = 15_000
 
 # the cards and totals as shown; a card's fields only where its editor is drawn
@@ -70,6 +72,18 @@ def settled(page: Page) -> None:
         0, timeout=TIMEOUT
     )
     expect(page.locator("html[data-drawing]")).to_have_count(0, timeout=TIMEOUT)
+
+
+def under_the_worker(page: Page, base: str, army_pk: int) -> None:
+    """The army's builder page opened, then reloaded once the service worker is active:
+    under the worker, kept with every card's editor for a reload without a connection."""
+    page.set_default_timeout(TIMEOUT)
+    page.goto(f"{base}/armies/{army_pk}/")
+    expect(page.locator("#army-title")).to_be_visible()
+    page.evaluate("navigator.serviceWorker.ready.then(r => !!r.active)")
+    page.reload()
+    expect(page.locator("#army-title")).to_be_visible()
+    kept_with_editors(page)
 
 
 def sign_in_context(browser: Browser, live_server: Any, user: User, **kwargs: Any):

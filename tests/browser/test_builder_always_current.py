@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from armybuilder.armies import pipeline
-from armybuilder.armies.commands import SetValue
+from armybuilder.armies.changes import pipeline
+from armybuilder.armies.changes.commands import SetValue
 from armybuilder.armies.models import Army
 from tests.browser.test_builder_journeys import (
     document_of,

@@ -23,7 +23,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
-from armybuilder.armies import saving
+from armybuilder.armies.changes import saving
 from armybuilder.armies.models import Army
 from tests.browser.conftest import EDITOR_OF_A_UNIT_GONE, OFFLINE_LOAD_FAILURES
 from tests.browser.screen import TIMEOUT, same_as_fresh, settled, sign_in_context

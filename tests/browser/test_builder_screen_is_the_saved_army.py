@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from armybuilder.armies import pipeline
-from armybuilder.armies.commands import Add, SetValue
+from armybuilder.armies.changes import pipeline
+from armybuilder.armies.changes.commands import Add, SetValue
 from armybuilder.armies.models import Army
 from tests.browser.screen import TIMEOUT, same_as_fresh, settled, shown, throttle, unthrottle
 from tests.browser.test_builder_journeys import make_army, open_builder, open_card, sign_in
@@ -99,4 +99,33 @@ def test_determined_changes_the_open_cards_stat_line_and_back(
     expect(stats).to_contain_text("15")
     expect(stats).not_to_contain_text("18")
     settled(page)
+    same_as_fresh(page, browser, live_server, user, saved.pk)
+
+
+def test_notes_typed_while_a_roll_is_on_its_way_are_the_players_own_not_a_conflict(
+    live_server, page: Page, browser: Browser
+):
+    """The roll writes the army's notes; the player types notes before its answer came
+    back, made from the notes shown before the roll. They go in the next batch, which names
+    the roll as this tab's own: saved, no conflict, and the page shows what is saved."""
+    from armybuilder.armies import services
+    from tests.support import army
+
+    user = sign_in(page.context, live_server)
+    saved = services.create_army(army("feudal-2017", [], army_list="feudal"), owner=user)
+    open_builder(page, live_server.url, saved)
+    link = throttle(page, 1500, 60)
+    page.get_by_role("button", name="Roll a force").click()
+    notes = page.locator("#army-notes")
+    if not notes.is_visible():
+        page.locator("#army-notes-wrap").locator("xpath=ancestor::details[1]/summary").click()
+    notes.fill("Ambush on the left")
+    notes.blur()
+    settled(page)
+    unthrottle(link)
+    settled(page)
+    saved.refresh_from_db()
+    assert saved.document["notes"] == "Ambush on the left"
+    assert saved.document["units"]  # the roll landed too
+    expect(page.locator("[data-field].conflicted")).to_have_count(0)
     same_as_fresh(page, browser, live_server, user, saved.pk)

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from armybuilder.armies import pipeline
-from armybuilder.armies.commands import SetValue
+from armybuilder.armies.changes import pipeline
+from armybuilder.armies.changes.commands import SetValue
 from tests.browser.conftest import OFFLINE_LOAD_FAILURES
 from tests.browser.test_builder_journeys import make_army, open_builder, sign_in
 from tests.support import unit_id

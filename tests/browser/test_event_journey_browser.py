@@ -49,9 +49,8 @@ def create_event(page: Page, live_server: Any) -> Event:
     page.get_by_label("Time zone", exact=True).select_option("Europe/London")
     page.get_by_label("Rule set", exact=True).select_option("into-the-dark")
     page.get_by_label("Points limit", exact=True).fill("600")
-    page.get_by_label("Allowed army lists", exact=True).select_option(
-        ["into-the-dark/viking/1", "into-the-dark/anglo-danish-1066/1"]
-    )
+    for chosen in ("into-the-dark/viking/1", "into-the-dark/anglo-danish-1066/1"):
+        page.locator(f'input[name=lists][value="{chosen}"]').check()
     tomorrow = timezone.localtime() + timedelta(days=1)
     page.get_by_label("Submission deadline", exact=True).fill(tomorrow.strftime("%Y-%m-%dT%H:%M"))
     page.get_by_label("Reveal time", exact=True).fill(

@@ -22,6 +22,7 @@ PAGES = {
     "entry": ("/events/{code}/entry/?army={army}", "entrant"),
     "desk": ("/events/{code}/desk/", "organiser"),
     "edit": ("/events/{code}/edit/", "organiser"),
+    "new": ("/events/new/", "organiser"),
     "submission": ("/events/{code}/armies/{submission}/", "organiser"),
     "pack": ("/events/{code}/pack/", "organiser"),
 }

@@ -1,6 +1,7 @@
 """A player writes an army list in the editor, starts an army on it from the home page
 (the list comes first), builds from its tiles, and shares the list; an opponent copies it."""
 
+import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -12,6 +13,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 import rules
 from armybuilder.armies.models import Army
 from armybuilder.catalog.models import ArmyList
+from tests.web.catalog.list_items import without_ids
 
 pytestmark = pytest.mark.browser
 TIMEOUT = 10_000
@@ -40,13 +42,19 @@ def write_list(page: Page, live_server: Any, ruleset: str, name: str, entry: str
     page.get_by_label("Name").fill(name)
     page.get_by_role("button", name="Create list").click()
     expect(page.get_by_role("heading", level=1)).to_have_text(f"Edit {name}")
-    first = page.locator('fieldset.list-item[data-index="0"]')
+    first = item_of(page, "entries", 0)
     first.get_by_label("Name", exact=True).fill(entry)
     first.get_by_label("Name", exact=True).press("Tab")  # a change saves it
     expect(page.locator(".try-it")).to_contain_text(entry)
     first.get_by_label("At least", exact=False).first.fill("1")
     first.get_by_label("At least", exact=False).first.press("Tab")
     expect(page.locator("#list-editor .meta")).to_contain_text("revision 3")
+
+
+def item_of(page: Page, section: str, n: int) -> Any:
+    """The n-th item of a section of the editor, as a player sees it (its forms post the
+    item's id)."""
+    return page.locator(f'section[aria-labelledby="{section}-h"] fieldset.list-item').nth(n)
 
 
 def start_on_list(page: Page, live_server: Any, ruleset: str, name: str) -> None:
@@ -102,7 +110,13 @@ def test_a_shared_list_is_copied_by_an_opponent(live_server, new_context):
 def own_list(user: User, ruleset: str, name: str, data: dict[str, Any]) -> ArmyList:
     from armybuilder.catalog import services
     from rules.list_document import ListDocument
+    from rules.list_ids import items_in
 
+    # each item's id is its key here, so a control's id reads as the item it edits
+    data = copy.deepcopy(data)
+    for item in items_in(data):
+        if "key" in item:
+            item.setdefault("id", item["key"])
     listed = ListDocument(ruleset, "mine", name, "", "", data)
     return services.create_list(user, listed).army_list
 
@@ -136,7 +150,7 @@ def test_a_refused_count_is_shown_at_its_field_keeping_what_was_typed_with_the_n
     live_server, new_context
 ):
     page, made = editor_of(new_context, live_server, "into-the-dark", TWO_ENTRIES)
-    second = page.locator('fieldset.list-item[data-index="1"]')
+    second = item_of(page, "entries", 1)
     second.get_by_label("At least").fill("9")
     second.get_by_label("At least").press("Tab")
     refusal = page.locator("#f-entries-fyrd-min-error")
@@ -157,8 +171,8 @@ def test_a_refused_count_is_shown_at_its_field_keeping_what_was_typed_with_the_n
 
 def test_a_field_typed_at_once_after_another_is_saved_too(live_server, new_context):
     page, made = editor_of(new_context, live_server, "into-the-dark", TWO_ENTRIES)
-    page.route("**/edit/", lambda route: (page.wait_for_timeout(400), route.continue_()))
-    first = page.locator('fieldset.list-item[data-index="0"]')
+    page.route("**/operations/", lambda route: (page.wait_for_timeout(400), route.continue_()))
+    first = item_of(page, "entries", 0)
     first.get_by_label("Name", exact=True).fill("Huscarls")
     first.get_by_label("Name", exact=True).press("Tab")
     first.get_by_label("At least").fill("1")  # while the name's save is still on its way
@@ -191,7 +205,7 @@ def test_a_dark_ages_list_is_reshaped_in_one_step_that_keeps_six_units(
     assert made.data["required"][0]["count"] == 2 and made.data["choices"][0]["pick"] == 4
     page.get_by_role("button", name="Add required unit").click()
     page.get_by_role("button", name="Then lower Infantry’s How many from 2 to 1.").click()
-    expect(page.locator("#f-required-entry-1-count")).to_have_value("1")
+    expect(item_of(page, "required", 1).get_by_label("How many")).to_have_value("1")
     page.get_by_role("button", name="Add choice group").click()
     page.get_by_role("button", name="Then lower Support’s Units to pick from 4 to 3.").click()
     saved(page)
@@ -254,11 +268,12 @@ def test_a_shipped_feudal_list_is_written_again_from_an_empty_list_in_the_browse
         (("Freemen", "Brigans", ""), ("Freemen", "Serjeants", "1"), ("Knights", "Cavalry", ""))
     ):
         page.get_by_role("button", name="Add replacement").click()
-        expect(page.locator(f"#f-replacements-{n}-to")).to_be_visible()
-        page.locator(f"#f-replacements-{n}-to").select_option(label=new)
-        page.locator(f"#f-replacements-{n}-from").select_option(label=old)
-        page.locator(f"#f-replacements-{n}-max").fill(most)
-        page.locator(f"#f-replacements-{n}-max").press("Tab")
+        replacement = item_of(page, "replacements", n)
+        expect(replacement.locator('select[id$="-to"]')).to_be_visible()
+        replacement.locator('select[id$="-to"]').select_option(label=new)
+        replacement.locator('select[id$="-from"]').select_option(label=old)
+        replacement.locator('input[id$="-max"]').fill(most)
+        replacement.locator('input[id$="-max"]').press("Tab")
         saved(page)
         expect(page.locator(".refusal")).to_have_count(0)
     page.locator("#f-list-one-notes").fill("\n".join(shipped.data["notes"]))
@@ -269,5 +284,6 @@ def test_a_shipped_feudal_list_is_written_again_from_an_empty_list_in_the_browse
     mine, theirs = services.export_document(made), services.export_document(shipped)
     for document in (mine, theirs):
         document.pop("slug"), document.pop("revision")
+        document["data"] = without_ids(document["data"])  # each list's items have their own
     assert mine == theirs
     page.context.close()

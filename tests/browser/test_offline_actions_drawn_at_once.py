@@ -12,11 +12,20 @@ from django.test import Client
 from playwright.sync_api import Browser, Page, expect
 
 import rules
+from armybuilder.armies import services
+from armybuilder.armies.changes import pipeline
+from armybuilder.armies.changes.commands import SetValue
 from armybuilder.armies.models import Army
 from armybuilder.catalog.selectors import army_lookup
 from tests.browser.conftest import EDITOR_OF_A_UNIT_GONE, OFFLINE_LOAD_FAILURES
-from tests.browser.test_builder_journeys import TIMEOUT, make_army, open_builder, sign_in
-from tests.support import kept_with_editors
+from tests.browser.screen import under_the_worker
+from tests.browser.test_builder_journeys import (
+    TIMEOUT,
+    entry_units,
+    make_army,
+    open_builder,
+    sign_in,
+)
 
 pytestmark = [
     pytest.mark.browser,
@@ -63,21 +72,13 @@ def server_total(saved: Army) -> int:
     return rules.check(rules.parse_document(saved.document, army_lookup(saved))).total_points
 
 
-def under_the_worker(page: Page, live_server, saved: Army) -> None:
-    open_builder(page, live_server.url, saved)
-    page.evaluate("navigator.serviceWorker.ready.then(r => !!r.active)")
-    page.reload()  # under the worker: the page is kept for a reload without a connection
-    expect(page.locator("#army-title")).to_be_visible()
-    kept_with_editors(page)
-
-
 @EDITOR_OF_A_UNIT_GONE  # its delete lands as the page fetches the card's editor again
 def test_offline_add_duplicate_delete_and_move_show_at_once_and_count_in_the_estimate(
     live_server, page: Page, browser: Browser
 ):
     user = sign_in(page.context, live_server)
     saved = make_army(user, "into-the-dark", 3)  # Viking list: Hirdmen 1, Bondi 2, Bondi 3
-    under_the_worker(page, live_server, saved)
+    under_the_worker(page, live_server.url, saved.pk)
     first, second, third = shown(page)
     total = server_total(saved)
     expect(page.locator("#total-points")).to_have_text(str(total))
@@ -161,7 +162,7 @@ def test_a_delete_made_offline_is_taken_back_by_its_undo_before_it_is_sent(
 ):
     user = sign_in(page.context, live_server)
     saved = make_army(user, "into-the-dark", 2)
-    under_the_worker(page, live_server, saved)
+    under_the_worker(page, live_server.url, saved.pk)
     first, second = shown(page)
     total = page.locator("#total-points").text_content()
     page.context.set_offline(True)
@@ -185,7 +186,7 @@ def test_a_delete_made_offline_is_taken_back_by_its_undo_before_it_is_sent(
 def test_the_picker_counts_follow_a_unit_added_offline(live_server, page: Page):
     user = sign_in(page.context, live_server)
     saved = make_army(user, "into-the-dark", 3)
-    under_the_worker(page, live_server, saved)
+    under_the_worker(page, live_server.url, saved.pk)
     tile = page.locator("#add-entry-bondi")
     before = tile.locator(".entry-count").text_content()
     page.context.set_offline(True)
@@ -200,6 +201,71 @@ def test_the_picker_counts_follow_a_unit_added_offline(live_server, page: Page):
     # the server's own count once it drew the picker again: what the page had worked out
     expect(page.locator("#unit-list > li.item")).to_have_count(4)
     expect(page.locator("#add-entry-bondi .entry-count")).to_have_text(offline)
+
+
+@EDITOR_OF_A_UNIT_GONE  # its delete lands as the page fetches the card's editor again
+def test_the_picker_counts_follow_a_delete_and_a_duplicate_of_the_servers_cards(
+    live_server, page: Page
+):
+    user = sign_in(page.context, live_server)
+    units = entry_units("into-the-dark", "viking", ["hird", "hird", "bondi", "bondi"])
+    for i, unit in enumerate(units):
+        unit["name"] = f"{unit['name']} {i + 1}"
+    document = {"format": "muster.army/1", "name": "Counts", "ruleset": "into-the-dark"}
+    saved = services.create_army({**document, "army_list": "viking", "units": units}, owner=user)
+    under_the_worker(page, live_server.url, saved.pk)
+    _, second_hird, first_bondi, second_bondi = shown(page)
+    hird, bondi = page.locator("#add-entry-hird"), page.locator("#add-entry-bondi")
+    # the server's cards name the tiles they count on (Viking: Hirdmen 1-2, Bondi 2-8)
+    expect(page.locator(f"#unit-{second_hird}")).to_have_attribute("data-entry", "entry:hird")
+    expect(page.locator(f"#unit-{first_bondi}")).to_have_attribute("data-entry", "entry:bondi")
+    expect(hird.locator(".entry-count")).to_have_text("list maximum reached")
+    expect(hird).to_have_attribute("aria-disabled", "true")
+    expect(bondi.locator(".entry-count")).to_have_text("up to 6 more")
+    page.context.set_offline(True)
+
+    opened(page, second_hird)
+    page.locator(f"#unit-{second_hird} .item-actions button.danger").click()
+    expect(page.locator(f"#unit-{second_hird}")).to_be_hidden()
+    expect(hird.locator(".entry-count")).to_have_text("up to 1 more")
+    expect(hird).not_to_have_attribute("aria-disabled", "true")  # room again: it adds
+
+    opened(page, second_bondi)
+    page.locator(f"#unit-{second_bondi} .item-actions").get_by_role(
+        "button", name="Duplicate"
+    ).click()
+    expect(page.locator("#unit-list > li.item[data-optimistic]")).to_have_count(1)
+    expect(page.locator("#unit-list > li.item[data-optimistic]")).to_have_attribute(
+        "data-entry", "entry:bondi"
+    )
+    expect(bondi.locator(".entry-count")).to_have_text("up to 5 more")
+
+    opened(page, first_bondi)
+    page.locator(f"#unit-{first_bondi} .item-actions button.danger").click()
+    expect(page.locator(f"#unit-{first_bondi}")).to_be_hidden()
+    expect(bondi.locator(".entry-count")).to_have_text("up to 6 more")  # one copied, one gone
+
+    hird.click()  # the tile the delete freed takes a unit offline too
+    expect(page.locator("#unit-list > li.item[data-optimistic]")).to_have_count(2)
+    expect(hird.locator(".entry-count")).to_have_text("list maximum reached")
+    expect(hird).to_have_attribute("aria-disabled", "true")
+    expect(page.locator("#units-count")).to_have_text("(4)")
+    shown_offline = {
+        "hird": hird.locator(".entry-count").text_content(),
+        "bondi": bondi.locator(".entry-count").text_content(),
+    }
+
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#pending-changes")).to_be_hidden()
+    expect(page.locator("[data-optimistic], [data-optimistic-gone]")).to_have_count(0)
+    expect(page.locator("#unit-list > li.item")).to_have_count(4)
+    # the server's own counts once it drew the picker again: what the page had worked out
+    for key, text in shown_offline.items():
+        expect(page.locator(f"#add-entry-{key} .entry-count")).to_have_text(text)
+    saved.refresh_from_db()
+    kept = [u["id"] for u in saved.document["units"]]
+    assert second_hird not in kept and first_bondi not in kept and len(kept) == 4
 
 
 def test_online_the_card_drawn_at_once_is_replaced_in_place_by_the_servers(live_server, page: Page):
@@ -235,10 +301,56 @@ def test_online_the_card_drawn_at_once_is_replaced_in_place_by_the_servers(live_
     page.unroute_all(behavior="ignoreErrors")
 
 
+WATCH_GONE = """ident => {
+  window.__goneAt = [];
+  new MutationObserver(() => {
+    if (!document.getElementById("unit-" + ident)) { window.__goneAt.push(performance.now()); }
+  }).observe(document.body, { childList: true, subtree: true });
+}"""
+
+
+def test_a_part_of_the_page_the_server_sends_meanwhile_never_hides_the_drawn_card(
+    live_server, page: Page
+):
+    """The list's revisions (fetched as the builder opens) land while an added unit waits
+    for its answer: the unit's card, drawn at once, stays on the screen throughout."""
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "into-the-dark", 2)
+    revisions, adds = [], []  # each waits until let go
+
+    def hold(route):
+        if adds and adds[0] is None:
+            route.continue_()
+        else:
+            adds.append(route)
+
+    page.route(f"**/armies/{saved.pk}/lists/", lambda route: revisions.append(route))
+    page.route(f"**/armies/{saved.pk}/operations/", hold)
+    open_builder(page, live_server.url, saved)
+    page.locator("#add-entry-bondi").click()
+    drawn = page.locator("#unit-list > li.item[data-optimistic]")
+    expect(drawn).to_have_count(1)
+    ident = drawn.get_attribute("data-client-id")
+    page.evaluate(f"({WATCH_GONE})({json.dumps(ident)})")
+    assert revisions, "the builder asks for the list's revisions as it opens"
+    with page.expect_response(f"**/armies/{saved.pk}/lists/"):
+        revisions.pop().continue_()
+    expect(page.locator(".htmx-added, .htmx-settling")).to_have_count(0)
+    assert page.evaluate("window.__goneAt") == []
+    assert shown(page)[-1] == ident
+    waiting = adds[:]
+    adds[:] = [None]  # from now on requests go through
+    for route in waiting:
+        route.continue_()
+    expect(page.locator("[data-optimistic]")).to_have_count(0)
+    saved.refresh_from_db()
+    assert [u["id"] for u in saved.document["units"]] == shown(page)
+
+
 def test_a_rule_set_without_points_counts_the_units_drawn_offline(live_server, page: Page):
     user = sign_in(page.context, live_server)
     saved = make_army(user, "dark-ages-d5", 3)
-    under_the_worker(page, live_server, saved)
+    under_the_worker(page, live_server.url, saved.pk)
     line = page.locator("#army-totals .total-line")
     expect(line).to_have_text("3 units")
     tile = page.locator(
@@ -260,7 +372,7 @@ def test_a_rule_set_without_points_counts_the_units_drawn_offline(live_server, p
 def test_a_general_and_a_unit_of_the_drop_down_added_offline_show_at_once(live_server, page: Page):
     user = sign_in(page.context, live_server)
     saved = make_army(user, "into-the-dark", 2)
-    under_the_worker(page, live_server, saved)
+    under_the_worker(page, live_server.url, saved.pk)
     page.context.set_offline(True)
 
     page.get_by_role("button", name="Add a general").click()
@@ -288,4 +400,42 @@ def test_a_general_and_a_unit_of_the_drop_down_added_offline_show_at_once(live_s
     expect(page.locator("#units-count")).to_have_text("(3)")
     expect(page.locator(".estimate-note")).to_have_count(0)
     expect(page.locator("#total-points")).to_have_text(str(server_total(saved)))
+    assert [u["id"] for u in saved.document["units"]] == shown(page)
+
+
+def test_a_redraw_from_another_devices_change_never_hides_the_drawn_card(live_server, page: Page):
+    """Another device renames a unit while an added unit waits for its answer: the builder
+    is drawn again (morphed) and the added unit's card stays on the screen throughout."""
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "into-the-dark", 2)
+    open_builder(page, live_server.url, saved)
+    first = shown(page)[0]
+    opened(page, first)
+    adds = []  # the add's request waits until the redraw is seen
+
+    def hold(route):
+        if adds and adds[0] is None:
+            route.continue_()
+        else:
+            adds.append(route)
+
+    page.route(f"**/armies/{saved.pk}/operations/", hold)
+    page.locator("#add-entry-bondi").click()
+    drawn = page.locator("#unit-list > li.item[data-optimistic]")
+    expect(drawn).to_have_count(1)
+    ident = drawn.get_attribute("data-client-id")
+    page.evaluate(f"({WATCH_GONE})({json.dumps(ident)})")
+    saved.refresh_from_db()
+    pipeline.run(saved, SetValue(first, "name", "Renamed on the phone"))
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # asks the version
+    expect(page.locator(f"#unit-{first}-summary .item-name")).to_have_text("Renamed on the phone")
+    expect(page.locator(f"#u-{first}-name")).to_have_value("Renamed on the phone")
+    assert page.evaluate("window.__goneAt") == []
+    assert shown(page)[-1] == ident
+    waiting = adds[:]
+    adds[:] = [None]  # from now on requests go through
+    for route in waiting:
+        route.continue_()
+    expect(page.locator("[data-optimistic]")).to_have_count(0)
+    saved.refresh_from_db()
     assert [u["id"] for u in saved.document["units"]] == shown(page)

@@ -13,7 +13,8 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Error, Page, expect
 
-from armybuilder.armies import lifecycle, services
+from armybuilder.armies import services
+from armybuilder.armies.making import lifecycle
 from armybuilder.armies.models import Army
 from tests.browser.conftest import OFFLINE_LOAD_FAILURES
 from tests.browser.test_builder_journeys import (

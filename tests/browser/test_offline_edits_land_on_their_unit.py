@@ -10,6 +10,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from armybuilder.armies.models import Revision
 from tests.browser.conftest import EDITOR_OF_A_UNIT_GONE, OFFLINE_LOAD_FAILURES
+from tests.browser.screen import under_the_worker
 from tests.browser.test_builder_journeys import make_army, open_builder, open_card, sign_in
 from tests.support import kept_with_editors, unit_id
 
@@ -70,10 +71,7 @@ def test_an_offline_edit_of_unit_3_kept_over_an_offline_reload_lands_on_unit_3(
     user = sign_in(page.context, live_server)
     saved = make_army(user, "into-the-dark", 3)
     before = [u["figures"] for u in saved.document["units"]]
-    open_builder(page, live_server.url, saved)
-    page.evaluate("navigator.serviceWorker.ready.then(r => !!r.active)")
-    page.reload()  # under the worker: the page is kept for a reload without a connection
-    kept_with_editors(page)
+    under_the_worker(page, live_server.url, saved.pk)
     page.context.set_offline(True)
     type_offline(page, 2, "7")
     page.on("dialog", lambda dialog: dialog.accept())  # the leave-page question: reload
@@ -96,10 +94,7 @@ def test_offline_rename_two_edits_a_delete_and_an_add_over_two_reloads_all_land_
     user = sign_in(page.context, live_server)
     saved = make_army(user, "into-the-dark", 4)
     ids = [u["id"] for u in saved.document["units"]]
-    open_builder(page, live_server.url, saved)
-    page.evaluate("navigator.serviceWorker.ready.then(r => !!r.active)")
-    page.reload()  # under the worker: the page is kept for a reload without a connection
-    kept_with_editors(page)
+    under_the_worker(page, live_server.url, saved.pk)
     page.context.set_offline(True)
     page.locator("#army-name").fill("Renamed offline")
     page.locator("#army-name").press("Tab")

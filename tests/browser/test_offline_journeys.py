@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Error, Page, expect
 
-from armybuilder.armies import pipeline
-from armybuilder.armies.commands import SetValue
+from armybuilder.armies.changes import pipeline
+from armybuilder.armies.changes.commands import SetValue
 from armybuilder.armies.models import Army
 from tests.browser.conftest import OFFLINE_LOAD_FAILURES
 from tests.browser.test_builder_journeys import (

@@ -9,13 +9,12 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from armybuilder.armies import pipeline
-from armybuilder.armies.commands import Add, SetValue
-from armybuilder.armies.models import Army
+from armybuilder.armies.changes import pipeline
+from armybuilder.armies.changes.commands import Add, SetValue
 from tests.browser.conftest import OFFLINE_LOAD_FAILURES
-from tests.browser.screen import TIMEOUT, same_as_fresh, settled
+from tests.browser.screen import TIMEOUT, same_as_fresh, settled, under_the_worker
 from tests.browser.test_builder_journeys import make_army, open_builder, open_card, sign_in
-from tests.support import kept_with_editors, unit_id
+from tests.support import unit_id
 
 pytestmark = [
     pytest.mark.browser,
@@ -25,11 +24,14 @@ pytestmark = [
 ]
 
 
-def under_the_worker(page: Page, live_server, saved: Army) -> None:
-    open_builder(page, live_server.url, saved)
-    page.evaluate("navigator.serviceWorker.ready.then(r => !!r.active)")
-    page.reload()  # under the worker: the page is kept for a reload without a connection
-    kept_with_editors(page)
+@pytest.fixture
+def kept(live_server, page: Page):
+    """A player's army of three units, its builder page under the service worker: the
+    device that goes offline; the tests play the other device with ``pipeline.run``."""
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "into-the-dark", 3)
+    under_the_worker(page, live_server.url, saved.pk)
+    return user, saved
 
 
 def figures(page: Page, index: int):
@@ -37,11 +39,9 @@ def figures(page: Page, index: int):
 
 
 def test_a_reload_offline_just_after_a_saved_edit_shows_it_and_editing_it_raises_no_conflict(
-    live_server, page: Page, browser: Browser
+    live_server, page: Page, browser: Browser, kept
 ):
-    user = sign_in(page.context, live_server)
-    saved = make_army(user, "into-the-dark", 3)
-    under_the_worker(page, live_server, saved)
+    user, saved = kept
     open_card(page, 0)
     box = figures(page, 0)
     before = box.input_value()
@@ -72,11 +72,9 @@ def test_a_reload_offline_just_after_a_saved_edit_shows_it_and_editing_it_raises
 
 
 def test_a_reconnect_draws_what_another_device_changed_and_added_and_marks_the_conflict(
-    live_server, page: Page, browser: Browser
+    live_server, page: Page, browser: Browser, kept
 ):
-    user = sign_in(page.context, live_server)
-    saved = make_army(user, "into-the-dark", 3)
-    under_the_worker(page, live_server, saved)
+    user, saved = kept
     open_card(page, 1)
     page.context.set_offline(True)
     figures(page, 1).fill("8")
@@ -134,11 +132,9 @@ def test_after_a_reload_of_my_own_changes_the_page_does_not_say_another_device_c
 
 
 def test_an_offline_rename_shows_the_new_name_in_the_heading(
-    live_server, page: Page, browser: Browser
+    live_server, page: Page, browser: Browser, kept
 ):
-    user = sign_in(page.context, live_server)
-    saved = make_army(user, "into-the-dark", 3)
-    under_the_worker(page, live_server, saved)
+    user, saved = kept
     page.context.set_offline(True)
     page.locator("#army-name").fill("Renamed offline")
     page.locator("#army-name").press("Tab")
@@ -150,13 +146,11 @@ def test_an_offline_rename_shows_the_new_name_in_the_heading(
 
 
 def test_a_reload_offline_at_once_after_a_saved_edit_changes_it_from_the_saved_value(
-    live_server, page: Page, browser: Browser
+    live_server, page: Page, browser: Browser, kept
 ):
     """Offline the moment the edit is saved, whether or not the device's copy caught up:
     the field shows the saved value and the next offline edit is no conflict with it."""
-    user = sign_in(page.context, live_server)
-    saved = make_army(user, "into-the-dark", 3)
-    under_the_worker(page, live_server, saved)
+    user, saved = kept
     open_card(page, 0)
     box = figures(page, 0)
     changed = str(int(box.input_value()) - 2)
@@ -183,11 +177,9 @@ def test_a_reload_offline_at_once_after_a_saved_edit_changes_it_from_the_saved_v
 
 
 def test_a_reload_before_choosing_still_offers_the_conflict_with_my_value(
-    live_server, page: Page, browser: Browser
+    live_server, page: Page, browser: Browser, kept
 ):
-    user = sign_in(page.context, live_server)
-    saved = make_army(user, "into-the-dark", 3)
-    under_the_worker(page, live_server, saved)
+    user, saved = kept
     open_card(page, 1)
     page.context.set_offline(True)
     figures(page, 1).fill("8")

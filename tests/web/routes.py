@@ -24,6 +24,15 @@ Access classes:
 - ``EVENT``: one club event, named by its ``code``: what each visitor may see depends on who
   they are to the event and on its reveal time; tests/web/events/test_selectors.py walks
   every such route with each kind of visitor before and after the reveal.
+- ``GAME``: one game at the table, named by ``game``: its owner only; anyone else, signed in
+  or not, gets 404, as for ``OWNER``.
+- ``GAME_LINK``: one game by an opponent's link (``token``): anyone holding it, account or
+  not; a made-up, renewed or switched-off token is 404. The link to play answers every
+  route; the link to watch only the safe ones (its POSTs are 404). The sample is the link
+  to play.
+- ``SEAT``: a game in a player's My games by a link (``seat``): that player only; anyone
+  else, the game's owner too, signed in or not, gets 404. The sample is the seat another
+  player (``Samples.seat_user_pk``) took by opening the sample game's link to watch.
 
 To add a route: one line in ``ROUTES`` (and, if its URL takes a parameter whose name is new,
 a sample value in ``sample_kwargs``).
@@ -48,12 +57,16 @@ from django.utils.regex_helper import normalize
 from armybuilder.armies.models import Army
 from armybuilder.catalog import services
 from armybuilder.catalog.models import ArmyList
+from armybuilder.games.models import Game, GameSeat
 from armybuilder.printing.models import Render, RenderGrant
 from tests.support import army
 
 PUBLIC, OWNER, TOKEN, SIGNED_IN, STAFF = "public", "owner", "token", "signed-in", "staff"
 AUTHOR = "author"
 EVENT = "event"
+GAME = "game"
+GAME_LINK = "game-link"
+SEAT = "seat"
 
 
 @dataclass(frozen=True)
@@ -61,7 +74,8 @@ class Rule:
     access: str
     # Why this route takes a POST without a CSRF token (empty: it must not).
     csrf_exempt: str = ""
-    # Whose share token a TOKEN route's ``token`` is: an army's or an army list's.
+    # Whose share token a TOKEN route's ``token`` is: an army's or an army list's (a
+    # GAME_LINK route's is a game's link to play).
     token_of: str = "army"
 
 
@@ -80,6 +94,7 @@ ROUTES: dict[str, Rule] = {
     "catalog:list_revoke": Rule(AUTHOR),
     "catalog:list_delete": Rule(AUTHOR),
     "catalog:list_edit": Rule(AUTHOR),
+    "catalog:list_operations": Rule(AUTHOR),
     "catalog:list_history": Rule(AUTHOR),
     "catalog:list_compare": Rule(AUTHOR),
     "catalog:list_restore": Rule(AUTHOR),
@@ -99,6 +114,7 @@ ROUTES: dict[str, Rule] = {
     "api:event_entrants": Rule(EVENT),
     "api:event_armies": Rule(EVENT),
     "api:event_army": Rule(EVENT),
+    "api:game": Rule(GAME),
     # printing: an army's sheets, a shared army's sheets, a rule set's QRS, background renders
     "printing:army_roster_pdf": Rule(OWNER),
     "printing:army_qrs_pdf": Rule(OWNER),
@@ -157,6 +173,7 @@ ROUTES: dict[str, Rule] = {
     "events:event": Rule(EVENT),
     "events:edit": Rule(EVENT),
     "events:enter": Rule(EVENT),
+    "events:games": Rule(EVENT),
     "events:entry": Rule(EVENT),
     "events:submit": Rule(EVENT),
     "events:pin": Rule(EVENT),
@@ -172,6 +189,36 @@ ROUTES: dict[str, Rule] = {
     "events:flyer": Rule(EVENT),
     "events:pack": Rule(EVENT),
     "events:pack_pdf": Rule(EVENT),
+    # games at the table: my games (and starting one), one game's page, forms and file
+    "games:mine": Rule(SIGNED_IN),
+    "games:game": Rule(GAME),
+    "games:work_out": Rule(GAME),
+    "games:apply": Rule(GAME),
+    "games:next_phase": Rule(GAME),
+    "games:undo": Rule(GAME),
+    "games:remove": Rule(GAME),
+    "games:export": Rule(GAME),
+    "games:version": Rule(GAME),
+    "games:summary_pdf": Rule(GAME),
+    "games:links": Rule(GAME),
+    "games:rally": Rule(GAME),
+    "games:force_morale": Rule(GAME),
+    "games:offers": Rule(GAME),
+    "games:operations": Rule(GAME),
+    "games:shared": Rule(GAME_LINK),
+    "games:shared_work_out": Rule(GAME_LINK),
+    "games:shared_apply": Rule(GAME_LINK),
+    "games:shared_next_phase": Rule(GAME_LINK),
+    "games:shared_undo": Rule(GAME_LINK),
+    "games:shared_remove": Rule(GAME_LINK),
+    "games:shared_rally": Rule(GAME_LINK),
+    "games:shared_force_morale": Rule(GAME_LINK),
+    "games:shared_operations": Rule(GAME_LINK),
+    "games:shared_export": Rule(GAME_LINK),
+    "games:shared_version": Rule(GAME_LINK),
+    "games:shared_offers": Rule(GAME_LINK),
+    "games:shared_summary_pdf": Rule(GAME_LINK),
+    "games:forget_seat": Rule(SEAT),
     # accounts
     "signup": Rule(PUBLIC),
     "login": Rule(PUBLIC),
@@ -265,7 +312,12 @@ class Samples:
     own_list_slug: str
     snapshot_pk: int
     unit_id: str = ""  # the army's unit, by its stable id
+    game_pk: int = 0  # a game of the owner's, the sample army on both sides
+    game_view_token: str = ""  # the game's links, both on
+    game_play_token: str = ""
     ruleset: str = "into-the-dark"
+    seat_pk: int = 0  # the sample game in another player's My games, by the link to watch
+    seat_user_pk: int = 0
 
 
 def sample_kwargs(route: Route, samples: Samples) -> dict[str, Any]:
@@ -287,6 +339,8 @@ def sample_kwargs(route: Route, samples: Samples) -> dict[str, Any]:
         "action": "checkin",
         "submission": 1,
         "pack": 1,
+        "game": samples.game_pk,
+        "seat": samples.seat_pk,
     }
     if "ruleset" in route.params:  # the API names a list by its rule set and its own slug
         values.update(ruleset=samples.ruleset, slug=samples.list_slug)
@@ -308,6 +362,8 @@ def rule_access(route: Route) -> str:
 def token_for(route: Route, samples: Samples) -> str:
     """The live share token a route's ``token`` parameter takes (an army's or a list's)."""
     rule = rule_for(route)
+    if rule is not None and rule.access == GAME_LINK:
+        return samples.game_play_token
     return samples.list_token if rule is not None and rule.token_of == "list" else samples.token
 
 
@@ -369,6 +425,19 @@ def make_samples(owner: Client) -> Samples:
     own = services.set_status(saved.owner, own, services.LINK)
     assert own.share_token
     snapshot = saved.snapshots.create(name="sample", version=1, document=saved.document)
+    started = owner.post(reverse("games:mine"), {"army_a": saved.pk, "army_b": saved.pk})
+    assert started.status_code == 302, started.content[:500]
+    game_pk = int(resolve(started["Location"].split("#")[0]).kwargs["game"])
+    for which in ("view", "play"):
+        made = owner.post(reverse("games:links", args=[game_pk]), {"link": which, "do": "new"})
+        assert made.status_code == 302, made.content[:500]
+    links = Game.objects.values("view_token", "play_token").get(pk=game_pk)
+    # another player opens the link to watch: the game is in their My games (a seat)
+    watcher = User.objects.create_user("seat-holder")
+    seated = Client()
+    seated.force_login(watcher)
+    assert seated.get(reverse("games:shared", args=[links["view_token"]])).status_code == 200
+    seat = GameSeat.objects.get(game_id=game_pk, user=watcher)
     return Samples(
         army_pk=saved.pk,
         token=saved.share_token,
@@ -380,4 +449,9 @@ def make_samples(owner: Client) -> Samples:
         own_list_slug=own.slug,
         snapshot_pk=snapshot.pk,
         unit_id=saved.document["units"][0]["id"],
+        game_pk=game_pk,
+        game_view_token=links["view_token"],
+        game_play_token=links["play_token"],
+        seat_pk=seat.pk,
+        seat_user_pk=watcher.pk,
     )

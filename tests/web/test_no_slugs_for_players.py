@@ -17,9 +17,9 @@ from django.contrib.auth.models import User
 from pypdf import PdfReader
 
 import rules
-from armybuilder.armies import pipeline
 from armybuilder.armies import services as armies
-from armybuilder.armies.commands import SetValue
+from armybuilder.armies.changes import pipeline
+from armybuilder.armies.changes.commands import SetValue
 from armybuilder.armies.models import Army
 from armybuilder.catalog import services
 from armybuilder.catalog.models import ArmyList

@@ -11,17 +11,23 @@ import uuid
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.shortcuts import resolve_url
 from django.test import Client
 from django.urls import reverse
 
 from armybuilder.armies.models import Army
+from armybuilder.badinput import UNDECLARED, allowed_methods
 from armybuilder.catalog.models import ArmyList
+from armybuilder.games.models import Game, GameSeat
 from tests.web.routes import (
     AUTHOR,
+    GAME,
+    GAME_LINK,
     OWNER,
     PUBLIC,
     ROUTES,
+    SEAT,
     SIGNED_IN,
     STAFF,
     TOKEN,
@@ -139,6 +145,81 @@ def test_an_author_route_is_404_for_another_user_and_for_a_visitor(route, owner,
     )
 
 
+# -- a game's owner only ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("route", routes_of(GAME), ids=ids(routes_of(GAME)))
+def test_a_game_route_is_404_for_another_user_and_for_a_visitor(route, owner, samples, client):
+    url = url_for(route, sample_kwargs(route, samples))
+    refused_to_others_but_not_to_the_owner(
+        url, owner, client, lambda: Game.objects.values().get(pk=samples.game_pk)
+    )
+
+
+# -- a game by an opponent's link -----------------------------------------------------------------
+
+
+def game_link(route: Route, samples: Samples, token: str) -> str:
+    return url_for(route, {**sample_kwargs(route, samples), "token": token})
+
+
+@pytest.mark.parametrize("route", routes_of(GAME_LINK), ids=ids(routes_of(GAME_LINK)))
+def test_a_game_link_route_is_404_for_a_made_up_renewed_or_switched_off_link(
+    route, owner, samples, client
+):
+    assert "token" in route.params, f"{route} takes no token"
+    live = game_link(route, samples, samples.game_play_token)
+    method, response = answered(client, live)
+    assert response.status_code != 404, (method, live)
+    assert "no-store" in response["Cache-Control"], live
+
+    def refused(url: str) -> bool:
+        return request(client, method, url) == request(client, method, url, **HX) == 404
+
+    assert refused(game_link(route, samples, "made-up-token-that-nobody-issued"))
+    assert refused(game_link(route, samples, samples.game_play_token[:-1]))
+    links = reverse("games:links", args=[samples.game_pk])
+    owner.post(links, {"link": "play", "do": "new"})
+    assert refused(live), "a renewed link to play still works"
+    renewed = Game.objects.get(pk=samples.game_pk).play_token
+    assert request(client, method, game_link(route, samples, renewed)) != 404
+    owner.post(links, {"link": "play", "do": "off"})
+    assert refused(game_link(route, samples, renewed)), "a link switched off still works"
+
+
+@pytest.mark.parametrize("route", routes_of(GAME_LINK), ids=ids(routes_of(GAME_LINK)))
+def test_the_link_to_watch_reads_but_never_acts(route, samples, client):
+    """Its POSTs are 404 (the safe routes 405: they take no POST from anyone), and the
+    game is unchanged; a GET route answers it, never stored."""
+    url = game_link(route, samples, samples.game_view_token)
+    before = Game.objects.values().get(pk=samples.game_pk)
+    takes_post = "POST" in (allowed_methods(route.view) or UNDECLARED)
+    for headers in ({}, HX):
+        answer = client.post(url, {"version": before["version"]}, headers=headers)
+        assert answer.status_code == (404 if takes_post else 405), (url, answer.status_code)
+    assert Game.objects.values().get(pk=samples.game_pk) == before
+    if not takes_post:
+        response = client.get(url)
+        assert response.status_code == 200 and "no-store" in response["Cache-Control"], url
+
+
+# -- a game in a player's My games by a link ---------------------------------------------------
+
+
+@pytest.mark.parametrize("route", routes_of(SEAT), ids=ids(routes_of(SEAT)))
+def test_a_seat_route_is_404_for_anyone_but_the_player_whose_seat_it_is(
+    route, owner, samples, client
+):
+    url = url_for(route, sample_kwargs(route, samples))
+    # the game's owner holds the game, not this seat: 404 as for anyone else
+    assert (request(owner, "get", url), request(owner, "post", url)) == (405, 404)
+    holder = Client()
+    holder.force_login(User.objects.get(pk=samples.seat_user_pk))
+    refused_to_others_but_not_to_the_owner(
+        url, holder, client, lambda: GameSeat.objects.values().get(pk=samples.seat_pk)
+    )
+
+
 # -- token-only ---------------------------------------------------------------------------------
 
 
@@ -253,16 +334,24 @@ def test_a_signed_in_route_sends_a_visitor_to_log_in(route, samples, client):
     assert signed_in("player").get(url).status_code == 200
 
 
+# staff routes that answer a script, not a person: django-rq's queue statistics (JSON)
+STAFF_JSON = {"admin:django_rq_home_json"}
+
+
 @pytest.mark.parametrize("route", routes_of(STAFF), ids=ids(routes_of(STAFF)))
 def test_a_staff_route_keeps_out_everyone_but_staff(route, samples, client):
     url = url_for(route, sample_kwargs(route, samples))
     admin_login = reverse("admin:login")
+    # asked with a method the view takes (another is a 405 for anyone, badinput.py)
+    takes_get = "GET" in (allowed_methods(route.view) or UNDECLARED)
     for visitor in (client, signed_in("player")):
-        response = visitor.get(url)
-        sent_to_log_in = response.status_code == 302 and response["Location"].startswith(
-            admin_login
-        )
-        assert sent_to_log_in or response.status_code in (401, 403), (url, response.status_code)
+        response = visitor.get(url) if takes_get else visitor.post(url)
+        if route.key in STAFF_JSON:  # a script's address: no page to send it to, a 401
+            assert response.status_code == 401, (url, response.status_code)
+            continue
+        # the admin's own wrapper answers everyone but staff alike: off to its log-in page
+        assert response.status_code == 302, (url, response.status_code)
+        assert response["Location"].startswith(admin_login), (url, response["Location"])
 
 
 def test_staff_get_into_the_admin(client):

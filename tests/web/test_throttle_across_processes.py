@@ -1,4 +1,4 @@
-"""The README's limits hold exactly across web processes, as under ``make run`` (two
+"""The limits of docs/api.md hold exactly across web processes, as under ``make run`` (two
 processes): two real servers share one database (SQLite file or PostgreSQL), where the
 counters live also when REDIS_URL puts the cache on Redis, and requests alternate between
 them, several at once.

@@ -13,7 +13,7 @@ from django.test import Client
 
 from armybuilder import throttle
 from tests.support import army
-from tests.web.api.test_openapi_fuzz import CHECKS, not_a_server_error
+from tests.web.api.fuzz_checks import CHECKS, not_a_server_error
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from armybuilder.armies.lifecycle import create_army
+from armybuilder.armies.making.lifecycle import create_army
 from armybuilder.armies.models import Army
 from armybuilder.catalog.models import ArmyList
 from armybuilder.events import services
@@ -65,3 +65,36 @@ def make_event(organiser: User, **fields: Any) -> Event:
     ]
     values.pop("lists", None)
     return services.save_event(organiser, values, lists, [])
+
+
+AFTER_REVEAL = REVEAL + timedelta(minutes=5)
+
+
+def revealed_world() -> dict[str, Any]:
+    """An event (organiser ``org``) with alice and bob entered, each with an approved army
+    (submitted before the deadline), and carol, who is in no event: the clock must be set
+    after ``REVEAL`` (``AFTER_REVEAL``) for the armies to be revealed."""
+    from freezegun import freeze_time
+
+    from armybuilder.events.models import Submission
+
+    organiser, alice, bob, carol = (player(n) for n in ("org", "alice", "bob", "carol"))
+    event = make_event(organiser)
+    alice_entry, bob_entry = services.join(event, alice), services.join(event, bob)
+    with freeze_time(DEADLINE - timedelta(hours=1)):
+        alice_army = saved_army(alice, name="Alice's host")
+        bob_army = saved_army(bob, "anglo-danish-1066", name="Bob's huscarls")
+        alice_sub = services.submit(alice_entry, alice_army, alice)
+        bob_sub = services.submit(bob_entry, bob_army, bob)
+    Submission.objects.filter(pk__in=[alice_sub.pk, bob_sub.pk]).update(state=Submission.APPROVED)
+    return {
+        "event": event,
+        "organiser": organiser,
+        "alice": alice,
+        "bob": bob,
+        "carol": carol,
+        "alice_army": alice_army,
+        "bob_army": bob_army,
+        "alice_sub": Submission.objects.get(pk=alice_sub.pk),
+        "bob_sub": Submission.objects.get(pk=bob_sub.pk),
+    }

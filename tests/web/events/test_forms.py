@@ -147,20 +147,6 @@ def test_any_posted_form_is_answered_without_a_server_error(changes):
     assert response.status_code in (200, 302)
 
 
-def test_a_list_an_event_checks_against_cannot_be_deleted_by_its_author(client):
-    from armybuilder.catalog import services as catalog
-
-    author = player("author")
-    viking = ArmyList.objects.get(ruleset="into-the-dark", slug="viking")
-    own = catalog.copy_list(author, viking).army_list
-    organiser = player("org")
-    event = make_event(organiser)
-    event.allowed_lists.create(army_list=own, revision=own.latest_revision)
-    with pytest.raises(catalog.ListRefused, match="club event"):
-        catalog.delete_list(author, own)
-    assert ArmyList.objects.filter(pk=own.pk).exists()
-
-
 def test_an_events_form_offers_only_its_rule_sets_lists_and_options(client):
     from tests.web.events.helpers import make_event, player
 

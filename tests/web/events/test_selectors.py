@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from freezegun import freeze_time
 
 from armybuilder.armies.models import Army
@@ -46,10 +47,8 @@ def world():
         secret = services.submit(secret_entry, army, alice)
         services.submit(own_entry, saved_army(bob, name="Bob's own"), bob)
     Submission.objects.filter(pk=secret.pk).update(state=Submission.APPROVED)
-    pack = Pack.objects.create(event=event, requested_by=organiser)
-    make_pack.enqueue(pack.pk)  # run at once in tests: a ready pack holding the secret army
     return {
-        "pack": pack.pk,
+        "pack": ready_pack(event, organiser),
         "event": event,
         "secret": secret,
         "secret_entry": secret_entry,
@@ -61,6 +60,25 @@ def world():
             "staff": staff,
         },
     }
+
+
+_PACK: dict[str, object] = {}
+
+
+def ready_pack(event, organiser) -> int:
+    """A ready pack holding the secret army. Rendered by the worker's task the first time in
+    this process (run at once in tests); every later world is the same event and army, so
+    its pack stores the same PDF rather than rendering it again (tests/web/events/
+    test_pack.py is where packs are rendered and read)."""
+    pack = Pack.objects.create(event=event, requested_by=organiser)
+    if _PACK:
+        Pack.objects.filter(pk=pack.pk).update(**_PACK, finished=timezone.now())
+    else:
+        make_pack.enqueue(pack.pk)
+        pack.refresh_from_db()
+        assert pack.status == Pack.READY, pack.error
+        _PACK.update(status=pack.status, pdf=bytes(pack.pdf), total=pack.total, done=pack.done)
+    return pack.pk
 
 
 def client_of(user):
@@ -260,23 +278,65 @@ def test_a_render_id_learnt_through_the_share_link_answers_no_one_else_after_sub
         assert client_of(bob).get(urls[0]).status_code == 200  # revealed: the link holds again
 
 
+def test_a_render_id_under_embargo_costs_the_queries_a_made_up_one_does():
+    """Learnt through the share link before the army was submitted, the render id answers
+    another entrant after submission as a made-up id does: the same queries, the same 404."""
+    import uuid
+
+    from armybuilder.printing.models import RenderGrant
+    from tests.support import query_shapes
+
+    organiser, alice, bob = player("org"), player("alice"), player("bob")
+    event = make_event(organiser)
+    alice_entry = services.join(event, alice)
+    services.join(event, bob)
+    army = saved_army(alice, name=SECRET)
+    token = "alice-share-token-abcdefghijklmnop"
+    Army.objects.filter(pk=army.pk).update(share_token=token)
+    names = ("printing:status", "printing:download", "printing:api_status")
+    with freeze_time(DEADLINE - timedelta(hours=2)):
+        bob_client = client_of(bob)
+        bob_client.get(reverse("printing:shared_roster_pdf", args=[token]))
+        hidden = RenderGrant.objects.get(share_token=token).render_id
+        army.refresh_from_db()
+        services.submit(alice_entry, army, alice)
+        for client in (bob_client, Client()):
+            answers = [
+                query_shapes(client, [reverse(name, args=[render_id]) for name in names])
+                for render_id in (hidden, uuid.uuid4())
+            ]
+            assert answers[0] == answers[1]
+            assert answers[0][0] == [404, 404, 404]
+
+
 PRIVATE_NAME = "Viking (Great Army)"
 
 
-@pytest.mark.parametrize("actor", ACTORS)
-@pytest.mark.parametrize("moment", ["before", "after"])
-def test_a_list_made_private_after_it_was_pinned_is_read_by_no_route(world, actor, moment):
-    """Its author published the list, the event pinned it, then the author made it
-    private: every route, for everyone, shows it no more (the submissions made on it keep
-    their own copy: only their pages and the pack name it), and nothing new is built or
-    pinned on it."""
+def withdraw_viking(how: str, author=None):
+    """The author of the (published) Viking list makes it private or deletes it."""
+    from armybuilder.catalog import services as catalog
     from armybuilder.catalog.models import ArmyList
 
-    author = player("author")
-    ArmyList.objects.filter(ruleset="into-the-dark", slug="viking").update(
-        author=author, status="published"
-    )
-    ArmyList.objects.filter(ruleset="into-the-dark", slug="viking").update(status="private")
+    author = author or player("author")
+    found = ArmyList.objects.filter(ruleset="into-the-dark", slug="viking")
+    found.update(author=author, status="published")
+    if how == "private":
+        found.update(status="private")
+    else:
+        catalog.delete_list(author, found.get())
+
+
+@pytest.mark.parametrize("how", ["private", "deleted"])
+@pytest.mark.parametrize("actor", ACTORS)
+@pytest.mark.parametrize("moment", ["before", "after"])
+def test_a_list_made_private_or_deleted_after_it_was_pinned_is_read_by_no_route(
+    world, actor, moment, how
+):
+    """Its author published the list, the event pinned it, then the author made it
+    private or deleted it: every route, for everyone, shows it no more (the submissions
+    made on it keep their own copy: only their pages and the pack name it), and nothing
+    new is built or pinned on it."""
+    withdraw_viking(how)
     user = None if actor == "anonymous" else world["users"][actor]
     with freeze_time(AFTER if moment == "after" else BEFORE):
         client = client_of(user)
@@ -296,16 +356,13 @@ def test_a_list_made_private_after_it_was_pinned_is_read_by_no_route(world, acto
     assert [item["slug"] for item in rules["lists"]] == ["anglo-danish-1066"]
 
 
-def test_nothing_new_is_pinned_or_submitted_on_a_list_made_private(world):
-    from armybuilder.catalog.models import ArmyList
-
+@pytest.mark.parametrize("how", ["private", "deleted"])
+def test_nothing_new_is_pinned_or_submitted_on_a_list_made_private_or_deleted(world, how):
     bob = world["users"]["entrant"]
     entry = Entrant.objects.get(user=bob)
     with freeze_time(DEADLINE - timedelta(hours=2)):
         army = saved_army(bob, name="On the list before it went private")
-    ArmyList.objects.filter(ruleset="into-the-dark", slug="viking").update(
-        author=player("author"), status="private"
-    )
+    withdraw_viking(how)
     with freeze_time(DEADLINE - timedelta(hours=2)):
         client = client_of(bob)
         pinned = client.post(
@@ -323,7 +380,7 @@ def test_submit_on_behalf_takes_no_army_the_entrant_never_offered_nor_of_another
 ):
     """The organiser posts ids of the entrant's other armies: a private one never offered,
     and one of another rule set. Both are refused, and neither is then served anywhere."""
-    from armybuilder.armies.lifecycle import create_army
+    from armybuilder.armies.making.lifecycle import create_army
     from tests.support import example
 
     bob = world["users"]["entrant"]

@@ -220,7 +220,7 @@ def test_an_army_document_of_the_wrong_rule_set_is_not_offered(client, event):
     bob = player("bob")
     services.join(event, bob)
     client.force_login(bob)
-    from armybuilder.armies.lifecycle import create_army
+    from armybuilder.armies.making.lifecycle import create_army
     from tests.support import DEWITT_KNIGHT, army
 
     other = create_army(army("dewitt-medieval", [DEWITT_KNIGHT]), owner=bob)

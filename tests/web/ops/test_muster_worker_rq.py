@@ -20,7 +20,7 @@ from tests.web.ops.redis_server import own_redis
 QUEUE = """
 import json
 from django.contrib.auth.models import User
-from armybuilder.armies.lifecycle import create_army, stop_sharing
+from armybuilder.armies.making.lifecycle import create_army, stop_sharing
 from armybuilder.printing import jobs
 document = json.loads(open(EXAMPLE).read())
 render = jobs.army_render(document, "roster", "letter")

@@ -1,6 +1,6 @@
 """Two nodes, one site: two web servers (granian, as ``make run`` starts it) and two
 ``muster_worker`` processes on different ports, sharing one PostgreSQL and one Redis (the
-page cache, the rate limits and the RQ queue), as the README's two-host deployment runs.
+page cache, the rate limits and the RQ queue), as docs/deploying.md's two-host deployment runs.
 A player's edits, share pages, list changes and renders go through both nodes.
 
 ``make two-nodes`` runs this file. It needs a PostgreSQL server (``MUSTER_TEST_POSTGRES``,

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from armybuilder.armies.models import Army, new_share_token
 from armybuilder.printing.models import Render
-from tests.support import army
+from tests.support import army, query_shapes
 
 pytestmark = pytest.mark.django_db
 
@@ -140,3 +140,21 @@ def test_a_rule_sets_sheet_and_an_api_render_answer_anyone_holding_the_id(client
     api_id = accepted.json()["status_url"].rsplit("/", 1)[1]
     _ready(api_id)
     assert answers(Client(), api_id) == [200, 200, 200]
+
+
+def test_a_hidden_render_id_costs_the_queries_a_made_up_one_does(owner_client, shared):
+    """A render of someone's private army, asked for by a stranger, answers as an id that
+    never existed would: the same 404 page after the very same queries."""
+    owner_client.post(reverse("armies:share_off", args=[shared.pk]))
+    hidden = asked_through(owner_client, f"/armies/{shared.pk}/roster.pdf")
+    stranger = Client()
+    stranger.force_login(User.objects.create_user("mallory"))
+    made_up = uuid.uuid4()
+    hidden_answers, hidden_queries = query_shapes(stranger, render_routes(hidden))
+    made_up_answers, made_up_queries = query_shapes(stranger, render_routes(made_up))
+    assert hidden_answers == made_up_answers == [404, 404, 404]
+    assert hidden_queries == made_up_queries
+    for hidden_url, made_up_url in zip(render_routes(hidden), render_routes(made_up), strict=True):
+        pages = [stranger.get(url) for url in (hidden_url, made_up_url)]
+        assert [t.name for t in pages[0].templates] == [t.name for t in pages[1].templates]
+        assert pages[0].get("Content-Type") == pages[1].get("Content-Type")

@@ -216,6 +216,20 @@ def test_api_posts_a_document_and_gets_the_pdf(client, sheet):
     assert round(float(box.width)) == 612
 
 
+def test_api_qrs_leaves_out_a_section_another_rule_sets_sheet_offers_and_refuses_an_unknown(
+    client,
+):
+    body = (EXAMPLES / "into-the-dark-source-examples.json").read_bytes()
+    elsewhere = client.post("/api/v1/qrs.pdf?include=siege", body, content_type="application/json")
+    assert elsewhere.status_code == 200  # Dewitt's siege: into-the-dark's sheet has none
+    assert "Fire arrows" not in pdf_text(elsewhere.content)
+    unknown = client.post("/api/v1/qrs.pdf?include=sieges", body, content_type="application/json")
+    assert unknown.status_code == 400
+    assert unknown.json()["path"] == "include" and "'sieges'" in unknown.json()["error"]
+    roster = client.post("/api/v1/roster.pdf?include=siege", body, content_type="application/json")
+    assert roster.status_code == 400  # the roster's one option is named in the description
+
+
 @pytest.mark.parametrize(
     "body",
     [

@@ -16,6 +16,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 import rules
 from armybuilder.catalog import selectors, services
+from armybuilder.catalog.models import ArmyList
 from rules.document import load_json
 from rules.list_document import ListDocument, load_list_text
 
@@ -52,7 +53,7 @@ def read_list(path: str) -> ListDocument:
         raise Malformed(f"{path}{where}: {exc.message}") from None
 
 
-def _revision_data(army_list: Any, number: int) -> Any:
+def _revision_data(army_list: ArmyList, number: int) -> Any:
     """The data of one revision of a list (an event's pinned one: its rolls reproduce)."""
     from armybuilder.catalog.models import ArmyListRevision
 

@@ -1,0 +1,43 @@
+"""A unit added before the connection carries it is drawn at once, and a player may open
+its card then: when the server's answer lands, the open card becomes the server's, with the
+unit's editor, never the placeholder it showed while it waited."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import OFFLINE_LOAD_FAILURES
+from tests.browser.screen import under_the_worker
+from tests.browser.test_builder_journeys import TIMEOUT, make_army, sign_in
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.browser_context_args(service_workers="allow"),
+    OFFLINE_LOAD_FAILURES,
+    pytest.mark.usefixtures("worker_settled"),
+]
+
+
+def test_a_card_opened_while_its_unit_waits_gets_the_units_editor_when_the_answer_lands(
+    live_server, page: Page
+):
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "into-the-dark", 2)
+    under_the_worker(page, live_server.url, saved.pk)
+    page.context.set_offline(True)
+    page.locator("#add-entry-hird").click()
+    waiting = page.locator("#unit-list > li.item[data-optimistic]")
+    expect(waiting).to_have_count(1)
+    ident = (waiting.get_attribute("id") or "").removeprefix("unit-")
+    waiting.locator("summary").click()
+    expect(waiting.locator(".card-editor")).to_contain_text("once it is saved")
+
+    page.context.set_offline(False)
+    card = page.locator(f"#unit-{ident}")
+    expect(card).not_to_have_attribute("data-optimistic", "1", timeout=TIMEOUT)
+    expect(card.locator("details")).to_have_attribute("open", "")
+    expect(page.locator(f"#u-{ident}-name")).to_be_visible(timeout=TIMEOUT)
+    expect(card.locator(".card-editor")).not_to_contain_text("once it is saved")
+    saved.refresh_from_db()
+    assert ident in [unit["id"] for unit in saved.document["units"]]
