@@ -8,8 +8,13 @@
   var script = document.currentScript;
   var worker = script ? script.dataset.worker : null;
   var workers = "serviceWorker" in navigator ? navigator.serviceWorker : null;
-  // read now: once the new worker claims this page, it has a controller but did not fetch it
-  var fetchedByWorker = !!(workers && workers.controller);
+  // whether the worker answered this page's own request (then it kept it). Not the
+  // controller: a first worker that activates while this page is still loading claims it,
+  // and the page has a controller although the worker never saw it come.
+  var navigation = window.performance && performance.getEntriesByType
+    ? performance.getEntriesByType("navigation")[0] : null;
+  var fetchedByWorker = navigation && typeof navigation.workerStart === "number"
+    ? navigation.workerStart > 0 : !!(workers && workers.controller);
   var keptAt = document.documentElement.getAttribute("data-offline-copy");
 
   function tellWorker(message) {

@@ -285,6 +285,28 @@ def test_pages_opened_before_the_worker_was_ready_are_all_kept(live_server, page
     assert opens_offline(page, urls[0], "First Host")
 
 
+def test_a_page_the_first_worker_claims_while_it_loads_is_kept(live_server, page: Page):
+    """The worker installed from another tab activates while this page is still loading:
+    it takes the page over (a controller) without ever having seen it come."""
+    user = sign_in(page.context, live_server)
+    first, second = named_army(user, "First Host"), named_army(user, "Second Host")
+    url = f"{live_server.url}/armies/{second.pk}/"
+    held: list[Any] = []
+    page.route("**/static/js/app.js*", lambda route: held.append(route))  # held: not run yet
+    page.goto(url, wait_until="commit")
+    other = page.context.new_page()
+    other.goto(f"{live_server.url}/armies/{first.pk}/")
+    assert other.evaluate(WORKER_READY)  # active: it claimed every page of the site
+    page.wait_for_function("() => !!navigator.serviceWorker.controller")
+    for route in held:
+        route.continue_()
+    expect(page.get_by_text("Second Host").first).to_be_visible()
+    assert kept(page, url)
+    other.close()
+    page.context.set_offline(True)
+    assert opens_offline(page, url, "Second Host")
+
+
 # back online, the army's page asks for its version: the army is gone (404)
 @pytest.mark.expected_console_errors(
     r"^Failed to load resource: the server responded with a status of 404 \(Not Found\)$"
