@@ -41,3 +41,40 @@ def test_a_card_opened_while_its_unit_waits_gets_the_units_editor_when_the_answe
     expect(card.locator(".card-editor")).not_to_contain_text("once it is saved")
     saved.refresh_from_db()
     assert ident in [unit["id"] for unit in saved.document["units"]]
+
+
+def test_a_card_opened_while_an_add_waits_stays_open_when_the_add_lands(live_server, page: Page):
+    """On a slow link the player adds a unit and goes on to another card: the add's answer
+    does not close that card to open the new one."""
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "into-the-dark", 2)
+    under_the_worker(page, live_server.url, saved.pk)
+    held: list = []  # the add's request waits until the player has opened another card
+
+    def hold(route):
+        if held and held[0] is None:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(f"**/armies/{saved.pk}/operations/", hold)
+    page.locator("#add-entry-hird").click()
+    added = page.locator("#unit-list > li.item[data-optimistic]")
+    expect(added).to_have_count(1)
+    ident = (added.get_attribute("id") or "").removeprefix("unit-")
+    other = saved.document["units"][0]["id"]
+    page.locator(f"#unit-{other} summary").click()
+    expect(page.locator(f"#u-{other}-name")).to_be_visible()
+
+    waiting = held[:]
+    held[:] = [None]
+    for route in waiting:
+        route.continue_()
+    expect(page.locator(f"#unit-{ident}")).not_to_have_attribute("data-optimistic", "1")
+    expect(page.locator("#pending-changes")).to_be_hidden(timeout=TIMEOUT)
+    expect(page.locator(f"#unit-{other} details")).to_have_attribute("open", "")
+    expect(page.locator(f"#unit-{ident} details")).not_to_have_attribute("open", "")
+    expect(page.locator(f"#u-{other}-name")).to_be_visible()
+    saved.refresh_from_db()
+    assert ident in [unit["id"] for unit in saved.document["units"]]
+    page.unroute_all(behavior="ignoreErrors")

@@ -12,12 +12,37 @@ export function showRolled(batch, results) {
   if (first) { first.scrollIntoView({ block: "nearest" }); }
 }
 
+// When the player last opened a card by hand (ms): an add answered later (a slow link)
+// does not close the card they went on to, one card of the list being open at a time.
+let openedByHand = { at: 0, card: "" };
+document.addEventListener("click", (event) => {
+  const summary = event.target.closest ? event.target.closest("li.item > details > summary") : null;
+  if (summary) { openedByHand = { at: Date.now(), card: summary.closest("li.item").id }; }
+}, true);
+
+function movedOn(batch, cardId) {
+  const made = batch.filter((sent) => sent.op === "add" || sent.op === "duplicate").map((sent) => sent.seq || 0);
+  // a record's seq is the time it was made, in µs (queue.nextSeq)
+  return made.length > 0 && openedByHand.at * 1000 > Math.min(...made) && openedByHand.card !== cardId;
+}
+
+/* The cards an answer puts in place (`parts`: its out-of-band html, not yet swapped) come
+ * closed when the player opened another card since the add was made. */
+export function keepTheirCard(parts, batch) {
+  parts.querySelectorAll("li.item > details[open]").forEach((details) => {
+    if (!movedOn(batch, details.parentNode.id)) { return; }
+    details.removeAttribute("open");
+    details.removeAttribute("data-open");
+  });
+}
+
 export function openAdded(batch, results) {
   const added = batch.filter((sent) => (sent.op === "add" || sent.op === "duplicate") && sent.value && sent.value.id
     && results.some((r) => r.key === sent.key && r.status === "applied"));
   const last = added[added.length - 1];
   if (!last) { return; }
   const card = document.getElementById("unit-" + last.value.id) || document.getElementById("general-" + last.value.id);
+  if (movedOn([last], card ? card.id : "")) { return; }
   const details = card ? card.querySelector("details") : null;
   if (!details) { return; }
   details.open = true;

@@ -14,7 +14,7 @@ import * as queue from "./queue.js";
 import * as redraw from "./redraw.js";
 import * as morph from "./morph.js";
 import * as optimistic from "./optimistic.js";
-import { drawToast, openAdded, showRolled } from "./landed.js";
+import { drawToast, keepTheirCard, openAdded, showRolled } from "./landed.js";
 import { showProblem } from "./problem.js";
 import { catchUp, remember, versionNow } from "./kept.js";
 import {
@@ -211,7 +211,7 @@ function showResult(sent, result) {
  * (a card to put after one this page does not show, the summary of a unit it does not
  * show): the page is then fetched and morphed. A card's menus while its editor was never
  * loaded have nothing on the page to update and are left out. */
-function onPage(html) {
+function onPage(html, batch) {
   const template = document.createElement("template");
   template.innerHTML = html;
   let missing = false;
@@ -225,6 +225,7 @@ function onPage(html) {
       part.remove();
       return;
     }
+    if (colon >= 0) { keepTheirCard(part, batch); }  // a card put in place
     // a control with a change of the player's still unanswered keeps what the player chose
     // (that change's own answer redraws it)
     if (part.dataset.field && queue.lastSet(army, part.dataset.target || "army", part.dataset.field)) {
@@ -271,7 +272,7 @@ if ("serviceWorker" in navigator) {
  * is applied (out-of-band parts, or the whole builder morphed); one no newer than the
  * screen is dropped; any other (a gap: a change from elsewhere came between, an answer
  * lost on the way) makes the page fetch the builder once and morph it in. */
-function applyAnswer(answer) {
+function applyAnswer(answer, batch) {
   const now = versionNow() || 0;
   const version = Number(answer.version);
   if (!(version > now)) { return Promise.resolve(false); }
@@ -282,7 +283,7 @@ function applyAnswer(answer) {
   if (Array.from(template.content.children).some((part) => part.id === "builder")) {
     return morph.morphHtml(answer.html).then(() => true);
   }
-  const parts = onPage(answer.html);
+  const parts = onPage(answer.html, batch);
   if (parts === null) { return redraw.redraw(false).then(() => true); }  // could not be applied
   if (window.htmx) { window.htmx.swap(document.body, parts, { swapStyle: "none" }); }
   const input = document.getElementById("army-version");
@@ -303,7 +304,7 @@ queue.on("answered", (sentArmy, batch, answer) => {
   const more = queue.pending(army).length > 0;
   const results = answer.results || [];
   const fallback = !answer.html;
-  applyAnswer(answer).then(() => {
+  applyAnswer(answer, batch).then(() => {
     keepCopy();
     if (!more) { redrawAfterResend = false; }
     if (fallback) { drawToast(batch, results); }
