@@ -11,7 +11,7 @@ from typing import Any
 
 from armybuilder.games import selectors
 from armybuilder.games.models import SIDES, Game, GameAction
-from armybuilder.games.services import SEED, Keyed, Refused, _record, roll
+from armybuilder.games.services import SEED, Keyed, Refused, record_action, roll
 from rules.combat import DieSpec
 
 
@@ -86,4 +86,4 @@ def force_morale(
                 "lost": lost, "units": len(view.cards), "bonus": bonus, "dice": list(rolled),
                 "seed": used, "verdict": verdict.to_json()}  # fmt: skip
 
-    return _record(game, version, GameAction.FORCE_MORALE, make, keyed)
+    return record_action(game, version, GameAction.FORCE_MORALE, make, keyed)

@@ -8,11 +8,11 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_safe
 
 from armybuilder.games.offers import all_offers
-from armybuilder.games.views import _seat
+from armybuilder.games.views import seat_of
 
 
 @require_safe
 def offers(request: HttpRequest, game: int | None = None, token: str = "") -> JsonResponse:
-    found = _seat(request, game, token, acting=False).game
+    found = seat_of(request, game, token, acting=False).game
     # never stored by the browser's cache (urls.py): the page keeps its own copy
     return JsonResponse({"game": found.pk, **all_offers(found)})

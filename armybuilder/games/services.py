@@ -292,7 +292,7 @@ class Keyed:
 
 
 @transaction.atomic
-def _record(
+def record_action(
     game: Game, version: int | None, kind: str, make: Any, keyed: Keyed | None = None
 ) -> GameAction:
     """One action added to the log under the game's lock: ``make(state)`` answers its
@@ -342,7 +342,7 @@ def apply_combat(
                           numbers=numbers, state=state)  # fmt: skip
         return worked.payload()
 
-    return _record(game, version, GameAction.COMBAT, make, keyed)
+    return record_action(game, version, GameAction.COMBAT, make, keyed)
 
 
 def remove_unit(
@@ -361,7 +361,7 @@ def remove_unit(
         return {"unit": card.key, "unit_name": card.name, "turn": state.turn,
                 "phase": state.phase, "why": why[:200] or "Removed by the player"}  # fmt: skip
 
-    return _record(game, version, GameAction.REMOVE, make, keyed)
+    return record_action(game, version, GameAction.REMOVE, make, keyed)
 
 
 def rally_phase(game: Game) -> str | None:
@@ -427,7 +427,7 @@ def rally(
                 "dice": [] if rolled is None else [rolled], "seed": used,
                 "result": result.to_json()}  # fmt: skip
 
-    return _record(game, version, GameAction.RALLY, make, keyed)
+    return record_action(game, version, GameAction.RALLY, make, keyed)
 
 
 def next_phase(game: Game, version: int | None, *, keyed: Keyed | None = None) -> GameAction:
@@ -442,7 +442,7 @@ def next_phase(game: Game, version: int | None, *, keyed: Keyed | None = None) -
         return {"from": {"turn": state.turn, "phase": state.phase},
                 "to": {"turn": turn, "phase": phase}}  # fmt: skip
 
-    return _record(game, version, GameAction.NEXT_PHASE, make, keyed)
+    return record_action(game, version, GameAction.NEXT_PHASE, make, keyed)
 
 
 def undo_last(game: Game, version: int | None, *, keyed: Keyed | None = None) -> GameAction:
@@ -454,7 +454,7 @@ def undo_last(game: Game, version: int | None, *, keyed: Keyed | None = None) ->
             raise Refused("Nothing to undo: no action of this game stands.")
         return _take_back(state.actions[-1])
 
-    return _record(game, version, GameAction.UNDO, make, keyed)
+    return record_action(game, version, GameAction.UNDO, make, keyed)
 
 
 NEVER_APPLIED = "Nothing to undo: that action was never applied."
@@ -478,7 +478,7 @@ def undo_keyed(game: Game, of: str | None, keyed: Keyed, *, number: int = 0) -> 
             raise Duplicate(undo)
         return _take_back(found)
 
-    return _record(game, None, GameAction.UNDO, make, keyed)
+    return record_action(game, None, GameAction.UNDO, make, keyed)
 
 
 def _take_back(action: GameAction) -> dict[str, Any]:

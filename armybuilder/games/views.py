@@ -77,7 +77,7 @@ class Seat:
         return found + (f"#{anchor}" if anchor else "")
 
 
-def _seat(request: HttpRequest, game: int | None, token: str, *, acting: bool) -> Seat:
+def seat_of(request: HttpRequest, game: int | None, token: str, *, acting: bool) -> Seat:
     """The owner's seat (``game``), or a link's (``token``); acting on a game through the
     link to watch is 404, as for a link that does not exist."""
     if game is not None:
@@ -223,7 +223,7 @@ def _links(request: HttpRequest, seat: Seat) -> list[tuple[str, str, str]]:
 
 @require_safe
 def game_page(request: HttpRequest, game: int | None = None, token: str = "") -> HttpResponse:
-    seat = _seat(request, game, token, acting=False)
+    seat = seat_of(request, game, token, acting=False)
     if seat.token:  # a signed-in opponent keeps the game in their My games (seats.py)
         seats.take_seat(seat.game, request.user, seat.token, seat.acts)
     return _page(request, seat)
@@ -253,7 +253,7 @@ def _refused(request: HttpRequest, seat: Seat, exc: Refused, **extra: Any) -> Ht
 @require_POST
 def work_out(request: HttpRequest, game: int | None = None, token: str = "") -> HttpResponse:
     """The combat worked out, nothing saved: the page with its steps and an Apply button."""
-    seat = _seat(request, game, token, acting=True)
+    seat = seat_of(request, game, token, acting=True)
     given = _combat_input(request)
     pair = {"attacker": given["attacker"], "target": given["target"]}
     try:
@@ -269,7 +269,7 @@ def work_out(request: HttpRequest, game: int | None = None, token: str = "") -> 
 @require_POST
 def apply(request: HttpRequest, game: int | None = None, token: str = "") -> HttpResponse:
     """The combat worked out again on the game as it stands, and recorded."""
-    seat = _seat(request, game, token, acting=True)
+    seat = seat_of(request, game, token, acting=True)
     given = _combat_input(request)
     try:
         dice = presenters.read_dice(given["die"])
@@ -289,7 +289,7 @@ def apply(request: HttpRequest, game: int | None = None, token: str = "") -> Htt
 def _change(
     request: HttpRequest, game: int | None, token: str, change: Any, done: str
 ) -> HttpResponse:
-    seat = _seat(request, game, token, acting=True)
+    seat = seat_of(request, game, token, acting=True)
     try:
         change(seat.game)
     except Refused as exc:
@@ -321,7 +321,7 @@ def remove(request: HttpRequest, game: int | None = None, token: str = "") -> Ht
 @require_POST
 def rally(request: HttpRequest, game: int | None = None, token: str = "") -> HttpResponse:
     """A unit's rally, worked out by the engine from what it did and the die typed."""
-    seat = _seat(request, game, token, acting=True)
+    seat = seat_of(request, game, token, acting=True)
     version, unit = _version(request), request.POST.get("unit", "")
     facts = request.POST.getlist("fact")[:20]
     try:
@@ -337,7 +337,7 @@ def rally(request: HttpRequest, game: int | None = None, token: str = "") -> Htt
 @require_POST
 def force_morale(request: HttpRequest, game: int | None = None, token: str = "") -> HttpResponse:
     """A side's force morale roll, worked out by the engine from the units it has lost."""
-    seat = _seat(request, game, token, acting=True)
+    seat = seat_of(request, game, token, acting=True)
     version, side = _version(request), request.POST.get("side", "")[:2]
     offered = morale.offer(seat.game)
     ticked = set(request.POST.getlist("bonus")[:20])
@@ -369,10 +369,10 @@ def operations_batch(
     try:
         batch = operations.parse_operations(load_json(request.body.decode("utf-8")))
     except (UnicodeDecodeError, MalformedDocument, operations.BadOperation) as exc:
-        _seat(request, game, token, acting=True)  # someone else's game: 404, whatever the body
+        seat_of(request, game, token, acting=True)  # someone else's game: 404, whatever the body
         said = "the body is not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else exc.message
         return no_store(JsonResponse({"error": said}, status=400))
-    seat = _seat(request, game, token, acting=True)
+    seat = seat_of(request, game, token, acting=True)
     done = operations.apply_operations(seat.game, batch)
     answer = {"version": seat.game.version, "results": [o.to_json() for o in done]}
     return no_store(JsonResponse(answer))
@@ -396,7 +396,7 @@ def links(request: HttpRequest, game: int) -> HttpResponse:
 @require_safe
 def export(request: HttpRequest, game: int | None = None, token: str = "") -> JsonResponse:
     """The game as a ``muster.game/1`` file: both armies, where it stands, and its log."""
-    found = _seat(request, game, token, acting=False).game
+    found = seat_of(request, game, token, acting=False).game
     response = JsonResponse(game_document(found), json_dumps_params={"indent": 2})
     response["Content-Disposition"] = f'attachment; filename="game-{found.pk}.json"'
     return no_store(response)
@@ -406,7 +406,7 @@ def export(request: HttpRequest, game: int | None = None, token: str = "") -> Js
 def version(request: HttpRequest, game: int | None = None, token: str = "") -> JsonResponse:
     """The game's version alone: what the other phone's page asks every second, to follow
     the game without drawing it again until it moved on."""
-    found = _seat(request, game, token, acting=False).game
+    found = seat_of(request, game, token, acting=False).game
     return no_store(JsonResponse({"version": found.version}))
 
 
@@ -414,7 +414,7 @@ def version(request: HttpRequest, game: int | None = None, token: str = "") -> J
 def summary_pdf(request: HttpRequest, game: int | None = None, token: str = "") -> HttpResponse:
     """The game's summary as a one-page PDF, the owner's or by either link, so the opponent
     keeps it too (rate-limited as every PDF: throttle's "pdf")."""
-    found = _seat(request, game, token, acting=False).game
+    found = seat_of(request, game, token, acting=False).game
     try:
         pdf = summary_sheet.summary_pdf(found)
     except PrintError as exc:
