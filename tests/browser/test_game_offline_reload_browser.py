@@ -1,0 +1,68 @@
+"""At the table the phone's page is reloaded without a connection (a tap on the address bar,
+the browser closing a background tab): the game opens from the copy the device kept, with
+what the player did offline still drawn on it, and lands when the connection returns."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import Page, expect
+
+from armybuilder.armies.services import create_army
+from armybuilder.games import services
+from armybuilder.games.models import Game
+from tests.browser.conftest import OFFLINE_LOAD_FAILURES
+from tests.browser.game_phones import PHONE, connection
+from tests.browser.test_axe_audit import logged_in_context
+from tests.browser.test_game_offline_browser import offers_kept, screen_is_the_server
+from tests.browser.test_offline_copies_journeys import kept
+from tests.support import army
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.browser_context_args(service_workers="allow"),
+    OFFLINE_LOAD_FAILURES,
+]
+
+UNITS = [{"name": "Knights", "type": "knights"}, {"name": "Bowmen", "type": "bowmen"}]
+
+
+@pytest.fixture
+def game(db) -> Game:
+    user = User.objects.create_user("owner")
+    mine = create_army(army("feudal-2017", UNITS, name="Normans"), owner=user)
+    theirs = create_army(army("feudal-2017", UNITS, name="Saxons"), owner=user)
+    return services.start_game(user, mine, theirs)
+
+
+def test_a_game_page_reloaded_offline_opens_from_the_kept_copy_with_what_waits(
+    live_server, new_context, game: Game
+):
+    phone = logged_in_context(new_context, live_server, game.owner, PHONE)
+    page: Page = phone.new_page()
+    url = f"{live_server.url}/games/{game.pk}/"
+    page.goto(url)
+    assert page.evaluate("navigator.serviceWorker.ready.then(r => !!r.active)")
+    assert kept(page, url)
+    offers_kept(page, game)
+
+    connection(phone, page, on=False)
+    page.get_by_role("button", name="Next phase").click()
+    expect(page.locator("#where")).to_contain_text("Phase 2")
+    expect(page.locator("#where")).to_contain_text("not yet saved")
+
+    page.reload()  # still offline: the device's copy, and the action still waiting on it
+    expect(page.locator("#offline-copy")).to_be_visible()
+    expect(page.locator("#where")).to_contain_text("Phase 2")
+    expect(page.locator("#where")).to_contain_text("not yet saved")
+    expect(page.locator("#game-pending")).to_contain_text("Waiting to be sent (1)")
+    assert Game.objects.get(pk=game.pk).actions.count() == 0
+
+    connection(phone, page, on=True)
+    expect(page.locator("#game-pending")).to_be_hidden()
+    game.refresh_from_db()
+    assert [action.kind for action in game.actions.all()] == ["next_phase"]
+    screen_is_the_server(page, game)  # the page opened from the copy, drawn as the server has it
+    page.reload()
+    screen_is_the_server(page, game)
+    phone.close()
