@@ -66,3 +66,29 @@ def test_a_game_page_reloaded_offline_opens_from_the_kept_copy_with_what_waits(
     page.reload()
     screen_is_the_server(page, game)
     phone.close()
+
+
+def test_two_tabs_of_one_phone_send_what_waited_once(live_server, new_context, game: Game):
+    """Both tabs hold the phone's queue; back online both send it, and each action is
+    applied once: the game moves on one phase, and each tab shows where it stands."""
+    phone = logged_in_context(new_context, live_server, game.owner, PHONE)
+    url = f"{live_server.url}/games/{game.pk}/"
+    first, second = phone.new_page(), phone.new_page()
+    for tab in (first, second):
+        tab.goto(url)
+    offers_kept(first, game)
+    phone.set_offline(True)
+    for tab in (first, second):
+        tab.evaluate("window.dispatchEvent(new Event('offline'))")
+    first.get_by_role("button", name="Next phase").click()
+    expect(first.locator("#where")).to_contain_text("not yet saved")
+
+    phone.set_offline(False)
+    for tab in (second, first):  # the other tab hears the connection first
+        tab.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(first.locator("#game-pending")).to_be_hidden()
+    game.refresh_from_db()
+    assert [action.kind for action in game.actions.all()] == ["next_phase"]
+    screen_is_the_server(first, game)
+    screen_is_the_server(second, game)  # it follows the game, without a reload
+    phone.close()
