@@ -1,6 +1,7 @@
-"""At the table the phone's page is reloaded without a connection (a tap on the address bar,
-the browser closing a background tab): the game opens from the copy the device kept, with
-what the player did offline still drawn on it, and lands when the connection returns."""
+"""A game on the phone as club connections treat it: the page reloaded without a
+connection opens from the copy the device kept, with what the player did offline still
+drawn on it; two tabs of one phone send what waited once; quick taps on a slow link land
+in order. Each ends with the screen showing what the server holds."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from armybuilder.games import services
 from armybuilder.games.models import Game
 from tests.browser.conftest import OFFLINE_LOAD_FAILURES
 from tests.browser.game_phones import PHONE, connection
+from tests.browser.screen import throttle, unthrottle
 from tests.browser.test_axe_audit import logged_in_context
 from tests.browser.test_game_offline_browser import offers_kept, screen_is_the_server
 from tests.browser.test_offline_copies_journeys import kept
@@ -91,4 +93,23 @@ def test_two_tabs_of_one_phone_send_what_waited_once(live_server, new_context, g
     assert [action.kind for action in game.actions.all()] == ["next_phase"]
     screen_is_the_server(first, game)
     screen_is_the_server(second, game)  # it follows the game, without a reload
+    phone.close()
+
+
+def test_quick_taps_on_a_slow_club_link_land_in_order_and_the_screen_is_the_servers(
+    live_server, new_context, game: Game
+):
+    phone = logged_in_context(new_context, live_server, game.owner, PHONE)
+    page: Page = phone.new_page()
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    link = throttle(page, 150, 40)
+    for phase in ("Phase 2", "Phase 3", "Phase 4"):
+        page.get_by_role("button", name="Next phase").click()
+        expect(page.locator("#where")).to_contain_text(phase)  # drawn at once
+        page.wait_for_timeout(300)
+    expect(page.locator("#game-pending")).to_be_hidden(timeout=20_000)
+    game.refresh_from_db()
+    assert [action.kind for action in game.actions.all()] == ["next_phase"] * 3
+    screen_is_the_server(page, game)
+    unthrottle(link)
     phone.close()
