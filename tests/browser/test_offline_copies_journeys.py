@@ -184,6 +184,10 @@ def test_my_armies_offline_lists_the_signed_in_players_armies_marked_offline(
     page.screenshot(path=str(ARTIFACTS / "offline-my-armies-phone.png"), full_page=True)
 
 
+# the army page's revisions, still loading as the player logs out, are no longer theirs (404)
+@pytest.mark.expected_console_errors(
+    r"^Response Status Error Code 404 from /armies/\d+/lists/, \[object HTMLDivElement\]$"
+)
 @pytest.mark.parametrize("browser_clears_site_data", [True, False], ids=["header", "worker"])
 def test_after_log_out_none_of_the_players_pages_or_documents_open_offline(
     live_server, page: Page, browser_clears_site_data: bool
