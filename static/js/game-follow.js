@@ -85,6 +85,10 @@ export async function follow(asked) {
   const fresh = new DOMParser().parseFromString(await response.text(), "text/html")
     .getElementById("game");
   if (!fresh) { return; }
+  // two drawings asked close together (after this phone's own action, and by the poll)
+  // can answer out of order on a slow link: the game never goes back, so an older one is
+  // not drawn over a newer one (a tap would then be made from a phase the game has left)
+  if (Number(fresh.dataset.version) < shown()) { return; }
   Idiomorph.morph(here, fresh, MORPH);
   if (!onPage) { history.replaceState(null, "", page + location.hash); }
   hideNotice();

@@ -213,3 +213,54 @@ def test_a_d5_game_is_followed_both_ways(live_server, new_context, db):
     finally:
         for context in contexts:
             context.close()
+
+
+def test_a_drawing_asked_before_a_newer_one_and_answered_after_it_is_not_drawn(
+    live_server, new_context, game
+):
+    """The page asks for the game's drawing after its own action landed and again when
+    the poll sees the game moved on; on a slow link the first answer can come last. It
+    must not draw the game back to where it stood: a tap meanwhile would then be made
+    from a phase the game has left, and refused."""
+    phone = logged_in_context(new_context, live_server, game.owner, PHONE)
+    page = phone.new_page()
+    url = f"{live_server.url}/games/{game.pk}/"
+    page.goto(url)
+    page.evaluate(
+        """() => {
+          window.drawn = [];
+          new MutationObserver(() => window.drawn.push(
+              Number(document.getElementById('game').dataset.version)))
+            .observe(document.body, {subtree: true, childList: true, attributes: true,
+                                     attributeFilter: ['data-version']});
+        }"""
+    )
+    held = []
+
+    def hold_the_first(route):
+        if route.request.resource_type != "fetch" or held:
+            route.continue_()
+            return
+        held.append((route, route.fetch()))  # the game as it stood after the tap
+        services.next_phase(game, None)  # and the other phone moves it on
+
+    page.route(url, hold_the_first)
+    where(page).wait_for(state="visible")
+    page.get_by_role("button", name="Next phase").click()
+    expect(page.locator("#game")).to_have_attribute("data-version", "3")
+    expect(where(page)).to_have_text("Turn 1, Phase 3: Mêlée")
+
+    route, answer = held[0]
+    with page.expect_request_finished(lambda request: request.url == url):
+        route.fulfill(response=answer)
+    page.wait_for_timeout(1500)  # time for a late drawing to show, and a poll after it
+    drawn = page.evaluate("window.drawn")
+    assert drawn == sorted(drawn), f"the page went back to an older game: {drawn}"
+
+    page.get_by_role("button", name="Next phase").click()
+    expect(where(page)).to_contain_text("Phase 4")
+    expect(page.locator("#game-pending")).to_be_hidden()
+    expect(page.locator("#game")).to_have_attribute("data-version", "4")
+    expect(page.locator("#game-refused")).to_be_hidden()
+    assert [action.kind for action in game.actions.all()] == ["next_phase"] * 3
+    phone.close()
