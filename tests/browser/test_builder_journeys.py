@@ -328,6 +328,17 @@ def test_phone_viewport_has_no_horizontal_scroll_and_cards_fit(live_server, new_
         page.locator(f"#unit-{unit_id(page, 1)}").screenshot(
             path=str(ARTIFACTS / f"builder-phone-open-{ruleset}.png")
         )
+        broken = page.evaluate(
+            """() => [...document.querySelectorAll('#unit-list dl.stats dt, #unit-list .stat-label')]
+                .filter(el => el.offsetParent !== null)
+                .filter(el => {
+                  const text = document.createRange();
+                  text.selectNodeContents(el);
+                  return new Set([...text.getClientRects()].map(r => Math.round(r.top))).size > 1;
+                })
+                .map(el => el.textContent)"""
+        )
+        assert broken == []  # a stat's name is read on one line, never broken mid-word
         small = page.evaluate(
             """() => [...document.querySelectorAll('#builder button, #builder summary')]
                 .filter(el => el.offsetParent !== null)
@@ -335,6 +346,12 @@ def test_phone_viewport_has_no_horizontal_scroll_and_cards_fit(live_server, new_
                 .filter(r => r.height < 43.5).length"""
         )
         assert small == 0  # tap targets of at least 44 px
+        squeezed = page.evaluate(
+            """() => [...document.querySelectorAll('#unit-list input[type=checkbox]')]
+                .filter(el => el.offsetParent !== null)
+                .filter(el => el.getBoundingClientRect().width < 23.5).length"""
+        )
+        assert squeezed == 0  # a box keeps its size beside a long name
     finally:
         context.close()
 
