@@ -155,3 +155,25 @@ def unthrottle(session) -> None:
         "Network.emulateNetworkConditions",
         {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1},
     )
+
+
+class Held:
+    """Requests to one route of a page wait (a link slower than any throttle) until
+    ``let_go``: those held go on in order, and every later one goes straight through."""
+
+    def __init__(self, page: Page, pattern: str) -> None:
+        self.routes: list = []
+        self.open = False
+        page.route(pattern, self._hold)
+
+    def _hold(self, route) -> None:
+        if self.open:
+            route.continue_()
+        else:
+            self.routes.append(route)
+
+    def let_go(self) -> None:
+        self.open = True
+        waiting, self.routes = self.routes, []
+        for route in waiting:
+            route.continue_()

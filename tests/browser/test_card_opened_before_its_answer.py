@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import OFFLINE_LOAD_FAILURES
-from tests.browser.screen import under_the_worker
+from tests.browser.screen import Held, under_the_worker
 from tests.browser.test_builder_journeys import TIMEOUT, make_army, sign_in
 
 pytestmark = [
@@ -49,15 +49,8 @@ def test_a_card_opened_while_an_add_waits_stays_open_when_the_add_lands(live_ser
     user = sign_in(page.context, live_server)
     saved = make_army(user, "into-the-dark", 2)
     under_the_worker(page, live_server.url, saved.pk)
-    held: list = []  # the add's request waits until the player has opened another card
-
-    def hold(route):
-        if held and held[0] is None:
-            route.continue_()
-        else:
-            held.append(route)
-
-    page.route(f"**/armies/{saved.pk}/operations/", hold)
+    # the add's request waits until the player has opened another card
+    add = Held(page, f"**/armies/{saved.pk}/operations/")
     page.locator("#add-entry-hird").click()
     added = page.locator("#unit-list > li.item[data-optimistic]")
     expect(added).to_have_count(1)
@@ -66,10 +59,7 @@ def test_a_card_opened_while_an_add_waits_stays_open_when_the_add_lands(live_ser
     page.locator(f"#unit-{other} summary").click()
     expect(page.locator(f"#u-{other}-name")).to_be_visible()
 
-    waiting = held[:]
-    held[:] = [None]
-    for route in waiting:
-        route.continue_()
+    add.let_go()
     expect(page.locator(f"#unit-{ident}")).not_to_have_attribute("data-optimistic", "1")
     expect(page.locator("#pending-changes")).to_be_hidden(timeout=TIMEOUT)
     expect(page.locator(f"#unit-{other} details")).to_have_attribute("open", "")

@@ -18,7 +18,7 @@ from armybuilder.armies.changes.commands import SetValue
 from armybuilder.armies.models import Army
 from armybuilder.catalog.selectors import army_lookup
 from tests.browser.conftest import EDITOR_OF_A_UNIT_GONE, OFFLINE_LOAD_FAILURES
-from tests.browser.screen import under_the_worker
+from tests.browser.screen import Held, under_the_worker
 from tests.browser.test_builder_journeys import (
     TIMEOUT,
     entry_units,
@@ -272,25 +272,14 @@ def test_online_the_card_drawn_at_once_is_replaced_in_place_by_the_servers(live_
     user = sign_in(page.context, live_server)
     saved = make_army(user, "into-the-dark", 2)
     open_builder(page, live_server.url, saved)
-    held = []  # the add's request waits until the drawn card has been seen
-
-    def hold(route):
-        if held and held[0] is None:
-            route.continue_()
-        else:
-            held.append(route)
-
-    page.route(f"**/armies/{saved.pk}/operations/", hold)
+    add = Held(page, f"**/armies/{saved.pk}/operations/")  # until the drawn card is seen
     page.locator("#add-entry-bondi").click()
     drawn = page.locator("#unit-list > li.item[data-optimistic]")
     expect(drawn).to_have_count(1)
     expect(drawn).to_contain_text("not yet saved")
     ident = drawn.get_attribute("data-client-id")
     assert shown(page)[-1] == ident
-    waiting = held[:]
-    held[:] = [None]  # from now on requests go through
-    for route in waiting:
-        route.continue_()
+    add.let_go()
     expect(page.locator("#pending-changes")).to_be_hidden()
     expect(page.locator("[data-optimistic]")).to_have_count(0)
     expect(page.locator(f"#unit-{ident}")).to_have_count(1)
@@ -316,16 +305,9 @@ def test_a_part_of_the_page_the_server_sends_meanwhile_never_hides_the_drawn_car
     for its answer: the unit's card, drawn at once, stays on the screen throughout."""
     user = sign_in(page.context, live_server)
     saved = make_army(user, "into-the-dark", 2)
-    revisions, adds = [], []  # each waits until let go
-
-    def hold(route):
-        if adds and adds[0] is None:
-            route.continue_()
-        else:
-            adds.append(route)
-
+    revisions = []  # each waits until let go
     page.route(f"**/armies/{saved.pk}/lists/", lambda route: revisions.append(route))
-    page.route(f"**/armies/{saved.pk}/operations/", hold)
+    add = Held(page, f"**/armies/{saved.pk}/operations/")
     open_builder(page, live_server.url, saved)
     page.locator("#add-entry-bondi").click()
     drawn = page.locator("#unit-list > li.item[data-optimistic]")
@@ -338,10 +320,7 @@ def test_a_part_of_the_page_the_server_sends_meanwhile_never_hides_the_drawn_car
     expect(page.locator(".htmx-added, .htmx-settling")).to_have_count(0)
     assert page.evaluate("window.__goneAt") == []
     assert shown(page)[-1] == ident
-    waiting = adds[:]
-    adds[:] = [None]  # from now on requests go through
-    for route in waiting:
-        route.continue_()
+    add.let_go()
     expect(page.locator("[data-optimistic]")).to_have_count(0)
     saved.refresh_from_db()
     assert [u["id"] for u in saved.document["units"]] == shown(page)
@@ -411,15 +390,7 @@ def test_a_redraw_from_another_devices_change_never_hides_the_drawn_card(live_se
     open_builder(page, live_server.url, saved)
     first = shown(page)[0]
     opened(page, first)
-    adds = []  # the add's request waits until the redraw is seen
-
-    def hold(route):
-        if adds and adds[0] is None:
-            route.continue_()
-        else:
-            adds.append(route)
-
-    page.route(f"**/armies/{saved.pk}/operations/", hold)
+    add = Held(page, f"**/armies/{saved.pk}/operations/")  # until the redraw is seen
     page.locator("#add-entry-bondi").click()
     drawn = page.locator("#unit-list > li.item[data-optimistic]")
     expect(drawn).to_have_count(1)
@@ -432,10 +403,7 @@ def test_a_redraw_from_another_devices_change_never_hides_the_drawn_card(live_se
     expect(page.locator(f"#u-{first}-name")).to_have_value("Renamed on the phone")
     assert page.evaluate("window.__goneAt") == []
     assert shown(page)[-1] == ident
-    waiting = adds[:]
-    adds[:] = [None]  # from now on requests go through
-    for route in waiting:
-        route.continue_()
+    add.let_go()
     expect(page.locator("[data-optimistic]")).to_have_count(0)
     saved.refresh_from_db()
     assert [u["id"] for u in saved.document["units"]] == shown(page)
