@@ -1,5 +1,6 @@
-"""Two phones at one game for the browser journeys: the owner's (signed in) and the
-opponent's (the link to play, no account), each on its game page at 390 px."""
+"""Games for the browser journeys: one between two of the owner's armies (solo play), and
+two phones at it: the owner's (signed in) and the opponent's (the link to play, no
+account), each on its game page at 390 px."""
 
 from __future__ import annotations
 
@@ -8,14 +9,32 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth.models import User
+from django.utils.text import slugify
 from playwright.sync_api import BrowserContext, Page
 
+from armybuilder.armies.services import create_army
 from armybuilder.games import services
 from armybuilder.games.models import Game
 from tests.browser.test_axe_audit import VIEWPORTS, logged_in_context
 from tests.browser.test_game_pages_browser import _key
+from tests.support import army
 
 PHONE = VIEWPORTS["phone"]
+
+
+def solo_game(ruleset: str, units: list[dict], mine: str, theirs: str) -> Game:
+    """A game its owner plays against another army of theirs, both of ``units``."""
+    user = User.objects.create_user("owner")
+    return services.start_game(
+        user,
+        create_army(army(ruleset, units, name=mine), owner=user),
+        create_army(army(ruleset, units, name=theirs), owner=user),
+    )
+
+
+def card(page: Page, key: str):
+    return page.locator(f"#unit-{slugify(key)}")
 
 
 @dataclass

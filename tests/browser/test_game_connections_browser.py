@@ -6,19 +6,15 @@ in order. Each ends with the screen showing what the server holds."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
-from armybuilder.armies.services import create_army
-from armybuilder.games import services
 from armybuilder.games.models import Game
 from tests.browser.conftest import OFFLINE_LOAD_FAILURES
-from tests.browser.game_phones import PHONE, connection
+from tests.browser.game_phones import PHONE, connection, solo_game
 from tests.browser.screen import throttle, unthrottle
 from tests.browser.test_axe_audit import logged_in_context
 from tests.browser.test_game_offline_browser import offers_kept, screen_is_the_server
 from tests.browser.test_offline_copies_journeys import kept
-from tests.support import army
 
 pytestmark = [
     pytest.mark.browser,
@@ -30,11 +26,8 @@ UNITS = [{"name": "Knights", "type": "knights"}, {"name": "Bowmen", "type": "bow
 
 
 @pytest.fixture
-def game(db) -> Game:
-    user = User.objects.create_user("owner")
-    mine = create_army(army("feudal-2017", UNITS, name="Normans"), owner=user)
-    theirs = create_army(army("feudal-2017", UNITS, name="Saxons"), owner=user)
-    return services.start_game(user, mine, theirs)
+def game(db):
+    return solo_game("feudal-2017", UNITS, "Normans", "Saxons")
 
 
 def test_a_game_page_reloaded_offline_opens_from_the_kept_copy_with_what_waits(

@@ -8,17 +8,13 @@ from __future__ import annotations
 import io
 
 import pytest
-from django.contrib.auth.models import User
-from django.utils.text import slugify
 from playwright.sync_api import Page, expect
 from pypdf import PdfReader
 
-from armybuilder.armies.services import create_army
-from armybuilder.games import selectors, services
+from armybuilder.games import selectors
 from armybuilder.games.models import Game
-from tests.browser.game_phones import connection, two_phones
+from tests.browser.game_phones import card, connection, solo_game, two_phones
 from tests.browser.test_game_offline_browser import choose, offers_kept, screen_is_the_server
-from tests.support import army
 
 pytestmark = pytest.mark.browser
 
@@ -32,14 +28,7 @@ NAMES = ("Horse", "Hearth", "Levy")
 
 @pytest.fixture
 def game(db):
-    user = User.objects.create_user("owner")
-    mine = create_army(army("dark-ages-d5", UNITS, name="Saxons"), owner=user)
-    theirs = create_army(army("dark-ages-d5", UNITS, name="Danes"), owner=user)
-    return services.start_game(user, mine, theirs)
-
-
-def card(page: Page, key: str):
-    return page.locator(f"#unit-{slugify(key)}")
+    return solo_game("dark-ages-d5", UNITS, "Saxons", "Danes")
 
 
 def next_phase(page: Page, other: Page, expected: str) -> None:

@@ -17,6 +17,7 @@ from pypdf import PdfReader
 
 from armybuilder.armies.services import create_army
 from armybuilder.games import services
+from tests.browser.game_phones import solo_game
 from tests.browser.test_axe_audit import VIEWPORTS, logged_in_context
 from tests.browser.test_game_pages_browser import _key
 from tests.support import army
@@ -33,14 +34,7 @@ PHONE = VIEWPORTS["phone"]
 
 @pytest.fixture
 def game(db):
-    user = User.objects.create_user("owner")
-    mine = create_army({**_army(), "name": "Normans"}, owner=user)
-    theirs = create_army({**_army(), "name": "Saxons"}, owner=user)
-    return services.start_game(user, mine, theirs)
-
-
-def _army() -> dict:
-    return army("feudal-2017", UNITS)
+    return solo_game("feudal-2017", UNITS, "Normans", "Saxons")
 
 
 def kept(page) -> None:

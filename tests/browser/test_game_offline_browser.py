@@ -8,15 +8,11 @@ never silently dropped; what the screen shows is then what the server holds."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import User
-from django.utils.text import slugify
 from playwright.sync_api import Page, expect
 
-from armybuilder.armies.services import create_army
-from armybuilder.games import presenters, selectors, services
+from armybuilder.games import presenters, selectors
 from armybuilder.games.models import Game
-from tests.browser.game_phones import connection, two_phones
-from tests.support import army
+from tests.browser.game_phones import card, connection, solo_game, two_phones
 
 pytestmark = pytest.mark.browser
 
@@ -30,14 +26,7 @@ NAMES = ("Knights", "Serjeants", "Bowmen")
 
 @pytest.fixture
 def game(db):
-    user = User.objects.create_user("owner")
-    mine = create_army(army("feudal-2017", UNITS, name="Normans"), owner=user)
-    theirs = create_army(army("feudal-2017", UNITS, name="Saxons"), owner=user)
-    return services.start_game(user, mine, theirs)
-
-
-def card(page: Page, key: str):
-    return page.locator(f"#unit-{slugify(key)}")
+    return solo_game("feudal-2017", UNITS, "Normans", "Saxons")
 
 
 def offers_kept(page: Page, game: Game) -> None:
