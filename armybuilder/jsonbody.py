@@ -11,6 +11,16 @@ from rules.document import load_json
 from rules.errors import MalformedDocument
 
 
+class BadOperation(ValueError):
+    """One operation of a posted batch (an army's, a list's, a game's) that does not read:
+    a missing key, an unknown op, a value of the wrong kind; ``message`` names the field
+    at fault and what it may be."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
 class BadBody(Exception):
     def __init__(self, status: int, message: str, path: str = "") -> None:
         super().__init__(message)

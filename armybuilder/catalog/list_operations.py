@@ -32,6 +32,7 @@ from armybuilder.catalog import list_history, services
 from armybuilder.catalog.list_changes import META, Place, Refusal, apply, meta_change
 from armybuilder.catalog.list_refusals import explain, rebalanced
 from armybuilder.catalog.models import AppliedListChange, ArmyList
+from armybuilder.jsonbody import BadOperation
 from rules.list_ids import ID, find
 from rules.list_shape import ListShape, Section
 
@@ -81,10 +82,6 @@ class Outcome:
     refusal: Refusal | None = None
     theirs: Any = None  # a conflict: the field's value now, as the page draws it
     extra: dict[str, Any] = field(default_factory=dict)
-
-
-class BadOperation(ValueError):
-    """An operation that does not read: the field at fault named, with what it may be."""
 
 
 def change_of_form(post: QueryDict) -> Change:

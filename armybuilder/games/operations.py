@@ -38,6 +38,7 @@ from django.db import IntegrityError
 from armybuilder.games import morale, presenters, selectors, services
 from armybuilder.games.models import Game, GameAction
 from armybuilder.games.services import Keyed, Refused
+from armybuilder.jsonbody import BadOperation
 
 OPS = ("combat", "rally", "remove", "next_phase", "undo", "force_morale")
 MAX_BATCH = 200
@@ -46,15 +47,6 @@ KEY_RULE = "8 to 64 letters, digits, '-' or '_'"
 MAX_MODIFIERS = 50
 MAX_FACTS = 20
 MAX_TURN = 100_000
-
-
-class BadOperation(ValueError):
-    """A body that is not a batch of operations; ``message`` names the field and what it
-    may be."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 @dataclass(frozen=True)

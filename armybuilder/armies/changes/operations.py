@@ -46,6 +46,7 @@ from armybuilder.armies.history import rewind
 from armybuilder.armies.history.revisions import HistoryMissing, ItemGone, get_value, index_of
 from armybuilder.armies.history.rewind import NothingToUndo
 from armybuilder.armies.models import Army, Revision
+from armybuilder.jsonbody import BadOperation
 from rules.document import ID_PATTERN
 from rules.errors import MalformedDocument
 
@@ -68,15 +69,6 @@ GONE_NOTICE = (
     "That unit was deleted or moved away in another tab or device since this page was "
     "loaded; nothing was changed. Here is the army as it is now."
 )
-
-
-class BadOperation(ValueError):
-    """An operation that is not one (a missing key, an unknown op...); ``message`` says
-    which part of which operation."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 @dataclass(frozen=True)
