@@ -18,7 +18,7 @@ class ArmiesConfig(AppConfig):
 
         SIGNED_IN.append(claim_on_login)
 
-        from armybuilder.catalog.services import LIST_KEEPERS
+        from armybuilder.catalog.list_lifecycle import LIST_KEEPERS
 
         LIST_KEEPERS.append(_armies_built_on)
 

@@ -13,8 +13,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from armybuilder.catalog import selectors, services
+from armybuilder.catalog import list_lifecycle, selectors, services
 from armybuilder.catalog.models import ArmyList, SharedList
+
+JUST_DELETED = "muster_just_deleted_list"  # session: the list its rule set's page offers to undo
 
 # what the author may ask for from the list page (staff publish in the admin)
 STATUS_WORDS = {
@@ -65,13 +67,15 @@ def list_revoke(request: HttpRequest, slug: str, list_slug: str) -> HttpResponse
 
 @require_POST
 def list_delete(request: HttpRequest, slug: str, list_slug: str) -> HttpResponse:
+    """Deletes at once; the rule set's page then offers "Undo" (and "Restore" for
+    ``LIST_RESTORE_DAYS`` days)."""
     army_list = authored_list_or_404(request, slug, list_slug)
     try:
-        kept = services.delete_list(request.user, army_list)
+        kept = list_lifecycle.delete_list(request.user, army_list)
     except services.ListRefused as exc:
         messages.error(request, str(exc))
         return redirect(list_page_url(army_list))
-    messages.success(request, f"{army_list.name} deleted.")
+    request.session[JUST_DELETED] = army_list.pk
     if kept:
         messages.info(
             request,
@@ -79,6 +83,20 @@ def list_delete(request: HttpRequest, slug: str, list_slug: str) -> HttpResponse
             "and keep the revision they were checked against, for them alone.",
         )
     return redirect(reverse("catalog:ruleset", args=[slug]))
+
+
+@require_POST
+def list_undelete(request: HttpRequest, slug: str, list_slug: str) -> HttpResponse:
+    """Undo a delete (its author, within ``LIST_RESTORE_DAYS`` days); back to its page."""
+    army_list = selectors.deleted_list(slug, list_slug)
+    if army_list is None or not getattr(request.user, "is_authenticated", False):
+        raise Http404("no such army list")
+    try:
+        list_lifecycle.restore_list(request.user, army_list)
+    except services.ListRefused as exc:
+        raise Http404("no such army list") from exc
+    messages.success(request, f"Restored {army_list.name}.")
+    return redirect(list_page_url(army_list))
 
 
 def remember_shared(request: HttpRequest, army_list: ArmyList, token: str) -> None:

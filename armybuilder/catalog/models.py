@@ -16,6 +16,9 @@ PRIVATE, LINK, SUBMITTED, PUBLISHED = "private", "link", "submitted", "published
 # nobody reads it any more (its page, its link, menus, new pins and new armies), but the
 # revisions those were checked against stay, immutable, for them alone.
 DELETED = "deleted"
+# An author's delete can be undone for this many days (as an army's); then the list goes
+# for good, or stays deleted for the armies and submissions pinned to it.
+LIST_RESTORE_DAYS = 30
 STATUSES = [
     (PRIVATE, "Private: only its author"),
     (LINK, "Shared by link"),
@@ -87,6 +90,14 @@ class ArmyList(models.Model):
     )
     latest_revision = models.PositiveIntegerField(
         default=0, editable=False, help_text="Number of the newest revision (0: none yet)."
+    )
+    deleted_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When its author deleted it, while they may still restore it.",
+    )
+    status_before_delete = models.CharField(
+        max_length=10, blank=True, help_text="What a restore gives back (a link: private)."
     )
 
     objects = ArmyListManager()

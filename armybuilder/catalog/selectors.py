@@ -9,6 +9,8 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from django.db.models import (
@@ -25,9 +27,11 @@ from django.db.models import (
     When,
 )
 from django.db.models.functions import Cast
+from django.utils import timezone
 
 from armybuilder.catalog.models import (
     DELETED,
+    LIST_RESTORE_DAYS,
     ArmyList,
     ArmyListRevision,
     SharedList,
@@ -201,6 +205,28 @@ def lists_of_user(user: Any, ruleset: str | None = None) -> list[ArmyList]:
     if ruleset is not None:
         found = found.filter(ruleset=ruleset)
     return list(found.order_by("-updated"))
+
+
+@dataclass(frozen=True)
+class DeletedList:
+    army_list: ArmyList
+    restorable_until: datetime
+
+
+def deleted_lists_of_user(user: Any, ruleset: str) -> list[DeletedList]:
+    """The lists ``user`` deleted that they may still restore, newest delete first."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return []
+    keep = timedelta(days=LIST_RESTORE_DAYS)
+    found = ArmyList.objects.filter(
+        author_id=user.pk, ruleset=ruleset, status=DELETED, deleted_at__gte=timezone.now() - keep
+    ).order_by("-deleted_at", "-pk")
+    return [DeletedList(a, a.deleted_at + keep) for a in found if a.deleted_at is not None]
+
+
+def deleted_list(ruleset: str, slug: str) -> ArmyList | None:
+    """The deleted list with this slug (callers ask ``list_lifecycle.restorable``)."""
+    return ArmyList.objects.filter(ruleset=ruleset, slug=slug, status=DELETED).first()
 
 
 def lists_shared_with(user: Any, ruleset: str | None = None) -> list[ArmyList]:

@@ -12,7 +12,6 @@ the admin ask the same question.
 
 import json
 import secrets
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,7 +32,6 @@ from armybuilder.catalog.models import (
     SUBMITTED,
     ArmyList,
     ArmyListRevision,
-    SharedList,
     new_share_token,
     readable_lists,
 )
@@ -340,32 +338,6 @@ def edit_list(
     if not can(user, "edit", army_list):
         raise ListRefused("only the list's author can change it")
     return save_list(army_list, by=user, kind=kind, restores=restores, **content)
-
-
-# What still reads a revision of a list, told by the apps above the catalog (each fills
-# this in its ``AppConfig.ready``: armies for the armies pinned to it, events for the
-# submissions checked against it): each answers what keeps it ("" for nothing).
-LIST_KEEPERS: list[Callable[[ArmyList], str]] = []
-
-
-@transaction.atomic
-def delete_list(user: Any, army_list: ArmyList) -> str:
-    """Delete a list: its author always may. When armies or event submissions were pinned
-    to its revisions, those revisions stay, immutable, for them alone: the list becomes
-    ``DELETED`` (no page, link, menu, new pin or new army; not even for its author) and
-    they go on reading the revision they were checked against. Otherwise it is gone with
-    its revisions. What kept the revisions ("" when nothing did), for the author to read.
-    """
-    if not can(user, "delete", army_list):
-        raise ListRefused("only the list's author can delete it")
-    kept = [reason for keeper in LIST_KEEPERS if (reason := keeper(army_list))]
-    if not kept:
-        army_list.delete()
-        return ""
-    SharedList.objects.filter(army_list=army_list).delete()
-    army_list.status, army_list.share_token = DELETED, None
-    army_list.save(update_fields=["status", "share_token", "updated"])
-    return " and ".join(kept)
 
 
 def set_status(user: Any, army_list: ArmyList, status: str) -> ArmyList:

@@ -14,6 +14,7 @@ urlpatterns = [
     path(f"{LIST}status/", list_views.list_status, name="list_status"),
     path(f"{LIST}revoke/", list_views.list_revoke, name="list_revoke"),
     path(f"{LIST}delete/", list_views.list_delete, name="list_delete"),
+    path(f"{LIST}undelete/", list_views.list_undelete, name="list_undelete"),  # undoes a delete
     path(f"{LIST}copy/", list_views.list_copy, name="list_copy"),
     path(f"{LIST}edit/", list_editor.edit_list, name="list_edit"),
     path(f"{LIST}operations/", list_operation_views.operations, name="list_operations"),

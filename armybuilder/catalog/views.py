@@ -12,7 +12,8 @@ from django.views.decorators.http import require_safe
 import rules
 from armybuilder.catalog import list_views, presenters, selectors, services
 from armybuilder.catalog.list_page import army_list_page, takes_allies
-from armybuilder.catalog.models import ArmyList, public_lists
+from armybuilder.catalog.list_views import JUST_DELETED
+from armybuilder.catalog.models import LIST_RESTORE_DAYS, ArmyList, public_lists
 from armybuilder.pages import Version, versioned_page
 
 
@@ -57,16 +58,21 @@ def ruleset_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """A rule set's page; a player who wrote lists for it also reads them there ("Your
     lists"), drawn fresh: the cached page's version follows the public lists only."""
     own = selectors.lists_of_user(request.user, slug)
-    if own:
-        return _ruleset_page(request, slug, own)
+    deleted = selectors.deleted_lists_of_user(request.user, slug)
+    if own or deleted:
+        return _ruleset_page(request, slug, own, deleted)
     return _cached_ruleset_page(request, slug)
 
 
 def _ruleset_page(
-    request: HttpRequest, slug: str, own: list[ArmyList] | None = None
+    request: HttpRequest,
+    slug: str,
+    own: list[ArmyList] | None = None,
+    deleted: list[selectors.DeletedList] | None = None,
 ) -> HttpResponse:
     ruleset = ruleset_or_404(slug)
     army_lists = selectors.lists_for(slug)
+    just_deleted = request.session.pop(JUST_DELETED, None) if deleted else None
     return render(
         request,
         "catalog/ruleset.html",
@@ -74,6 +80,11 @@ def _ruleset_page(
             "ruleset": ruleset,
             "army_lists": army_lists,
             "own_lists": own or [],
+            "deleted_lists": deleted or [],
+            "undo": next(
+                (d.army_list for d in deleted or [] if d.army_list.pk == just_deleted), None
+            ),
+            "restore_days": LIST_RESTORE_DAYS,
             "lists_text": presenters.lists_text(ruleset, len(army_lists)),
             "points_text": presenters.points_text(ruleset),
             "options": presenters.reference(ruleset.options),

@@ -8,7 +8,7 @@ class EventsConfig(AppConfig):
 
     def ready(self) -> None:
         from armybuilder.armies.selectors import SHARE_GUARDS
-        from armybuilder.catalog.services import LIST_KEEPERS
+        from armybuilder.catalog.list_lifecycle import LIST_KEEPERS
         from armybuilder.events.game_sources import REVEALED
         from armybuilder.events.selectors import army_under_embargo, list_checks_entries
         from armybuilder.games.opponents import SOURCES

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from armybuilder.armies import services as armies_services
 from armybuilder.armies.making.drafts import prune_abandoned
+from armybuilder.catalog.list_lifecycle import purge_deleted_lists
 from armybuilder.ops.models import Scheduled
 from armybuilder.taskresults import MISSING_RESULT
 
@@ -47,6 +48,7 @@ def run_maintenance(now: datetime | None = None) -> str:
     ]
     # soft-deleted armies past their 30 days of undo
     done.append(f"purged {armies_services.purge_deleted_armies(now=now)} deleted armies")
+    done.append(f"{purge_deleted_lists(now)} deleted army lists")  # likewise, lists
     done.append(f"{armies_services.prune_action_keys(now)} old one-time action keys")
     from armybuilder.ops.heartbeat import prune
 

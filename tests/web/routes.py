@@ -93,6 +93,7 @@ ROUTES: dict[str, Rule] = {
     "catalog:list_status": Rule(AUTHOR),
     "catalog:list_revoke": Rule(AUTHOR),
     "catalog:list_delete": Rule(AUTHOR),
+    "catalog:list_undelete": Rule(AUTHOR),  # its list is one its author deleted
     "catalog:list_edit": Rule(AUTHOR),
     "catalog:list_operations": Rule(AUTHOR),
     "catalog:list_history": Rule(AUTHOR),
@@ -240,6 +241,8 @@ ROUTES: dict[str, Rule] = {
 
 # The undelete route (it shares its name): its army is a deleted one the owner may restore.
 UNDELETE = "/armies/<int:pk>/restore/"
+# Likewise a list's: the sample list must be deleted first for its author to reach it.
+LIST_UNDELETE = "catalog:list_undelete"
 
 
 @dataclass(frozen=True)

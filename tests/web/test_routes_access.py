@@ -24,6 +24,7 @@ from tests.web.routes import (
     AUTHOR,
     GAME,
     GAME_LINK,
+    LIST_UNDELETE,
     OWNER,
     PUBLIC,
     ROUTES,
@@ -140,6 +141,8 @@ def test_owner_routes_include_every_builder_change_and_page():
 @pytest.mark.parametrize("route", routes_of(AUTHOR), ids=ids(routes_of(AUTHOR)))
 def test_an_author_route_is_404_for_another_user_and_for_a_visitor(route, owner, samples, client):
     url = url_for(route, sample_kwargs(route, samples))
+    if route.key == LIST_UNDELETE:
+        owner.post(url.replace("/undelete/", "/delete/"))
     refused_to_others_but_not_to_the_owner(
         url, owner, client, lambda: ArmyList.objects.values().get(pk=samples.list_pk)
     )

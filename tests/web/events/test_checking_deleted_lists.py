@@ -9,8 +9,10 @@ from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 from freezegun import freeze_time
 
+from armybuilder.catalog import list_lifecycle
 from armybuilder.catalog import services as catalog
 from armybuilder.catalog.models import DELETED, ArmyList, ArmyListRevision, SharedList
 from armybuilder.events import services
@@ -44,7 +46,9 @@ def test_a_list_an_event_allowed_with_nothing_submitted_on_it_is_gone_with_its_r
     own = own_viking(author)
     event = make_event(organiser)
     event.allowed_lists.create(army_list=own, revision=own.latest_revision)
-    assert catalog.delete_list(author, own) == ""
+    assert list_lifecycle.delete_list(author, own) == ""
+    # past the days its author may undo it
+    assert list_lifecycle.purge_deleted_lists(timezone.now() + timedelta(days=31)) == 1
     assert not ArmyList.objects.filter(pk=own.pk).exists()
     assert not ArmyListRevision.objects.filter(army_list_id=own.pk).exists()
     assert not AllowedList.objects.filter(event=event, army_list_id=own.pk).exists()
@@ -62,7 +66,7 @@ def test_submissions_keep_the_revision_of_a_list_its_author_deleted(client):
         submitted = services.submit(entry, army_on(entrant, own, name="Bob's host"), entrant)
     assert submitted.valid and submitted.list_revisions == {own.slug: own.latest_revision}
 
-    kept = catalog.delete_list(author, own)
+    kept = list_lifecycle.delete_list(author, own)
     assert kept == "1 army is built on it and 1 event submission checked against it"
     own.refresh_from_db()
     assert own.status == DELETED and own.share_token is None

@@ -314,7 +314,7 @@ PRIVATE_NAME = "Viking (Great Army)"
 
 def withdraw_viking(how: str, author=None):
     """The author of the (published) Viking list makes it private or deletes it."""
-    from armybuilder.catalog import services as catalog
+    from armybuilder.catalog import list_lifecycle
     from armybuilder.catalog.models import ArmyList
 
     author = author or player("author")
@@ -323,7 +323,7 @@ def withdraw_viking(how: str, author=None):
     if how == "private":
         found.update(status="private")
     else:
-        catalog.delete_list(author, found.get())
+        list_lifecycle.delete_list(author, found.get())
 
 
 @pytest.mark.parametrize("how", ["private", "deleted"])
