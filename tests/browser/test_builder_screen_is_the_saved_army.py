@@ -129,3 +129,45 @@ def test_notes_typed_while_a_roll_is_on_its_way_are_the_players_own_not_a_confli
     assert saved.document["units"]  # the roll landed too
     expect(page.locator("[data-field].conflicted")).to_have_count(0)
     same_as_fresh(page, browser, live_server, user, saved.pk)
+
+
+def test_an_open_cards_editor_fetched_before_an_edit_landed_does_not_draw_over_it(
+    live_server, page: Page, browser: Browser
+):
+    """Another device renames a unit: the open card's editor is fetched again to follow
+    it. On a slow link the player chooses Determined before that fetch answers, and the
+    choice's answer (with its stat line) lands first: the editor drawn before it must not
+    put the old stat line back."""
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "feudal-2017", 3)
+    open_builder(page, live_server.url, saved)
+    open_card(page, 0)
+    first = unit_id(page, 0)
+    card = page.locator(f"#unit-{first}")
+    stats = card.locator("dl.stats")
+    expect(stats).to_contain_text("15")
+    editor_url = live_server.url + (card.get_attribute("data-editor") or "")
+    held = []
+
+    def hold(route):
+        if held:
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))  # the editor as the server drew it then
+
+    page.route(editor_url, hold)
+    saved.refresh_from_db()
+    pipeline.run(saved, SetValue(first, "name", "Renamed elsewhere"))
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # asks the version
+    expect(card.locator(".item-name")).to_have_text("Renamed elsewhere")
+    page.wait_for_function("() => document.documentElement.hasAttribute('data-drawing')")
+    assert held, "the open card's editor is fetched again"
+
+    card.locator("[data-field='advantage'] select").select_option("determined")
+    expect(stats).to_contain_text("18")
+    expect(page.locator("#pending-changes")).not_to_contain_text("not yet saved")
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    settled(page)
+    expect(stats).to_contain_text("18")
+    same_as_fresh(page, browser, live_server, user, saved.pk)

@@ -115,7 +115,7 @@ export function morphBuilder(fresh) {
   // the cards drawn ahead of the server (which the morph took out) go back at once, not
   // after the stale editors below come: until then the player would see them gone
   document.dispatchEvent(new CustomEvent("muster:morphed"));
-  return Promise.all(Array.from(stale).map(refetchEditor)).then(() => {
+  return Promise.all(Array.from(stale).map((id) => refetchEditor(id))).then(() => {
     redrawn(version);
     busy(false);
     return true;
@@ -130,7 +130,13 @@ export function morphHtml(html) {
   return morphBuilder(fresh ? document.importNode(fresh, true) : null);
 }
 
-function refetchEditor(cardId) {
+/* The version the page shows now (an answer applied since a fetch was sent moves it). */
+function versionShown() {
+  const input = document.getElementById("army-version");
+  return input ? Number(input.value) : 0;
+}
+
+function refetchEditor(cardId, tries = 3) {
   const card = document.getElementById(cardId);
   const editor = card ? card.querySelector(".card-editor:not(.pending-editor)") : null;
   if (!editor || !card.dataset.editor || navigator.onLine === false) { return Promise.resolve(); }
@@ -142,6 +148,12 @@ function refetchEditor(cardId) {
       template.innerHTML = html;
       const fresh = template.content.querySelector(".card-editor");
       if (!fresh || fresh.id !== editor.id) { return; }
+      // drawn before an answer that landed meanwhile (its stat line and menus are older
+      // than the page's): never put over it; asked again, as the page now stands
+      const drawn = fresh.querySelector("form input[name=version]");
+      if (drawn && Number(drawn.getAttribute("value")) < versionShown()) {
+        return tries > 1 ? refetchEditor(cardId, tries - 1) : undefined;
+      }
       Idiomorph.morph(editor, document.importNode(fresh, true), options(new Set(), 0));
       const now = document.getElementById(editor.id);
       if (window.htmx && now) { window.htmx.process(now); }
