@@ -201,7 +201,8 @@ def act(device: Device, action: str, rng: random.Random, step: int, ruleset: str
     assert page is not None
     offline = device.network == "offline"
     if action == "add":
-        tiles = page.locator("#add-unit-panel button.entry:not([aria-disabled=true])")
+        # a player taps only the tiles shown (an ally's sit in a closed group)
+        tiles = page.locator("#add-unit-panel button.entry:not([aria-disabled=true]):visible")
         count = tiles.count()
         if not count:
             return "add: no tile"
