@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, Page, expect
 from armybuilder.armies.changes import pipeline
 from armybuilder.armies.changes.commands import Add, SetValue
 from armybuilder.armies.models import Army
-from tests.browser.screen import TIMEOUT, same_as_fresh, settled, shown, throttle, unthrottle
+from tests.browser.screen import TIMEOUT, Held, same_as_fresh, settled, shown, throttle, unthrottle
 from tests.browser.test_builder_journeys import make_army, open_builder, open_card, sign_in
 from tests.support import unit_id
 
@@ -170,4 +170,42 @@ def test_an_open_cards_editor_fetched_before_an_edit_landed_does_not_draw_over_i
     route.fulfill(response=answer)
     settled(page)
     expect(stats).to_contain_text("18")
+    same_as_fresh(page, browser, live_server, user, saved.pk)
+
+
+def test_a_unit_being_deleted_has_its_editor_never_asked_for_again(
+    live_server, page: Page, browser: Browser
+):
+    """The player deletes an open card on a slow link and another device's change is drawn
+    before the delete lands: the server still draws the card, its editor older than the
+    builder. Asking for that editor again would meet the delete (404) on its way: the card
+    goes with the delete's answer, its editor is not fetched."""
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "into-the-dark", 2)
+    open_builder(page, live_server.url, saved)
+    open_card(page, 0)
+    first, second = unit_id(page, 0), unit_id(page, 1)
+    editor = Held(
+        page, live_server.url + (page.locator(f"#unit-{first}").get_attribute("data-editor") or "")
+    )
+    delete = Held(page, f"**/armies/{saved.pk}/operations/")
+    page.locator(f"#unit-{first} .item-actions").get_by_role("button", name="Delete").click()
+    expect(page.locator("#pending-changes")).to_contain_text("Delete")
+    saved.refresh_from_db()
+    pipeline.run(saved, SetValue(second, "name", "Renamed elsewhere"))
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # asks the version
+    expect(page.locator(f"#unit-{second}-summary .item-name")).to_have_text("Renamed elsewhere")
+    for _ in range(200):  # the drawing done, or stuck on the editor asked for
+        if editor.routes or not page.evaluate(
+            "document.documentElement.hasAttribute('data-drawing')"
+        ):
+            break
+        page.wait_for_timeout(50)
+    asked = len(editor.routes)
+    delete.let_go()
+    expect(page.locator("#pending-changes")).to_be_hidden()
+    editor.let_go()  # what was asked meets the delete now (404)
+    assert asked == 0, "the editor of a unit being deleted was asked for again"
+    settled(page)
+    assert [card["id"] for card in shown(page)["cards"]] == [f"unit-{second}"]
     same_as_fresh(page, browser, live_server, user, saved.pk)

@@ -17,7 +17,7 @@ from armybuilder.armies.changes import pipeline
 from armybuilder.armies.changes.commands import SetValue
 from armybuilder.armies.models import Army
 from armybuilder.catalog.selectors import army_lookup
-from tests.browser.conftest import EDITOR_OF_A_UNIT_GONE, OFFLINE_LOAD_FAILURES
+from tests.browser.conftest import OFFLINE_LOAD_FAILURES
 from tests.browser.screen import Held, under_the_worker
 from tests.browser.test_builder_journeys import (
     TIMEOUT,
@@ -72,7 +72,6 @@ def server_total(saved: Army) -> int:
     return rules.check(rules.parse_document(saved.document, army_lookup(saved))).total_points
 
 
-@EDITOR_OF_A_UNIT_GONE  # its delete lands as the page fetches the card's editor again
 def test_offline_add_duplicate_delete_and_move_show_at_once_and_count_in_the_estimate(
     live_server, page: Page, browser: Browser
 ):
@@ -203,7 +202,6 @@ def test_the_picker_counts_follow_a_unit_added_offline(live_server, page: Page):
     expect(page.locator("#add-entry-bondi .entry-count")).to_have_text(offline)
 
 
-@EDITOR_OF_A_UNIT_GONE  # its delete lands as the page fetches the card's editor again
 def test_the_picker_counts_follow_a_delete_and_a_duplicate_of_the_servers_cards(
     live_server, page: Page
 ):

@@ -9,7 +9,7 @@ from django.test import Client
 from playwright.sync_api import Browser, Page, expect
 
 from armybuilder.armies.models import Revision
-from tests.browser.conftest import EDITOR_OF_A_UNIT_GONE, OFFLINE_LOAD_FAILURES
+from tests.browser.conftest import OFFLINE_LOAD_FAILURES
 from tests.browser.screen import under_the_worker
 from tests.browser.test_builder_journeys import make_army, open_builder, open_card, sign_in
 from tests.support import kept_with_editors, unit_id
@@ -87,7 +87,6 @@ def test_an_offline_edit_of_unit_3_kept_over_an_offline_reload_lands_on_unit_3(
     assert [u["figures"] for u in units] == [before[0], before[1], 7]
 
 
-@EDITOR_OF_A_UNIT_GONE  # its delete lands as the page fetches the card's editor again
 def test_offline_rename_two_edits_a_delete_and_an_add_over_two_reloads_all_land_once_in_order(
     live_server, page: Page, browser: Browser
 ):

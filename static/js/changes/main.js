@@ -390,6 +390,8 @@ function reapply() {
 }
 
 morph.on("keep", keep);
+morph.on("going", (cardId) => army !== null && queue.pending(army)
+  .some((r) => r.op === "delete" && ("unit-" + r.target === cardId || "general-" + r.target === cardId)));
 redraw.on("own", ownVersion);
 redraw.on("after", reapply);
 document.addEventListener("htmx:oobBeforeSwap", (event) => {

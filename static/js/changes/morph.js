@@ -12,7 +12,7 @@
 import { Idiomorph } from "../vendor/idiomorph.js";
 
 const OWN = ["pending-changes", "unsaved", "request-problem"];  // the page's own notes
-const hooks = { keep: () => false };
+const hooks = { keep: () => false, going: () => false };
 
 export function on(name, hook) { hooks[name] = hook; }
 
@@ -140,6 +140,9 @@ function refetchEditor(cardId, tries = 3) {
   const card = document.getElementById(cardId);
   const editor = card ? card.querySelector(".card-editor:not(.pending-editor)") : null;
   if (!editor || !card.dataset.editor || navigator.onLine === false) { return Promise.resolve(); }
+  // a unit this page is deleting (its delete queued or on its way) would answer 404 as the
+  // delete lands: its card goes with the next drawing, its editor is not asked for
+  if (hooks.going(cardId)) { return Promise.resolve(); }
   return fetch(card.dataset.editor, { credentials: "same-origin", cache: "no-store", headers: { "HX-Request": "true" } })
     .then((r) => (r.ok ? r.text() : null))
     .then((html) => {
