@@ -96,23 +96,36 @@ export async function follow(asked) {
 }
 
 let asking = false;
+// the newest version a drawing the poll asked for is on its way to show (0: none); the
+// poll is not held by it: a drawing that stalls is passed by one asked when the game moves
+// on again, and one asked already is not asked again every second on a slow link (only
+// once it has been on its way longer than STALLED)
+let coming = 0;
+let comingSince = 0;
+const STALLED = 10000;  // ms
 
 async function tick() {
   if (document.hidden || asking || navigator.onLine === false) { return; }  // offline: asked when back
   asking = true;
+  let version;
   try {
     const response = await fetch(document.getElementById("game").dataset.versionUrl, {
       cache: "no-store", credentials: "same-origin", headers: { Accept: "application/json" },
+      signal: AbortSignal.timeout(STALLED),  // a stalled answer never stops the poll
     });
     if (!response.ok) { return; }
-    const { version } = await response.json();
-    if (version === shown()) { hideNotice(); return; }
-    if (inProgress()) { showNotice(); } else { await follow(false); }
+    ({ version } = await response.json());
   } catch (error) {
-    // offline or a dropped answer: asked again in a second
+    return;  // offline or a dropped answer: asked again in a second
   } finally {
     asking = false;
   }
+  if (version === shown()) { coming = 0; hideNotice(); return; }
+  if (version <= coming && Date.now() - comingSince < STALLED) { return; }
+  if (inProgress()) { showNotice(); return; }
+  coming = version;
+  comingSince = Date.now();
+  follow(false).catch(() => {}).finally(() => { if (coming === version) { coming = 0; } });
 }
 
 if (root && root.dataset.versionUrl) {
