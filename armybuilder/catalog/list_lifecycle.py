@@ -4,7 +4,7 @@ revisions, or, when armies or event submissions are pinned to them, stays delete
 them alone."""
 
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -13,10 +13,10 @@ from django.utils import timezone
 from armybuilder.catalog.models import (
     DELETED,
     LINK,
-    LIST_RESTORE_DAYS,
     PRIVATE,
     ArmyList,
     SharedList,
+    list_restore_cutoff,
 )
 from armybuilder.catalog.services import ListRefused, can
 
@@ -24,11 +24,6 @@ from armybuilder.catalog.services import ListRefused, can
 # this in its ``AppConfig.ready``: armies for the armies pinned to it, events for the
 # submissions checked against it): each answers what keeps it ("" for nothing).
 LIST_KEEPERS: list[Callable[[ArmyList], str]] = []
-
-
-def restore_cutoff(now: datetime | None = None) -> datetime:
-    """Lists deleted before this may no longer be restored."""
-    return (now or timezone.now()) - timedelta(days=LIST_RESTORE_DAYS)
 
 
 def keepers(army_list: ArmyList) -> str:
@@ -56,7 +51,7 @@ def restorable(army_list: ArmyList, now: datetime | None = None) -> bool:
     return (
         army_list.status == DELETED
         and army_list.deleted_at is not None
-        and army_list.deleted_at >= restore_cutoff(now)
+        and army_list.deleted_at >= list_restore_cutoff(now)
     )
 
 
@@ -78,7 +73,9 @@ def purge_deleted_lists(now: datetime | None = None) -> int:
     revisions; one read by pinned armies or submissions stays deleted for them (and may
     no longer be restored). How many went."""
     gone = 0
-    for army_list in ArmyList.objects.filter(status=DELETED, deleted_at__lt=restore_cutoff(now)):
+    for army_list in ArmyList.objects.filter(
+        status=DELETED, deleted_at__lt=list_restore_cutoff(now)
+    ):
         with transaction.atomic():
             if keepers(army_list):
                 ArmyList.objects.filter(pk=army_list.pk).update(deleted_at=None)

@@ -1,12 +1,14 @@
 """Army lists: constraint data for one rule set, Muster's own or a player's, with revisions."""
 
 import secrets
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Exists, OuterRef, Q
+from django.utils import timezone
 
 from armybuilder.textrule import validate_json, validate_line, validate_text
 from rules.registry import get_ruleset, slugs
@@ -19,6 +21,7 @@ DELETED = "deleted"
 # An author's delete can be undone for this many days (as an army's); then the list goes
 # for good, or stays deleted for the armies and submissions pinned to it.
 LIST_RESTORE_DAYS = 30
+
 STATUSES = [
     (PRIVATE, "Private: only its author"),
     (LINK, "Shared by link"),
@@ -26,6 +29,11 @@ STATUSES = [
     (PUBLISHED, "Published"),
     (DELETED, "Deleted by its author"),
 ]
+
+
+def list_restore_cutoff(now: datetime | None = None) -> datetime:
+    """Lists deleted before this moment can no longer be restored."""
+    return (now or timezone.now()) - timedelta(days=LIST_RESTORE_DAYS)
 
 
 def new_share_token() -> str:

@@ -27,7 +27,6 @@ from django.db.models import (
     When,
 )
 from django.db.models.functions import Cast
-from django.utils import timezone
 
 from armybuilder.catalog.models import (
     DELETED,
@@ -35,6 +34,7 @@ from armybuilder.catalog.models import (
     ArmyList,
     ArmyListRevision,
     SharedList,
+    list_restore_cutoff,
     public_lists,
     readable_lists,
 )
@@ -219,7 +219,7 @@ def deleted_lists_of_user(user: Any, ruleset: str) -> list[DeletedList]:
         return []
     keep = timedelta(days=LIST_RESTORE_DAYS)
     found = ArmyList.objects.filter(
-        author_id=user.pk, ruleset=ruleset, status=DELETED, deleted_at__gte=timezone.now() - keep
+        author_id=user.pk, ruleset=ruleset, status=DELETED, deleted_at__gte=list_restore_cutoff()
     ).order_by("-deleted_at", "-pk")
     return [DeletedList(a, a.deleted_at + keep) for a in found if a.deleted_at is not None]
 

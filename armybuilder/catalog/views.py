@@ -12,7 +12,6 @@ from django.views.decorators.http import require_safe
 import rules
 from armybuilder.catalog import list_views, presenters, selectors, services
 from armybuilder.catalog.list_page import army_list_page, takes_allies
-from armybuilder.catalog.list_views import JUST_DELETED
 from armybuilder.catalog.models import LIST_RESTORE_DAYS, ArmyList, public_lists
 from armybuilder.pages import Version, versioned_page
 
@@ -72,7 +71,7 @@ def _ruleset_page(
 ) -> HttpResponse:
     ruleset = ruleset_or_404(slug)
     army_lists = selectors.lists_for(slug)
-    just_deleted = request.session.pop(JUST_DELETED, None) if deleted else None
+    just_deleted = request.session.pop(list_views.JUST_DELETED, None) if deleted else None
     return render(
         request,
         "catalog/ruleset.html",
