@@ -210,3 +210,41 @@ def test_a_reload_before_choosing_still_offers_the_conflict_with_my_value(
     expect(figures(page, 1)).to_have_value("8")
     expect(page.locator("[data-field].conflicted")).to_have_count(0)
     same_as_fresh(page, browser, live_server, user, saved.pk)
+
+
+def test_an_undo_is_in_the_devices_copy_at_once_and_a_reload_offline_shows_it(
+    live_server, page: Page, browser: Browser, kept
+):
+    """Undo is not an operation of the queue: its answer is the builder drawn again. The
+    device's copy must follow it as it follows an answer (not seconds later, once changes
+    settle), or a reload offline just after shows the change Undo took back."""
+    user, saved = kept
+    open_card(page, 0)
+    box = figures(page, 0)
+    before = box.input_value()
+    box.fill(str(int(before) - 2))
+    box.press("Tab")
+    expect(page.locator(f"#u-{unit_id(page, 0)}-figures-wrap .field-state")).to_have_text("Saved")
+    version = int(page.locator("#army-version").input_value())
+    expect(page.locator(f"html[data-kept-version='{version}']")).to_have_count(1)
+    page.evaluate(
+        """() => {
+          window.toWorker = [];
+          const worker = navigator.serviceWorker.controller;
+          const post = worker.postMessage.bind(worker);
+          worker.postMessage = (message) => { window.toWorker.push(message.type); post(message); };
+        }"""
+    )
+    page.locator("#undo-button").click()
+    expect(page.locator("#army-version")).to_have_value(str(version + 1))
+    expect(box).to_have_value(before)
+    assert "landed" in page.evaluate("window.toWorker"), "the device's copy is told at once"
+    expect(page.locator(f"html[data-kept-version='{version + 1}']")).to_have_count(1)
+    page.context.set_offline(True)
+    page.reload()
+    open_card(page, 0)
+    expect(figures(page, 0)).to_have_value(before)
+    expect(page.locator("#army-version")).to_have_value(str(version + 1))
+    page.context.set_offline(False)
+    settled(page)
+    same_as_fresh(page, browser, live_server, user, saved.pk)

@@ -415,7 +415,15 @@ document.addEventListener("htmx:beforeSwap", (event) => {
   if (!target || target.id !== "builder" || !event.detail.shouldSwap) { return; }
   event.detail.shouldSwap = false;
   redraw.answeredOnce();
-  morph.morphHtml(event.detail.serverResponse).then(() => showCount());
+  morph.morphHtml(event.detail.serverResponse).then(() => {
+    // this tab's own change, as an answer of the queue's is: the device's copy for offline
+    // follows it at once (not once changes settle), and the tab's other pages are told
+    const version = versionNow();
+    mine(version);
+    keepCopy();
+    if (channel && army !== null && version) { channel.postMessage({ army: army, version: version }); }
+    showCount();
+  });
 });
 document.addEventListener("htmx:afterSettle", () => reapply());
 
