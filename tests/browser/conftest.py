@@ -151,14 +151,20 @@ def _screenshots(item: pytest.Item) -> None:
     browser = getattr(item, "funcargs", {}).get("browser")
     if browser is None:
         return
-    ARTIFACTS.mkdir(exist_ok=True)
     stem = re.sub(r"[^\w.-]+", "_", item.nodeid)
     for c, context in enumerate(browser.contexts):
-        for p, page in enumerate(context.pages):
-            try:
-                page.screenshot(path=str(ARTIFACTS / f"{stem}-{c}-{p}.png"), full_page=True)
-            except Exception as exc:  # a closed page must not hide the real failure
-                print(f"no screenshot of context {c} page {p}: {exc}")
+        shoot(context.pages, f"{stem}-{c}")
+
+
+def shoot(pages, stem: str) -> None:
+    """A full-page screenshot of each page in ``test-artifacts/`` (``stem-N.png``); a test
+    that closes its own contexts on failure calls it first."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    for p, page in enumerate(pages):
+        try:
+            page.screenshot(path=str(ARTIFACTS / f"{stem}-{p}.png"), full_page=True)
+        except Exception as exc:  # a closed page must not hide the real failure
+            print(f"no screenshot of {stem} page {p}: {exc}")
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from armybuilder.armies.changes import saving
 from armybuilder.armies.models import Army
-from tests.browser.conftest import EDITOR_OF_A_UNIT_GONE, OFFLINE_LOAD_FAILURES
+from tests.browser.conftest import EDITOR_OF_A_UNIT_GONE, OFFLINE_LOAD_FAILURES, shoot
 from tests.browser.screen import TIMEOUT, same_as_fresh, settled, sign_in_context
 from tests.browser.test_builder_journeys import make_army, sign_in
 from tests.support import kept_with_editors
@@ -338,6 +338,11 @@ def journey(seed: int, browser: Browser, live_server: Any, user: User, log: list
             saved.refresh_from_db()
             expected = start + ops.count("add") + ops.count("duplicate") - ops.count("delete")
             assert len(saved.document["units"]) == expected, sent
+    except BaseException:
+        # the devices' pages go with their contexts, before the failure's own screenshots
+        for device in devices:
+            shoot(device.context.pages, f"random-journey-{seed}-{device.name}")
+        raise
     finally:
         for device in devices:
             device.context.close()
