@@ -121,7 +121,8 @@ def same_as_fresh(page: Page, browser: Browser, live_server: Any, user: User, ar
     theirs = fresh(browser, live_server, user, army_pk)
     ids = [c["id"] for c in mine["cards"]]
     assert len(ids) == len(set(ids)), f"a card drawn twice: {ids}"
-    assert ids == ["unit-" + u["id"] for u in theirs["export"].get("units") or []]
+    saved = ["unit-" + u["id"] for u in theirs["export"].get("units") or []]
+    assert ids == saved, f"cards shown {ids}, saved {saved} (version {mine['version']})"
     assert ids == [c["id"] for c in theirs["cards"]]
     for card, other in zip(mine["cards"], theirs["cards"], strict=True):
         assert card["summary"] == other["summary"], (card["id"], card["summary"], other["summary"])

@@ -6,6 +6,7 @@ and the total are the server's."""
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from django.test import Client
@@ -18,7 +19,7 @@ from armybuilder.armies.changes.commands import SetValue
 from armybuilder.armies.models import Army
 from armybuilder.catalog.selectors import army_lookup
 from tests.browser.conftest import OFFLINE_LOAD_FAILURES
-from tests.browser.screen import Held, under_the_worker
+from tests.browser.screen import Held, same_as_fresh, under_the_worker
 from tests.browser.test_builder_journeys import (
     TIMEOUT,
     entry_units,
@@ -405,3 +406,36 @@ def test_a_redraw_from_another_devices_change_never_hides_the_drawn_card(live_se
     expect(page.locator("[data-optimistic]")).to_have_count(0)
     saved.refresh_from_db()
     assert [u["id"] for u in saved.document["units"]] == shown(page)
+
+
+def test_a_move_sent_as_the_tab_closed_is_shown_once_by_the_next_page(
+    live_server, page: Page, browser: Browser
+):
+    """A card moved offline; the connection returns and the player closes the tab, which
+    sends the move as it goes. The next page is drawn with the move saved while its queue
+    still holds it: drawn ahead again it showed the card moved twice until a reload."""
+    user = sign_in(page.context, live_server)
+    saved = make_army(user, "feudal-2017", 4)
+    under_the_worker(page, live_server.url, saved.pk)
+    ids = shown(page)
+    page.context.set_offline(True)
+    opened(page, ids[1])
+    page.locator(f"#unit-{ids[1]} [data-op=move][data-value=down]").click()
+    moved = [ids[0], ids[2], ids[1], ids[3]]
+    expect(page.locator("#pending-changes")).to_contain_text("not yet saved")
+    assert shown(page) == moved
+    page.context.set_offline(False)
+    page.close(run_before_unload=True)  # the tab sends what waits as it goes
+    for _ in range(100):
+        saved.refresh_from_db()
+        if [u["id"] for u in saved.document["units"]] == moved:
+            break
+        time.sleep(0.05)  # the keepalive request is on its way
+    assert [u["id"] for u in saved.document["units"]] == moved
+    again = page.context.new_page()
+    again.set_default_timeout(TIMEOUT)
+    again.goto(f"{live_server.url}/armies/{saved.pk}/")
+    expect(again.locator("#pending-changes")).to_be_hidden()
+    expect(again.locator("#army-version")).to_have_value(str(saved.version))
+    assert shown(again) == moved
+    same_as_fresh(again, browser, live_server, user, saved.pk)

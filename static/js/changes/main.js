@@ -304,7 +304,11 @@ queue.on("answered", (sentArmy, batch, answer) => {
   const more = queue.pending(army).length > 0;
   const results = answer.results || [];
   const fallback = !answer.html;
-  applyAnswer(answer, batch).then(() => {
+  applyAnswer(answer, batch).then((drawn) => {
+    // not drawn (the page shows that version already: a copy of the batch sent as the last
+    // page left landed before this page was drawn): what the page drew ahead of the server
+    // for it goes now, or a move would show twice
+    if (!drawn) { optimistic.lay(); }
     keepCopy();
     if (!more) { redrawAfterResend = false; }
     if (fallback) { drawToast(batch, results); }
