@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from armybuilder.armies.changes import pipeline
 from armybuilder.armies.changes.commands import Add, SetValue
-from tests.browser.conftest import OFFLINE_LOAD_FAILURES
+from tests.browser.conftest import ARTIFACTS, OFFLINE_LOAD_FAILURES
 from tests.browser.screen import TIMEOUT, same_as_fresh, settled, under_the_worker
 from tests.browser.test_builder_journeys import make_army, open_builder, open_card, sign_in
 from tests.support import unit_id
@@ -248,3 +248,46 @@ def test_an_undo_is_in_the_devices_copy_at_once_and_a_reload_offline_shows_it(
     page.context.set_offline(False)
     settled(page)
     same_as_fresh(page, browser, live_server, user, saved.pk)
+
+
+def test_a_copy_older_than_what_the_device_saw_saved_says_so_until_it_is_drawn_anew(
+    live_server, page: Page, kept
+):
+    """The device's copy is taken again a moment after each answer; when the connection
+    goes first, a reload offline draws the older copy. The player is told that changes
+    saved since are missing from it, and the note goes once the page shows them."""
+    user, saved = kept
+    version = int(page.locator("#army-version").input_value())  # the copy kept of it
+    refreshed = []
+
+    def no_copy_taken(route):  # the worker's own fetch of the page: the link dropped
+        if route.request.service_worker is not None:
+            refreshed.append(route.request.url)
+            route.abort("connectionreset")
+        else:
+            route.continue_()
+
+    page.context.route(f"**/armies/{saved.pk}/", no_copy_taken)
+    page.locator("#add-entry-bondi").click()
+    expect(page.locator("#army-version")).to_have_value(str(version + 1))
+    expect(page.locator("#pending-changes")).to_be_hidden()
+    for _ in range(100):
+        if refreshed:
+            break
+        page.wait_for_timeout(50)
+    assert refreshed, "the worker asked for the page again"
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("#army-version")).to_have_value(str(version))
+    expect(page.locator("#offline-copy")).to_be_visible()
+    expect(page.locator("#copy-older")).to_contain_text(
+        "older than what this device saw saved: the changes saved since show when"
+    )
+    page.set_viewport_size({"width": 390, "height": 844})
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "offline-copy-older.png"))
+    page.context.unroute(f"**/armies/{saved.pk}/")
+    page.context.set_offline(False)
+    expect(page.locator("#army-version")).to_have_value(str(version + 1))
+    expect(page.locator("#copy-older")).to_have_count(0)
+    expect(page.locator("#unit-list > li.item")).to_have_count(4)

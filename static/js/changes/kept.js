@@ -11,6 +11,44 @@ export function versionNow() {
   return input && Number(input.value) > 0 ? Number(input.value) : undefined;
 }
 
+/* The newest version of the army this device saw drawn online (kept across reloads and
+ * tabs): a page drawn from the device's copy that is older says so, since the changes
+ * saved after it (a unit added, a force rolled) show only once the connection returns. */
+const NEWEST = "muster:newest:";
+
+export function sawSaved(army, version) {
+  if (!(version > 0)) { return; }
+  try {
+    if (Number(window.localStorage.getItem(NEWEST + army) || 0) < version) {
+      window.localStorage.setItem(NEWEST + army, String(version));
+    }
+  } catch (e) { /* no storage: the copy's note says only when it was kept */ }
+}
+
+export function newestSaved(army) {
+  try { return Number(window.localStorage.getItem(NEWEST + army) || 0); } catch (e) { return 0; }
+}
+
+/* On a page drawn from the device's copy: whether changes saved since are missing from it,
+ * said beside the copy's note until the page shows them. */
+export function showCopyAge(army) {
+  const note = document.getElementById("offline-copy");
+  if (!note || army === null || !document.documentElement.hasAttribute("data-offline-copy")) { return; }
+  const newest = newestSaved(army);
+  let older = document.getElementById("copy-older");
+  if (!(newest > (versionNow() || 0))) {
+    if (older) { older.remove(); }
+    return;
+  }
+  if (!older) {
+    older = document.createElement("strong");
+    older.id = "copy-older";
+    note.append(" ", older);
+  }
+  older.textContent = "It is older than what this device saw saved: the changes saved since "
+    + "show when the connection returns.";
+}
+
 /* What this device saw saved, field by field, with the version it was saved at (kept
  * across reloads): a page drawn from an older copy (a reload offline before the kept copy
  * caught up) changes those fields from what was saved, never from the older value, so

@@ -16,7 +16,7 @@ import * as morph from "./morph.js";
 import * as optimistic from "./optimistic.js";
 import { drawToast, keepTheirCard, openAdded, showRolled } from "./landed.js";
 import { showProblem } from "./problem.js";
-import { catchUp, remember, versionNow } from "./kept.js";
+import { catchUp, remember, sawSaved, showCopyAge, versionNow } from "./kept.js";
 import {
   clearState, fromOf, readValue, repaint, sameValue, showState, stateOf, targetOf, wrapFor, wrapOf, writeValue,
 } from "./fields.js";
@@ -245,6 +245,7 @@ function ownVersion() {
 
 function mine(version) {
   if (army === null || !(version > 0)) { return; }
+  sawSaved(army, version);
   try {
     const key = "muster:own:" + army;
     if (Number(window.sessionStorage.getItem(key) || 0) < version) { window.sessionStorage.setItem(key, String(version)); }
@@ -412,7 +413,11 @@ document.addEventListener("htmx:oobBeforeSwap", (event) => {
   morph.morphPart(target, fresh);
 });
 document.addEventListener("htmx:load", () => reapply());
-document.addEventListener("muster:redrawn", () => reapply());
+document.addEventListener("muster:redrawn", (event) => {
+  if (army !== null) { sawSaved(army, Number(event.detail && event.detail.version)); }
+  showCopyAge(army);
+  reapply();
+});
 // Undo (a form whose answer is the whole builder): morphed in, the player's cards stay open
 document.addEventListener("htmx:beforeSwap", (event) => {
   const target = event.detail.target;
@@ -498,6 +503,8 @@ function start() {
   // left can land just after the server drew the new one), so its version is asked now
   // and once more a second later
   const copy = document.documentElement.hasAttribute("data-offline-copy");
+  if (army !== null && !copy) { sawSaved(army, versionNow()); }
+  showCopyAge(army);
   // what the player typed before this script came (a slow link, a slow phone) is sent as
   // if typed now; not on Back, whose restored fields were the page's as it was left
   const early = navigation === "back_forward" || copy || !builder ? []
