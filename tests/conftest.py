@@ -127,19 +127,23 @@ def live_server(django_db_setup, live_server):
     (a page reloading while its leave-page flush is still saving) fail inside sqlite3 with
     "bad parameter or other API misuse". Requests therefore take turns, and the test body's
     own queries wait for the request in hand: one connection, one user at a time. A
-    database with a connection per thread (PostgreSQL) is left to serve requests at once.
+    database with a connection per thread (PostgreSQL) is left to serve requests at once;
+    only a test's end waits for those in hand (``_Quiet``).
 
     The test database must exist before the server starts (``django_db_setup`` first):
     started earlier, the server sees the development database's name, shares nothing, and
     its threads open connections of their own to the in-memory database, where one
     thread's write fails another's read ("database table is locked")."""
     shared = list(live_server.thread.connections_override.values())
+    httpd = live_server.thread.httpd
     if shared:
         turn = live_server.muster_turn = _Turn()
-        httpd = live_server.thread.httpd
         httpd.set_app(_one_request_at_a_time(httpd.get_app(), turn))
         for connection in shared:
             connection.execute_wrappers.append(_waiting_for(turn))
+    else:
+        quiet = live_server.muster_turn = _Quiet()
+        httpd.set_app(quiet.serving(httpd.get_app()))
     return live_server
 
 
@@ -176,7 +180,7 @@ def _the_live_servers_connection(request):
 
 
 TURN_WAIT = 60  # seconds: far beyond any one request here; past it, something is stuck
-_HELD: list["_Turn"] = []  # turns a finished test holds until its tables are emptied
+_HELD: list["_Turn | _Quiet"] = []  # turns a finished test holds until its tables are emptied
 
 
 class _Turn:
@@ -238,6 +242,56 @@ class _Turn:
         finally:
             self._holder = outer
             self._lock.release()
+
+
+class _Quiet:
+    """A database with a connection per thread (PostgreSQL): requests are served at once,
+    but a test's end waits until none is being served and holds new ones until the tables
+    are emptied and the lists loaded again (``release``). A request a closed browser left
+    behind (a roster its service worker asked for, rendering) would otherwise hold row
+    locks as the tables are emptied: the flush's TRUNCATE and it deadlock."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._serving = 0
+        self._held = False
+
+    def serving(self, app):
+        def serve(environ, start_response):
+            # the body is read first: one a closed browser never finishes sending does not
+            # count as a request being served
+            length = int(environ.get("CONTENT_LENGTH") or 0)
+            if length > 0:
+                environ["wsgi.input"] = io.BytesIO(environ["wsgi.input"].read(length))
+            with self._changed:
+                self._changed.wait_for(lambda: not self._held, timeout=TURN_WAIT)
+                self._serving += 1
+            try:
+                answer = app(environ, start_response)
+                try:
+                    return [b"".join(answer)]  # served whole before it counts as done
+                finally:
+                    if hasattr(answer, "close"):
+                        answer.close()
+            finally:
+                with self._changed:
+                    self._serving -= 1
+                    self._changed.notify_all()
+
+        return serve
+
+    def hold_when_quiet(self) -> None:
+        with self._changed:
+            self._held = True
+            if not self._changed.wait_for(lambda: self._serving == 0, timeout=TURN_WAIT):
+                self._held = False
+                self._changed.notify_all()
+                raise RuntimeError(f"The end of the test waited {TURN_WAIT} s for requests")
+
+    def release(self) -> None:
+        with self._changed:
+            self._held = False
+            self._changed.notify_all()
 
 
 def _one_request_at_a_time(app, turn: _Turn):
