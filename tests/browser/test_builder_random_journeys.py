@@ -169,6 +169,21 @@ def open_card_of(page: Page, card_id: str) -> bool:
     return True
 
 
+def tap_in_card(page: Page, card_id: str, button) -> bool:
+    """Taps a button of an open card. An answer landing as the player reaches for it (a
+    copy's card opening closes this one) hides it: the player opens the card again and
+    taps. False when the card went meanwhile."""
+    for _ in range(3):
+        try:
+            button.click(timeout=4000)
+            return True
+        except PlaywrightError:
+            if not open_card_of(page, card_id):
+                return False
+    button.click()
+    return True
+
+
 def edit_field(page: Page, card_id: str, rng: random.Random, step: int) -> None:
     target = card_id.split("-", 1)[1]
     figures = page.locator(f"#u-{target}-figures")
@@ -223,10 +238,11 @@ def act(device: Device, action: str, rng: random.Random, step: int, ruleset: str
             count = buttons.count()
             if not count:
                 return "move: nowhere"
-            buttons.nth(rng.randrange(count)).click()
-            return "move"
-        page.locator(f"#{card_id} [data-op={action}]").click()
-        return action
+            value = buttons.nth(rng.randrange(count)).get_attribute("data-value")
+            button = page.locator(f"#{card_id} [data-op=move][data-value={value}]")
+            return "move" if tap_in_card(page, card_id, button) else "move: the card went"
+        button = page.locator(f"#{card_id} [data-op={action}]")
+        return action if tap_in_card(page, card_id, button) else f"{action}: the card went"
     if action == "rename":
         box = page.locator("#army-name")
         box.fill(f"Army {step} {rng.randint(1, 999)}")
