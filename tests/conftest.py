@@ -260,19 +260,12 @@ class _Quiet:
         def serve(environ, start_response):
             # the body is read first: one a closed browser never finishes sending does not
             # count as a request being served
-            length = int(environ.get("CONTENT_LENGTH") or 0)
-            if length > 0:
-                environ["wsgi.input"] = io.BytesIO(environ["wsgi.input"].read(length))
+            _read_body(environ)
             with self._changed:
                 self._changed.wait_for(lambda: not self._held, timeout=TURN_WAIT)
                 self._serving += 1
             try:
-                answer = app(environ, start_response)
-                try:
-                    return [b"".join(answer)]  # served whole before it counts as done
-                finally:
-                    if hasattr(answer, "close"):
-                        answer.close()
+                return _served_whole(app, environ, start_response)
             finally:
                 with self._changed:
                     self._serving -= 1
@@ -300,19 +293,27 @@ def _one_request_at_a_time(app, turn: _Turn):
         # sending it (a save replaced in flight, a page closed or taken offline) must leave
         # only its own thread waiting, not every other request and the test body with it.
         with turn.request():
-            length = int(environ.get("CONTENT_LENGTH") or 0)
-            if length > 0:
-                environ["wsgi.input"] = io.BytesIO(environ["wsgi.input"].read(length))
+            _read_body(environ)
             what = f"the request {environ.get('REQUEST_METHOD')} {environ.get('PATH_INFO')}"
             with turn(what):
-                answer = app(environ, start_response)
-                try:
-                    return [b"".join(answer)]  # read whole while it has the connection
-                finally:
-                    if hasattr(answer, "close"):
-                        answer.close()
+                return _served_whole(app, environ, start_response)  # while it has the connection
 
     return serve
+
+
+def _read_body(environ) -> None:
+    length = int(environ.get("CONTENT_LENGTH") or 0)
+    if length > 0:
+        environ["wsgi.input"] = io.BytesIO(environ["wsgi.input"].read(length))
+
+
+def _served_whole(app, environ, start_response) -> list[bytes]:
+    answer = app(environ, start_response)
+    try:
+        return [b"".join(answer)]
+    finally:
+        if hasattr(answer, "close"):
+            answer.close()
 
 
 def _waiting_for(turn: _Turn):
