@@ -21,7 +21,6 @@ DELETED = "deleted"
 # An author's delete can be undone for this many days (as an army's); then the list goes
 # for good, or stays deleted for the armies and submissions pinned to it.
 LIST_RESTORE_DAYS = 30
-
 STATUSES = [
     (PRIVATE, "Private: only its author"),
     (LINK, "Shared by link"),

@@ -153,7 +153,8 @@ def _screenshots(item: pytest.Item) -> None:
         return
     stem = re.sub(r"[^\w.-]+", "_", item.nodeid)
     for c, context in enumerate(browser.contexts):
-        shoot(context.pages, f"{stem}-{c}")
+        # a page the test never opened (the fixture's own, when it drives other contexts)
+        shoot([p for p in context.pages if p.url != "about:blank"], f"{stem}-{c}")
 
 
 def shoot(pages, stem: str) -> None:

@@ -25,7 +25,7 @@ export function sawSaved(army, version) {
   } catch (e) { /* no storage: the copy's note says only when it was kept */ }
 }
 
-export function newestSaved(army) {
+function newestSaved(army) {
   try { return Number(window.localStorage.getItem(NEWEST + army) || 0); } catch (e) { return 0; }
 }
 

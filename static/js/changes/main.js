@@ -245,7 +245,6 @@ function ownVersion() {
 
 function mine(version) {
   if (army === null || !(version > 0)) { return; }
-  sawSaved(army, version);
   try {
     const key = "muster:own:" + army;
     if (Number(window.sessionStorage.getItem(key) || 0) < version) { window.sessionStorage.setItem(key, String(version)); }
