@@ -170,7 +170,12 @@ def test_a_delete_made_offline_is_taken_back_by_its_undo_before_it_is_sent(
     page.locator(f"#unit-{first} .item-actions button.danger").click()
     expect(page.locator(f"#unit-{first}")).to_be_hidden()
     expect(page.locator("#total-points")).not_to_have_text(total)
-    page.locator("#toast").get_by_role("button", name="Undo").click()
+    undo = page.locator("#toast").get_by_role("button", name="Undo")
+    page.set_viewport_size({"width": 390, "height": 844})  # on a phone the toast reads on
+    box, said = undo.bounding_box(), page.locator("#toast .toast-box").bounding_box()
+    assert box and said and box["width"] > box["height"], f"Undo stands on one line: {box}"
+    assert said["height"] < 70, f"the toast is no narrow column of four lines: {said}"
+    undo.click()
     expect(page.locator(f"#unit-{first}")).to_be_visible()
     expect(page.locator("#pending-changes")).to_be_hidden()
     expect(page.locator("#total-points")).to_have_text(total)
