@@ -115,6 +115,14 @@ class Verdict:
                 "section": self.section}  # fmt: skip
 
 
+def counted(count: int, unit: str) -> str:
+    """``count`` of the source's unit of damage, named in the plural (``hits``): ``1 hit``,
+    ``0 hits``, ``4 hits``."""
+    if count == 1 and unit.endswith("s"):
+        return f"{count} {unit[:-1]}"
+    return f"{count} {unit}"
+
+
 @dataclass(frozen=True)
 class Result:
     """The worked-out combat: ``hits`` inflicted (casualties, impacts: the source's unit of
@@ -128,6 +136,11 @@ class Result:
     total: int
     verdict: Verdict | None = None
     rulings: tuple[Ruling, ...] = ()
+
+    @property
+    def said(self) -> str:
+        """The hits in words: ``1 hit``, ``4 hits``."""
+        return counted(self.hits, self.unit)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -156,6 +169,9 @@ class CombatRules:
     """What a rule set's combat rules offer; each package subclasses it."""
 
     rulings: tuple[Ruling, ...] = ()
+    # what a player types under "Other numbers" for the sums (name, what it is); a game
+    # counts every hit, casualty and impact itself
+    numbers_asked: tuple[tuple[str, str], ...] = ()
 
     def phases(self, options: Mapping[str, Any]) -> tuple[Phase, ...]:
         """The phases of one player's turn, in order."""
@@ -234,31 +250,15 @@ class CombatRules:
         raise MalformedDocument("phase", f"phase: {key!r} is not a phase of this rule set; "
                                          f"allowed: {allowed}")  # fmt: skip
 
+    def not_offered(self, key: str, combat: Combat) -> str:
+        """Why the source gives no modifier ``key`` to this combat, in its words with its
+        section ("" when no rule of it says why: the modifier is simply not one of it)."""
+        return ""
+
     def check(self, combat: Combat) -> tuple[Modifier, ...]:
         """The modifiers that apply to ``combat``: those ticked and the automatic ones,
         after refusing a modifier not offered, two of one group, or dice that do not fit."""
-        self.phase(combat.phase, combat.options)
-        offered = self.combat_modifiers(combat.attacker, combat.target, combat.phase,
-                                        combat.options, combat.target_list)  # fmt: skip
-        by_key = {m.key: m for m in offered}
-        unknown = sorted(combat.modifiers - set(by_key))
-        if unknown:
-            allowed = ", ".join(m.key for m in offered if not m.automatic) or "none"
-            raise MalformedDocument(
-                "modifiers",
-                f"modifiers: {', '.join(unknown)} not allowed for this attacker, target and "
-                f"phase; allowed: {allowed}",
-            )
-        chosen = [m for m in offered if m.automatic or m.key in combat.modifiers]
-        groups: dict[str, list[str]] = {}
-        for m in chosen:
-            if m.group:
-                groups.setdefault(m.group, []).append(m.key)
-        for group, keys in groups.items():
-            if len(keys) > 1:
-                raise MalformedDocument(
-                    "modifiers", f"modifiers: only one {group} modifier applies; got "
-                                 f"{' and '.join(keys)}")  # fmt: skip
+        chosen = self.check_modifiers(combat)
         spec = self.dice(combat)
         if len(combat.dice) != spec.count:
             what = f" ({spec.what})" if spec.what else ""
@@ -272,6 +272,34 @@ class CombatRules:
                 raise MalformedDocument(
                     where, f"{where}: {value} is not a face of the {spec.label}; "
                            f"allowed: {faces}")  # fmt: skip
+        return chosen
+
+    def check_modifiers(self, combat: Combat) -> tuple[Modifier, ...]:
+        """The modifiers that apply to ``combat`` (ticked and automatic), after refusing a
+        modifier not offered or two of one group: what the dice to roll depend on."""
+        self.phase(combat.phase, combat.options)
+        offered = self.combat_modifiers(combat.attacker, combat.target, combat.phase,
+                                        combat.options, combat.target_list)  # fmt: skip
+        by_key = {m.key: m for m in offered}
+        unknown = sorted(combat.modifiers - set(by_key))
+        if unknown:
+            allowed = ", ".join(m.key for m in offered if not m.automatic) or "none"
+            why = "; ".join(w for key in unknown if (w := self.not_offered(key, combat)))
+            raise MalformedDocument(
+                "modifiers",
+                f"modifiers: {', '.join(unknown)} not allowed for this attacker, target and "
+                f"phase{': ' + why if why else ''}; allowed: {allowed}",
+            )
+        chosen = [m for m in offered if m.automatic or m.key in combat.modifiers]
+        groups: dict[str, list[str]] = {}
+        for m in chosen:
+            if m.group:
+                groups.setdefault(m.group, []).append(m.key)
+        for group, keys in groups.items():
+            if len(keys) > 1:
+                raise MalformedDocument(
+                    "modifiers", f"modifiers: only one {group} modifier applies; got "
+                                 f"{' and '.join(keys)}")  # fmt: skip
         return tuple(chosen)
 
 

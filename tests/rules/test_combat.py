@@ -119,3 +119,29 @@ def test_each_rule_set_names_its_rally_phase_and_what_its_rally_reads(ruleset):
     facts = rules_.rally_facts({})
     assert facts and all(key.isidentifier() and key.islower() and label for key, label in facts)
     assert len({key for key, _ in facts}) == len(facts)
+
+
+@pytest.mark.parametrize(
+    ("slug", "target", "said"),
+    [
+        ("feudal-2017", {"name": "Knights", "type": "knights"},
+         "only brigans (and units with the woods advantage) may enter woods (0.10 Terrain)"),
+        ("dark-ages-d5", {"name": "Fyrd", "type": "infantry"},
+         "only skirmishers and raiders may enter woods (Terrain)"),
+    ],
+)  # fmt: skip
+def test_a_woods_modifier_for_a_unit_that_may_not_enter_woods_is_refused_saying_why(
+    slug, target, said
+):
+    request = {"ruleset": slug, "phase": "melee", "attacker": {"name": "A"}, "target": target,
+               "modifiers": ["woods"], "die": 4}  # fmt: skip
+    with pytest.raises(MalformedDocument) as refused:
+        work_out(request)
+    assert said in refused.value.message and refused.value.path == "modifiers"
+
+
+def test_a_dark_ages_melee_step_names_the_type_its_modifier_is_for():
+    request = {"ruleset": "dark-ages-2015", "phase": "melee", "attacker": {"name": "A",
+               "type": "warband"}, "target": {"name": "B", "type": "infantry"}, "die": 4}  # fmt: skip
+    _, result = work_out(request)
+    assert result.steps[0].text == "Roll 4 +2 warband = 6 hits"

@@ -132,6 +132,11 @@ class DarkAgesCombat(CombatRules):
             self.edition.last_phase,
         )
 
+    def not_offered(self, key: str, combat: Combat) -> str:
+        if key == "woods" and combat.target["type"] not in self.ruleset.woods_types:
+            return f"only {' and '.join(self.ruleset.woods_types)} may enter woods (Terrain)"
+        return ""
+
     def combat_modifiers(
         self,
         attacker: Unit,
@@ -187,7 +192,10 @@ class DarkAgesCombat(CombatRules):
         if combat.phase == "melee":
             lines = self.ruleset.modifiers(combat.attacker)
             as_second = "as_" + self.edition.second_type in keys
-            parts = [("unit", lines[1] if as_second and len(lines) > 1 else lines[0])]
+            fights_as = self.edition.second_type if as_second else combat.attacker["type"]
+            # the step names the type the modifier is the source's line of, as Feudal's do
+            parts = [(str(fights_as).replace("_", " "),
+                      lines[1] if as_second and len(lines) > 1 else lines[0])]  # fmt: skip
             if as_second:
                 rulings.append(used["C3"])
         else:

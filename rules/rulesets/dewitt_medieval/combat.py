@@ -84,6 +84,11 @@ def morale(hits: int) -> int:
 
 class DewittCombat(CombatRules):
     rulings = RULINGS
+    numbers_asked = (
+        ("table", "the shooting table's value"),
+        ("men", "the men firing"),
+        ("impulses", "the impulses firing"),
+    )
 
     def __init__(self, ruleset: Points) -> None:
         self.ruleset = ruleset

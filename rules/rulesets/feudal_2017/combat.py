@@ -109,6 +109,12 @@ class FeudalCombat(CombatRules):
     def phases(self, options: Mapping[str, Any]) -> tuple[Phase, ...]:
         return PHASES
 
+    def not_offered(self, key: str, combat: Combat) -> str:
+        if key in ("woods", "woods_charged") and not _can_enter_woods(combat.target):
+            return ("only brigans (and units with the woods advantage) may enter woods "
+                    "(0.10 Terrain)")  # fmt: skip
+        return ""
+
     def combat_modifiers(
         self,
         attacker: Unit,

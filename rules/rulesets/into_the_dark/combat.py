@@ -80,6 +80,7 @@ def hit_on(unit: Unit) -> int:
 
 class IntoTheDarkCombat(CombatRules):
     rulings = RULINGS
+    numbers_asked = (("figures", "the attacking figures eligible to fight or shoot"),)
 
     def phases(self, options: Mapping[str, Any]) -> tuple[Phase, ...]:
         return PHASES

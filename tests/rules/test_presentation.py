@@ -1,0 +1,28 @@
+"""Words the cards show: units that share a name are numbered so a player tells them apart."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rules.presentation import numbered_names
+
+
+def test_units_of_one_name_are_numbered_in_the_armys_order_and_others_keep_theirs():
+    names = ["Fyrd shieldwall", "Thegns", "Fyrd shieldwall", "fyrd  shieldwall", "Archers"]
+    assert numbered_names(names) == [
+        "Fyrd shieldwall 1", "Thegns", "Fyrd shieldwall 2", "fyrd  shieldwall 3", "Archers",
+    ]  # fmt: skip
+
+
+def test_a_number_another_unit_is_named_with_is_skipped():
+    assert numbered_names(["Spears", "Spears", "Spears 1"]) == ["Spears 2", "Spears 3", "Spears 1"]
+
+
+@given(st.lists(st.sampled_from(["A", "A 1", "A 2", "a", "B", "B 1 1", "B 1"]), max_size=12))
+def test_every_unit_ends_with_a_name_of_its_own(names):
+    found = numbered_names(names)
+    assert len(found) == len(names)
+    assert len({" ".join(n.split()).casefold() for n in found}) == len(found)
+    for before, after in zip(names, found, strict=True):
+        assert after == before or after.startswith(before + " ")

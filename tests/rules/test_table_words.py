@@ -1,0 +1,26 @@
+"""A game's actions in words: a combat's line counts its hits in good English."""
+
+from __future__ import annotations
+
+from rules.combat import counted
+from rules.table_words import line
+
+NAMES = {"melee": "Phase 3: Melee"}
+
+
+def combat(hits: int) -> dict:
+    return {
+        "turn": 2, "phase": "melee", "attacker_name": "Knights", "target_name": "Serjeants",
+        "dice": [4], "seed": "",
+        "result": {"hits": hits, "unit": "hits", "total": 3, "steps": [], "verdict": None},
+    }  # fmt: skip
+
+
+def test_one_hit_is_a_hit_and_any_other_count_is_hits():
+    assert [counted(n, "hits") for n in (0, 1, 2)] == ["0 hits", "1 hit", "2 hits"]
+
+
+def test_a_combat_of_one_hit_says_one_hit_in_the_log():
+    said = line("combat", combat(1), NAMES).text
+    assert said == "Turn 2, Phase 3: Melee: Knights against Serjeants: 1 hit (3 in all)"
+    assert ": 4 hits (3 in all)" in line("combat", combat(4), NAMES).text
