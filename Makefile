@@ -13,7 +13,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 MANAGE := $(BIN)/python manage.py
 
-.PHONY: run run-port-free two-nodes soak soak-ops soak-builder dev test test-py312 setup setup-production install system-deps lint format bench clean mutation
+
+.PHONY: vendor run run-port-free two-nodes soak soak-ops soak-short soak-builder soak-engine dev test test-py312 setup setup-production install system-deps lint format bench clean mutation
 
 # -- production: `make run` = the web server + the render worker, DEBUG off ---------
 # One command starts both: supervisord (armybuilder/ops/supervisord.conf) runs granian
@@ -40,7 +41,7 @@ setup-production: install staticfiles/.collected
 
 # collectstatic hashes and compresses every file each time (half a minute on two cores):
 # it runs again only when a static file or the installed packages changed.
-staticfiles/.collected: $(shell find static -type f 2>/dev/null) $(STAMP)
+staticfiles/.collected: $(shell find static rules -type f -not -path '*/__pycache__/*' 2>/dev/null) $(STAMP) $(wildcard $(PYODIDE_DIR)/.verified)
 	$(PRODUCTION) $(MANAGE) collectstatic --noinput --verbosity 0
 	touch $@
 
@@ -53,15 +54,35 @@ staticfiles/.collected: $(shell find static -type f 2>/dev/null) $(STAMP)
 two-nodes: install
 	$(BIN)/pytest -v -p no:xdist -p no:cacheprovider tests/web/ops/test_serve_two_nodes.py
 
-# make soak runs both soaks: the builder's random journeys and the operations' faults.
-soak: soak-builder soak-ops
+# make soak runs every soak: the builder's random journeys, the operations' faults, and the
+# page engine against the server's.
+soak: soak-builder soak-ops soak-engine
 
-# A soak (docs/deploying.md, "Soak"): two nodes on RQ for SOAK_SECONDS (180) while PostgreSQL restarts,
-# Redis is killed, workers and a web process are SIGKILLed, and a player edits and prints
-# throughout; then every acknowledged edit must be saved and every asked render finished.
-# Loopback only, its own PostgreSQL and Redis (needs root); not part of make test.
+# The page's engine against the server's (tests/engine/): ARMIES random armies of every rule
+# set checked by Pyodide under Node and by the JSON API, and GAMES random combats, removals,
+# rallies and morale rolls, and LIST_EDITS runs of random edits of own lists tried by both;
+# prints the counts and fails on any difference.
+ARMIES ?= 2000
+GAMES ?= 1000
+LIST_EDITS ?= 300
+soak-engine: setup
+	MUSTER_PARITY_ARMIES=$(ARMIES) MUSTER_PARITY_GAMES=$(GAMES) MUSTER_PARITY_LIST_EDITS=$(LIST_EDITS) \
+	  $(BIN)/pytest -p no:xdist -q -s tests/engine tests/web/catalog/test_list_trial_parity.py
+
+# A soak (docs/deploying.md, "Soak"): two `make run` nodes on RQ for SOAK_SECONDS (180), or
+# until every fault has run, while PostgreSQL stops (15 s, 60 s), Redis is killed and paused
+# (30 s each), a render worker, a web process and granian's main process are SIGKILLed, and
+# four signed-in players edit and print throughout; then every acknowledged edit is checked
+# against its own revision, every asked render counted ready / failed / stuck, the health
+# endpoints' recovery times printed, and one summary line of counts. SOAK_OUTAGE_SCALE
+# shortens the outages. Loopback only, its own PostgreSQL and Redis (needs root); not part of
+# make test. soak-short is the one CI runs.
 soak-ops: install
 	$(BIN)/python -m tests.web.ops.soak
+
+soak-short: install
+	SOAK_SECONDS=$${SOAK_SECONDS:-90} SOAK_OUTAGE_SCALE=$${SOAK_OUTAGE_SCALE:-0.2} \
+	  $(BIN)/python -m tests.web.ops.soak
 
 # Many seeded random builder journeys (tests/browser/test_builder_random_journeys.py):
 # SEEDS=200 by default; prints how many passed.
@@ -79,9 +100,10 @@ dev: setup
 
 # The suite runs on TEST_WORKERS processes (pytest-xdist; 0 runs it in this one), a test
 # file to a process, so the files that share a Redis database never run side by side.
+# PYTEST_ARGS are passed on (e.g. PYTEST_ARGS='-m "not own_databases"').
 TEST_WORKERS ?= 2
 test: setup system-deps
-	$(BIN)/pytest $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)
+	$(BIN)/pytest $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile) $(PYTEST_ARGS)
 
 # The rules engine and the API on the other supported Python (3.12), in its own venv.
 # CI runs the whole suite on the first Python found (3.13) and this on 3.12 when present.
@@ -102,7 +124,43 @@ setup: install
 	$(MANAGE) migrate --noinput
 	$(MANAGE) muster load-lists
 
-install: $(STAMP)
+install: $(STAMP) vendor
+
+# The page engine's runtime (armybuilder/pageengine.py): Pyodide from the npm registry, at the
+# version and sha256 pinned in armybuilder/runtime_pin.py, unpacked into vendor/ (git-ignored,
+# 12 MB) and served as static files. Fetched once; a changed pin fetches the new one. Without
+# npm (and not root to install it) the pages show the server's figures only.
+PIN := armybuilder/runtime_pin.py
+PYODIDE_VERSION := $(shell sed -n 's/^PYODIDE_VERSION = "\(.*\)"/\1/p' $(PIN))
+PYODIDE_SHA256 := $(shell sed -n 's/^PYODIDE_SHA256 = "\(.*\)"/\1/p' $(PIN))
+PYODIDE_DIR := vendor/pyodide-$(PYODIDE_VERSION)
+PYODIDE_FILES := pyodide.mjs pyodide.mjs.map pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip \
+  pyodide-lock.json package.json README.md
+vendor: $(PYODIDE_DIR)/.verified $(PYODIDE_DIR)/.compressed
+
+# The wasm compressed once here, not by every collectstatic (brotli takes a minute on it):
+# WhiteNoise serves these beside it and skips compressing .wasm (settings_production.py).
+$(PYODIDE_DIR)/.compressed: $(PYODIDE_DIR)/.verified | $(STAMP)
+	@if [ -f $(PYODIDE_DIR)/pyodide.asm.wasm ]; then \
+	  gzip -9 -k -f $(PYODIDE_DIR)/pyodide.asm.wasm && \
+	  $(BIN)/python -c 'import brotli, sys; p = sys.argv[1]; open(p + ".br", "wb").write(brotli.compress(open(p, "rb").read()))' \
+	    $(PYODIDE_DIR)/pyodide.asm.wasm && touch $@; fi
+
+$(PYODIDE_DIR)/.verified: $(PIN)
+	@command -v npm >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; }; } || true
+	@if ! command -v npm >/dev/null 2>&1; then \
+	  echo "note: npm missing: the page engine is off (pages show the server's figures)"; \
+	else \
+	  tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	  for try in 1 2 3; do (cd "$$tmp" && npm pack --silent pyodide@$(PYODIDE_VERSION) >/dev/null) && break; \
+	    [ $$try = 3 ] && exit 1; echo "npm pack failed; trying again"; sleep 5; done && \
+	  echo "$(PYODIDE_SHA256)  $$tmp/pyodide-$(PYODIDE_VERSION).tgz" | sha256sum -c --quiet - && \
+	  rm -rf $(PYODIDE_DIR) && mkdir -p $(PYODIDE_DIR) && \
+	  tar xzf "$$tmp/pyodide-$(PYODIDE_VERSION).tgz" -C $(PYODIDE_DIR) --strip-components=1 \
+	    $(addprefix package/,$(PYODIDE_FILES)) && \
+	  touch $@ && echo "vendored Pyodide $(PYODIDE_VERSION) (sha256 verified)"; \
+	fi
 
 $(BIN)/python:
 	@test -n "$(PYTHON)" || { echo "Muster needs Python 3.12 or newer (python3.13 or python3.12)"; exit 1; }
@@ -114,13 +172,15 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	touch $(STAMP)
 
 # Chromium for the browser tests, poppler-utils for PDF pages as PNG, redis-server for the
-# tests that start a Redis of their own: Debian packages, installed when missing and running
-# as root (never `playwright install`).
+# tests that start a Redis of their own, postgresql-client for `muster backup`/`restore` on
+# PostgreSQL (pg_dump, pg_restore): Debian packages, installed when missing and running as
+# root (never `playwright install`).
 system-deps:
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	command -v pdftoppm >/dev/null 2>&1 || missing="$$missing poppler-utils"; \
 	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
+	command -v pg_dump >/dev/null 2>&1 || missing="$$missing postgresql-client"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "installing$$missing"; \
@@ -176,4 +236,4 @@ mutation: install
 	@echo "  wider: make mutation MUTANTS='rules.*' (or MUTANTS= for every configured mutant)"
 
 clean:
-	rm -rf $(VENV) $(VENV312) db.sqlite3 staticfiles test-artifacts mutants
+	rm -rf $(VENV) $(VENV312) db.sqlite3 staticfiles test-artifacts mutants vendor
