@@ -351,6 +351,17 @@ def test_no_module_is_longer_than_five_hundred_lines():
     assert {name: n for name, n in lengths.items() if n > MAX_LINES} == {}
 
 
+def test_no_script_of_ours_is_longer_than_five_hundred_lines():
+    """The same rule for the browser's modules (a vendored library is not ours to split)."""
+    scripts = [p for p in (ROOT / "static" / "js").rglob("*.js") if "vendor" not in p.parts]
+    assert len(scripts) > 20, "the rule reads the static scripts"
+    lengths = {
+        str(path.relative_to(ROOT)): len(path.read_text(encoding="utf-8").splitlines())
+        for path in scripts
+    }
+    assert {name: n for name, n in lengths.items() if n > MAX_LINES} == {}
+
+
 def model_signal_receivers(prefix: str) -> list[tuple[str, str]]:
     """(receiver, sender model) for every receiver of a model signal (save, delete, init,
     many-to-many) defined in a module under ``prefix``; the sender ``*`` for any model."""

@@ -3,7 +3,7 @@
 Every change builds a new document dict and runs it through the engine's strict parser
 (``checking.check``) before anything is written: a malformed result raises
 ``rules.MalformedDocument`` and nothing is saved; an illegal-but-well-formed army saves
-and reports its problems (see ``armies.editing``).
+and reports its problems (see ``armies.changes.pipeline``).
 """
 
 from __future__ import annotations
@@ -118,12 +118,6 @@ def item_fields(ruleset: RuleSet, kind: str) -> tuple[Field, ...]:
     if kind == "generals" and not ruleset.has_generals:
         raise ItemNotFound("this rule set has no generals")
     return ruleset.unit_fields if kind == "units" else ruleset.general_fields
-
-
-def checked_index(items: list[Any], index: int) -> int:
-    if not 0 <= index < len(items):
-        raise ItemNotFound(f"no item {index}")
-    return index
 
 
 def item_name(item: Any) -> str:

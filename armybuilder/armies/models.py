@@ -49,10 +49,10 @@ class Army(models.Model):
     """An army owned by a user, or a visitor's draft tied to a session (owner null).
 
     ``document`` only ever holds what the engine's strict parser produced
-    (``rules.Army.to_document()``): every write goes through ``armies.editing``
-    (or ``armies.lifecycle`` for a new army).
+    (``rules.Army.to_document()``): every write goes through ``armies.changes.pipeline``
+    (or ``armies.making.lifecycle`` for a new army).
     ``version`` counts saves; a save names the version it was made from, so a stale
-    second tab is refused instead of overwriting (see ``armies.saving``).
+    second tab is refused instead of overwriting (see ``armies.changes.saving``).
     """
 
     owner = models.ForeignKey(

@@ -83,6 +83,15 @@ def owned_army_or_404(request: HttpRequest, pk: int) -> Army:
     return army
 
 
+def owned_army_version_or_404(request: HttpRequest, pk: int) -> int:
+    """The version of the army with ``pk`` if the request may edit it (else 404), read
+    without its document: open builders ask it every second."""
+    army = live_armies().filter(pk=pk).only("pk", "owner_id", "session_key", "version").first()
+    if army is None or not can_edit(request, army):
+        raise Http404("no such army")
+    return army.version
+
+
 def army_to_change(request: HttpRequest, pk: int, once_key: str = "") -> Army:
     """``owned_army_or_404`` for a builder change: the same one query, with the document
     read as its stored text and decoded only when this process does not remember the row
@@ -169,11 +178,6 @@ def armies_and_deleted_for(request: HttpRequest) -> tuple[list[Army], list[Army]
 def _deleted_order(army: Army) -> tuple[float, int]:
     assert army.deleted_at is not None
     return (-army.deleted_at.timestamp(), -army.pk)
-
-
-def draft_count(request: HttpRequest) -> int:
-    key = None if request.user.is_authenticated else visitor_draft_key(request)
-    return live_armies().filter(owner__isnull=True, session_key=key).count() if key else 0
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,6 @@ None of those modules imports this one.
 from collections.abc import Mapping
 from typing import Any
 
-from armybuilder.armies.builder.presets import Preset, as_key, presets
 from armybuilder.armies.changes import commands, pipeline
 from armybuilder.armies.changes.commands import settings_document
 from armybuilder.armies.changes.pipeline import run
@@ -45,6 +44,7 @@ from armybuilder.armies.making.lifecycle import (
 )
 from armybuilder.armies.models import RESTORE_DAYS, Army
 from armybuilder.armies.pinning import accept_upgrade, restore_pins
+from armybuilder.armies.presets import Preset, as_key, presets
 
 
 def save_document(

@@ -2,9 +2,14 @@
 
 from django.urls import path, register_converter
 
-from armybuilder.armies.builder import card_views, form_views, upgrade_views
-from armybuilder.armies.changes import operation_views
-from armybuilder.armies.history import history_views, rewind_views
+from armybuilder.armies.builder import (
+    card_views,
+    form_views,
+    operation_views,
+    rewind_views,
+    upgrade_views,
+)
+from armybuilder.armies.history import history_views
 from armybuilder.armies.making import find, start, views
 from armybuilder.armies.sharing import share_views
 from rules.document import ID_PATTERN

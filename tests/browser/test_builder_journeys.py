@@ -223,6 +223,9 @@ def test_two_devices_different_fields_both_land_and_the_same_field_offers_a_choi
         [{"name": "sessionid", "value": session.cookies["sessionid"].value, "url": live_server.url}]
     )
     other = device.new_page()
+    # a device whose poll for the army's version has not come round yet: it follows the
+    # army within a second or so, and the two players type inside that second
+    other.route(re.compile(r".*/version\.json(\?.*)?$"), lambda route: route.fulfill(status=304))
     open_builder(other, live_server.url, saved)
     open_card(page, 0)
     open_card(other, 0)
@@ -247,6 +250,8 @@ def test_two_devices_different_fields_both_land_and_the_same_field_offers_a_choi
     expect(choice).to_contain_text("From tab one")
     expect(choice).to_contain_text("From tab two")
     expect(other.locator("#unsaved")).to_be_visible()
+    # online, a conflict says nothing of the points (they are the server's), no estimate
+    expect(other.locator(".estimate-note")).to_have_count(0)
     assert document_of(saved)["units"][0]["name"] == "From tab one"
     choice.get_by_role("button", name="Keep mine").click()
     expect(other.locator(f"#unit-{unit_id(other, 0)}-summary .item-name")).to_have_text(

@@ -1,7 +1,7 @@
 """Offline, an added, duplicated, deleted or moved unit shows at once, marked "not yet
-saved", and the count, the picker's counts and the total ("offline estimate") follow; after
-the tab is closed and opened again offline the page shows the same; back online the cards
-and the total are the server's."""
+saved", and the count follows; with the page's engine the total is exact at once, without
+it the page says the points come back online; after the tab is closed and opened again
+offline the page shows the same; back online the cards and the total are the server's."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from armybuilder.armies.changes import pipeline
 from armybuilder.armies.changes.commands import SetValue
 from armybuilder.armies.models import Army
 from armybuilder.catalog.selectors import army_lookup
-from tests.browser.conftest import OFFLINE_LOAD_FAILURES
+from tests.browser.conftest import OFFLINE_LOAD_FAILURES, engine_ready
 from tests.browser.screen import Held, same_as_fresh, under_the_worker
 from tests.browser.test_builder_journeys import (
     TIMEOUT,
@@ -73,12 +73,14 @@ def server_total(saved: Army) -> int:
     return rules.check(rules.parse_document(saved.document, army_lookup(saved))).total_points
 
 
-def test_offline_add_duplicate_delete_and_move_show_at_once_and_count_in_the_estimate(
-    live_server, page: Page, browser: Browser
+def test_offline_add_duplicate_delete_and_move_show_at_once_and_the_engine_totals_them(
+    live_server, page_engine: Page, browser: Browser
 ):
+    page = page_engine
     user = sign_in(page.context, live_server)
     saved = make_army(user, "into-the-dark", 3)  # Viking list: Hirdmen 1, Bondi 2, Bondi 3
     under_the_worker(page, live_server.url, saved.pk)
+    engine_ready(page)
     first, second, third = shown(page)
     total = server_total(saved)
     expect(page.locator("#total-points")).to_have_text(str(total))
@@ -95,7 +97,7 @@ def test_offline_add_duplicate_delete_and_move_show_at_once_and_count_in_the_est
     expect(page.locator("#units-count")).to_have_text("(4)")
     total += hird_cost
     expect(page.locator("#total-points")).to_have_text(str(total))
-    expect(page.locator("#army-totals .total-line")).to_contain_text("offline estimate")
+    expect(page.locator("#army-totals .estimate-note")).to_have_count(0)
     assert shown(page) == [first, second, third, added]
 
     opened(page, first)
@@ -137,6 +139,7 @@ def test_offline_add_duplicate_delete_and_move_show_at_once_and_count_in_the_est
     expect(again.locator("#army-title")).to_be_visible()
     expect(again.locator("#pending-changes")).to_contain_text("4 changes not yet saved")
     expect(again.locator("#unit-list > li.item[data-optimistic]")).to_have_count(2)
+    engine_ready(again)  # started offline, from the copy the device keeps
     expect(again.locator("#unit-list > li.item:not([hidden])").first).to_have_id(f"unit-{copy}")
     assert shown(again) == expected
     expect(again.locator("#units-count")).to_have_text("(4)")

@@ -10,7 +10,8 @@ whole, the newest one it shows. The server then undoes exactly that change.
 from __future__ import annotations
 
 import functools
-import re
+import hashlib
+import json
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -18,11 +19,14 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from armybuilder import pageengine
 from armybuilder.armies.builder import cards, picker, presenters
 from armybuilder.armies.documents import Checked, ItemNotFound, ruleset_of
 from armybuilder.armies.history.revisions import undoable
 from armybuilder.armies.models import Army, Revision
-from armybuilder.catalog.selectors import army_lists_for
+from armybuilder.catalog.selectors import army_lists_for, army_lookup
+from armybuilder.oncekeys import RULE as KEY_RULE
+from armybuilder.oncekeys import is_once_key
 from rules.base import EntryStatus
 
 TEMPLATE = "armies/builder.html"
@@ -36,9 +40,6 @@ def posted_version(request: HttpRequest) -> int | None:
         return None
 
 
-ONCE_KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
-
-
 class BadOnceKey(ValueError):
     """The action's one-time key is not one the builder makes."""
 
@@ -46,10 +47,8 @@ class BadOnceKey(ValueError):
 def posted_once(request: HttpRequest) -> str:
     """The action's one-time key (``_once``; builder.js makes one per action), or ""."""
     key = request.POST.get("_once", "")
-    if key and not ONCE_KEY.fullmatch(key):
-        raise BadOnceKey(
-            "The action's one-time key (_once) must be 1 to 64 letters, digits, '-' or '_'."
-        )
+    if key and not is_once_key(key):
+        raise BadOnceKey(f"The action's one-time key (_once) must be {KEY_RULE}.")
     return key
 
 
@@ -149,8 +148,35 @@ def context(
             share_url=presenters.share_url(request, army.share_token),
             print_links=presenters.print_links(reverse("armies:builder", args=[army.pk])),
         )
+        if checked.parsed is not None and pageengine.enabled():
+            # a page without the engine has no use for the army's lists as data
+            result.update(engine_data(army))
     result.update(extra)
     return result
+
+
+def engine_data(army: Army) -> dict[str, Any]:
+    """What the page's engine checks the army from (``rules.page.builder.report``): the
+    saved document at its version, and the army's rule-set lists at the revisions it is
+    pinned to (``catalog.selectors.army_lookup``), named by a digest of their content so
+    the engine keeps them once across the page's redraws."""
+    found = army_lookup(army)(army.ruleset)
+    lists = {
+        "data": dict(found),
+        "names": dict(getattr(found, "names", {})),
+        "families": dict(getattr(found, "families", {})),
+    }
+    text = json.dumps(lists, sort_keys=True, default=str)
+    key = hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+    return {
+        "engine_army": {
+            "army": str(army.pk),
+            "version": army.version,
+            "document": army.document,
+            "lists_key": key,
+        },
+        "engine_lists": lists,
+    }
 
 
 def parts(

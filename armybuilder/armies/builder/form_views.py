@@ -21,10 +21,9 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import reswap, retarget
 
 from armybuilder.armies import selectors
-from armybuilder.armies.builder import builder_page
+from armybuilder.armies.builder import answers, builder_page
 from armybuilder.armies.builder.builder_page import army_url, page, parts
-from armybuilder.armies.builder.controls import PREFIX, values_from_post
-from armybuilder.armies.changes import answers, commands
+from armybuilder.armies.changes import commands
 from armybuilder.armies.changes.conflicts import SETTINGS, UNSET
 from armybuilder.armies.changes.operations import (
     Batch,
@@ -34,6 +33,7 @@ from armybuilder.armies.changes.operations import (
     refused,
 )
 from armybuilder.armies.documents import StaleVersion, check_army, item_fields, ruleset_of
+from armybuilder.armies.field_values import PREFIX, values_from_post
 from armybuilder.armies.history.revisions import HistoryMissing, ItemGone, document_at, index_of
 from armybuilder.armies.models import Army
 from rules.errors import MalformedDocument

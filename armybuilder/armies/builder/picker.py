@@ -9,9 +9,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from armybuilder.armies.builder.presenters import descriptor, size_text
 from armybuilder.armies.documents import Checked
 from rules.base import EntryStatus, RuleSet
+from rules.presentation import descriptor, entry_counts, entry_dom_id, size_text
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ class PickerEntry:
 
     @property
     def dom_id(self) -> str:
-        return "entry-" + "".join(ch if ch.isalnum() else "-" for ch in self.key[6:])
+        return entry_dom_id(self.key)
 
     @property
     def full(self) -> bool:
@@ -46,15 +46,13 @@ class PickerEntry:
     @property
     def counts(self) -> str:
         """How many more the list requires or allows, in words."""
-        if self.nothing_to_replace:
-            return f"no {self.replaces} to replace"
-        if self.still_required:
-            return f"{self.still_required} more required"
-        if self.remaining is None:
-            return f"{self.have} taken" if self.have else ""
-        if self.remaining == 0:
-            return "list maximum reached"
-        return f"up to {self.remaining} more"
+        return entry_counts(
+            still_required=self.still_required,
+            remaining=self.remaining,
+            have=self.have,
+            replaces=self.replaces,
+            nothing_to_replace=self.nothing_to_replace,
+        )
 
 
 @dataclass(frozen=True)

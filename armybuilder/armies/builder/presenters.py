@@ -16,11 +16,13 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from armybuilder.armies.builder.controls import Control, Option, controls_for, restrict
-from armybuilder.armies.builder.presets import Preset, presets
 from armybuilder.armies.documents import Checked, ItemNotFound
+from armybuilder.armies.presets import Preset, presets
+from rules import presentation
 from rules.base import ItemReport, RuleSet
+from rules.presentation import ITEM, descriptor, item_anchor, size_text
 
-ITEM = {"units": "unit", "generals": "general"}
+__all__ = ["ITEM", "descriptor", "item_anchor", "size_text"]  # the shared words, re-exported
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,6 @@ class Row:
     code: str = ""  # the unit's code where the rule set has one (Into the Dark: "CUF")
     problems: tuple[IssueView, ...] = ()
     item_id: str = ""  # the unit's stable id: its address, anchor and controls' ids
-    estimate: Any = None  # how its points follow its figures (rules FigureCost), or None
     # what the card's editor is drawn from (the unit, its place, the army around it): the
     # page names it so a kept copy of the editor is fetched again only when it changed
     editor_key: str = ""
@@ -81,6 +82,10 @@ class Row:
     @property
     def valid(self) -> bool:
         return not any(p.severity == "error" for p in self.problems)
+
+    @property
+    def mark(self) -> str:
+        return presentation.problem_mark(len(self.problems))
 
     @property
     def item(self) -> str:
@@ -106,6 +111,13 @@ class Totals:
     units: int
     matrix_rows: tuple[int, ...] | None = None
     percent: int = 0
+    matrix_text: str = ""
+    # the panel in words (``rules.presentation.total_words``, as the page's engine says it)
+    verdict: str = ""
+    verdict_class: str = ""
+    problems: str = ""
+    units_text: str = ""
+    left: str = ""
 
     @property
     def over(self) -> bool:
@@ -139,11 +151,10 @@ class Builder:
     def army(self) -> Any:
         return self.checked.army
 
-
-def item_anchor(kind: str, item_id: str, index: int) -> str:
-    """The element id of a unit's card: ``unit-<its id>`` (its place only for an item
-    without an id, which a stored army never has)."""
-    return f"{ITEM[kind]}-{item_id or index}"
+    @property
+    def issue_messages(self) -> str:
+        """The problems' words as JSON: what the page's engine must also say."""
+        return json.dumps([i.message for i in self.issues])
 
 
 def ids_of(checked: Checked, kind: str) -> tuple[str | None, ...]:
@@ -167,10 +178,7 @@ def index_in(checked: Checked, kind: str, item_id: str) -> int:
 
 
 def stat_items(stats: Mapping[str, Any]) -> tuple[Stat, ...]:
-    return tuple(
-        Stat(str(key).replace("_", " "), "" if value is None else str(value))
-        for key, value in stats.items()
-    )
+    return tuple(Stat(label, value) for label, value in presentation.stat_items(stats))
 
 
 def _datalists(ruleset: RuleSet) -> dict[str, str]:
@@ -229,11 +237,10 @@ def item_row(
         focus=focus,
         url=f"{base}{ITEM[kind]}/{item_id}/" if item_id else "",
         item_id=item_id,
-        descriptor=descriptor(ruleset, kind, item),
+        descriptor=descriptor(ruleset, kind, item, item_report.stats),
         code=str(item_report.stats.get("code") or ""),
         size=size_text(item),
         problems=tuple(problems),
-        estimate=ruleset.figure_cost(item, parsed) if kind == "units" else None,
         editor_key=editor_key(
             item, index, len(items), around or editor_around(checked, ally_lists)
         ),
@@ -303,50 +310,13 @@ def ally_choices(ruleset: RuleSet, lists: Any) -> tuple[tuple[str, str], ...]:
     return tuple((str(found.slug), str(found.name)) for found in lists)
 
 
-DESCRIBING = ("type", "arm", "class", "quality", "density", "armour", "rating")
-
-
-def descriptor(ruleset: RuleSet, kind: str, item: Mapping[str, Any]) -> str:
-    """The unit's kind in a few words, from its choice fields (labels, not codes)."""
-    fields = ruleset.unit_fields if kind == "units" else ruleset.general_fields
-    words = []
-    for f in fields:
-        if f.name in DESCRIBING and f.kind == "choice":
-            value = item.get(f.name)
-            label = next((c.label for c in f.choices if c.value == value), None)
-            if label:
-                words.append(label)
-    if item.get("mounted") is True:
-        words.append("mounted")
-    if item.get("dismounted") is True:
-        words.append("dismounted")
-    return " · ".join(words)
-
-
-def size_text(item: Mapping[str, Any]) -> str:
-    if isinstance(item.get("stands"), int):
-        n = item["stands"]
-        return f"{n} stand{'s' if n != 1 else ''}"
-    if isinstance(item.get("figures"), int):
-        n = item["figures"]
-        return f"{n} figure{'s' if n != 1 else ''}"
-    return ""
-
-
 def issue_views(checked: Checked) -> list[IssueView]:
     parsed, report = checked.parsed, checked.report
     if parsed is None or report is None:
         return []
     views = []
     for issue in report.issues:
-        href = target = ""
-        if issue.unit is not None and 0 <= issue.unit < len(parsed.units):
-            href = f"#{item_anchor('units', id_of(checked, 'units', issue.unit), issue.unit)}"
-            target = f"{parsed.units[issue.unit]['name']} (unit {issue.unit + 1})"
-        elif issue.general is not None and 0 <= issue.general < len(parsed.generals):
-            general = id_of(checked, "generals", issue.general)
-            href = f"#{item_anchor('generals', general, issue.general)}"
-            target = f"{parsed.generals[issue.general]['name']} (general {issue.general + 1})"
+        href, target = presentation.issue_place(parsed, issue, parsed.unit_ids, parsed.general_ids)
         views.append(IssueView(issue.severity, issue.code, issue.message, issue.rule, href, target))
     return views
 
@@ -357,9 +327,14 @@ def totals(checked: Checked, ruleset: RuleSet) -> Totals | None:
         return None
     composition = report.composition if isinstance(report.composition, Mapping) else {}
     rows = composition.get("matrix_rows")
-    percent = 0
-    if report.total_points is not None and report.points_limit:
-        percent = min(100, round(100 * report.total_points / report.points_limit))
+    words = presentation.total_words(
+        units=len(report.units),
+        valid=report.valid,
+        errors=len(report.errors),
+        warnings=len(report.warnings),
+        total=report.total_points,
+        limit=report.points_limit,
+    )
     return Totals(
         uses_points=ruleset.uses_points,
         total=report.total_points,
@@ -369,7 +344,13 @@ def totals(checked: Checked, ruleset: RuleSet) -> Totals | None:
         warnings=len(report.warnings),
         units=len(report.units),
         matrix_rows=tuple(rows) if isinstance(rows, list | tuple) else None,
-        percent=percent,
+        matrix_text=presentation.matrix_words(rows if isinstance(rows, list | tuple) else None),
+        percent=words["percent"],
+        verdict=words["verdict"],
+        verdict_class=words["verdict_class"],
+        problems=words["problems"],
+        units_text=words["units_text"],
+        left=words["left"],
     )
 
 

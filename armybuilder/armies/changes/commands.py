@@ -16,14 +16,12 @@ deleted or moved, a command lands on that unit. Undo and restores are in
 
 from __future__ import annotations
 
-import copy
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from armybuilder.armies.builder import presets
-from armybuilder.armies.builder.controls import values_from_post
+from armybuilder.armies import presets
 from armybuilder.armies.changes.conflicts import SETTINGS, UNSET, check_conflict, shown
 from armybuilder.armies.changes.store import ArmyStore
 from armybuilder.armies.documents import (
@@ -35,15 +33,16 @@ from armybuilder.armies.documents import (
     ruleset_of,
     working_copy,
 )
+from armybuilder.armies.field_values import values_from_post
 from armybuilder.armies.history.revisions import (
     ItemGone,
     RevisionNote,
     get_value,
     index_of,
-    with_value,
 )
 from armybuilder.armies.history.wording import field_value
 from armybuilder.armies.models import Army
+from rules import edits, unit_presets
 from rules.base import EntryStatus, RuleSet
 from rules.errors import MalformedDocument
 from rules.fields import Field
@@ -95,32 +94,6 @@ def kind_of(army: Army, item_id: str) -> str:
     raise ItemGone(f"no unit or general {item_id!r}")
 
 
-def follow_ups(ruleset: RuleSet, before: Mapping[str, Any], after: dict[str, Any]) -> list[str]:
-    """Where a digest says "the builder sets it for the user": when a change turns a field
-    to a value, the builder also sets the values that must go with it (the check still
-    fires if the player changes them back afterwards)."""
-    adjusted: list[str] = []
-    for name, value, then in ruleset.follow_ups:
-        if after.get(name) == value and before.get(name) != value:
-            for key, wanted in then.items():
-                if after.get(key) != wanted:
-                    after[key] = wanted
-                    adjusted.append(key)
-    return adjusted
-
-
-def follow_renamed_general(document: dict[str, Any], old: Any, new: Any) -> None:
-    """Units in a renamed general's division follow the new name (the division is a name)."""
-    if not isinstance(old, str) or not isinstance(new, str) or old.strip() == new.strip():
-        return
-    if not new.strip():
-        return
-    units = document.get("units", [])
-    for i, unit in enumerate(units):
-        if isinstance(unit, dict) and unit.get("division") == old:
-            units[i] = {**unit, "division": new.strip()}
-
-
 def setting_field(ruleset: RuleSet, name: str) -> tuple[str, Field | None]:
     """An army setting's label and (for an option) its field; ItemNotFound: no such one."""
     if name in SETTINGS:
@@ -153,11 +126,10 @@ class SetValue:
         if chosen is None:
             raise ItemNotFound(f"no field {self.field!r}")
         now = index_of(army.document, kind, self.target)
-        document = working_copy(army)
-        items = items_of(document, kind)
-        current = items[now] if isinstance(items[now], dict) else {}
-        old = current.get(self.field)
-        label = f"{current.get('name') or kind[:-1]}: {chosen.label}"
+        item = army.document[kind][now]
+        old = item.get(self.field) if isinstance(item, dict) else None
+        label_of = item if isinstance(item, dict) else {}
+        label = f"{label_of.get('name') or kind[:-1]}: {chosen.label}"
         check_conflict(army, self.field, label, self.made_from, old, self.value)
         namer = store.list_namer(army, ruleset.slug) if self.field in ruleset.list_fields else None
 
@@ -172,13 +144,10 @@ class SetValue:
         )  # fmt: skip
         if old == self.value:
             return Result(None, note, index=now)
-        items[now] = {**current, self.field: self.value}
-        adjusted: list[str] = []
-        if kind == "units":
-            adjusted = follow_ups(ruleset, current, items[now])
-        elif self.field == "name":
-            follow_renamed_general(document, old, self.value)
-        return Result(document, note, tuple(adjusted), now)
+        document, adjusted = edits.set_item_value(
+            ruleset, army.document, kind, now, self.field, self.value
+        )
+        return Result(document, note, adjusted, now)
 
     def _setting(self, army: Army, store: ArmyStore) -> Result:
         ruleset = ruleset_of(army)
@@ -193,7 +162,7 @@ class SetValue:
         note = RevisionNote(f"{label}: {said[0]} → {said[1]}", field=self.field, typing=self.typing)
         if old == self.value:
             return Result(None, note)
-        return Result(with_value(working_copy(army), "army", None, self.field, self.value), note)
+        return Result(edits.set_army_value(army.document, self.field, self.value), note)
 
 
 @dataclass(frozen=True)
@@ -210,10 +179,10 @@ class Add:
         _known(army, self.base_version)  # any version the army has had will do
         ruleset = ruleset_of(army)
         item_fields(ruleset, self.kind)
-        document = working_copy(army)
-        items = items_of(document, self.kind)
+        document = army.document
+        items_of(working_copy(army), self.kind)  # ItemNotFound: no such kind
         if self.kind == "generals":
-            item: dict[str, Any] = {"name": f"General {len(items) + 1}"}
+            item: dict[str, Any] = edits.new_general(document)
         else:
             list_data = store.list_data(army, document.get("army_list"))
             fields = presets.unit_fields(ruleset)
@@ -221,52 +190,40 @@ class Add:
                 parsed = store.parsed(army)
                 entry = presets.list_entry(ruleset, list_data, parsed, self.preset)
                 if entry.replaces and parsed is not None:
-                    return _replaced(document, items, entry, fields)
+                    return _replaced(document, entry, fields)
                 item = presets.known(entry.values, fields)
             else:
-                offered = {p.key: p for p in presets.presets(ruleset, list_data)}
-                if self.preset not in offered:
+                found = unit_presets.preset_unit(ruleset, list_data, self.preset)
+                if found is None:
                     raise ItemNotFound(f"no preset {self.preset!r}")
-                item = dict(offered[self.preset].values)
-            item.setdefault("name", f"Unit {len(items) + 1}")
-        if self.new_id is not None:  # the parser refuses it, naming the path, if taken
-            item = {"id": self.new_id, **item}
-        items.append(item)
+                item = found
+            item.setdefault("name", f"Unit {len(document.get('units') or []) + 1}")
+        document, at = edits.add_item(document, self.kind, item, self.new_id)
         what = "unit" if self.kind == "units" else "general"
         note = RevisionNote(
-            f"Added {what} {item.get('name')}", op="add", target=self.kind, index=len(items) - 1
+            f"Added {what} {item.get('name')}", op="add", target=self.kind, index=at
         )
-        return Result(document, note, index=len(items) - 1)
+        return Result(document, note, index=at)
 
 
-def _replaced(
-    document: dict[str, Any], items: list[Any], entry: EntryStatus, fields: Mapping[str, Field]
-) -> Result:
+def _replaced(document: dict[str, Any], entry: EntryStatus, fields: Mapping[str, Field]) -> Result:
     """One unit of the type ``entry`` stands in for becomes that entry's unit, in its
     place: one revision, which undo takes back."""
     at = entry.replace_index
+    items = document.get("units") or []
     if at is None or not 0 <= at < len(items):
-        raise MalformedDocument(
-            "units",
-            f"{entry.label}: the army has no {entry.replaces} to replace; add "
-            f"{entry.replaces} first, or add the unit on its own.",
-        )
+        raise MalformedDocument("units", unit_presets.nothing_to_replace(entry))
     old = item_name(items[at])
-    items[at] = dict(presets.known(entry.values, fields))
+    document = edits.replace_item(document, "units", at, presets.known(entry.values, fields))
     summary = f"Replaced {old} with {entry.values.get('name') or entry.label}"
     return Result(document, RevisionNote(summary, target="units", index=at), index=at)
 
 
-def _located(
-    army: Army, target: str, base_version: int | None
-) -> tuple[str, int, dict[str, Any], list[Any]]:
-    """Where ``target`` is now (its kind and place), and a working copy of the document
-    with that kind's list to change."""
+def _located(army: Army, target: str, base_version: int | None) -> tuple[str, int]:
+    """Where ``target`` is now: its kind and place."""
     _known(army, base_version)
     kind = kind_of(army, target)
-    now = index_of(army.document, kind, target)
-    document = working_copy(army)
-    return kind, now, document, items_of(document, kind)
+    return kind, index_of(army.document, kind, target)
 
 
 @dataclass(frozen=True)
@@ -278,14 +235,10 @@ class Duplicate:
     base_version: int | None = None
 
     def __call__(self, army: Army, store: ArmyStore) -> Result:
-        kind, now, document, items = _located(army, self.target, self.base_version)
-        copied = copy.deepcopy(items[now])
-        if isinstance(copied, dict):  # the copy is a unit of its own, with an id of its own
-            copied.pop("id", None)
-            if self.new_id is not None:
-                copied = {"id": self.new_id, **copied}
-        items.insert(now + 1, copied)
-        summary = f"Duplicated {item_name(items[now])}"
+        kind, now = _located(army, self.target, self.base_version)
+        # the copy is a unit of its own, with an id of its own
+        document, _ = edits.duplicate_item(army.document, kind, now, self.new_id)
+        summary = f"Duplicated {item_name(document[kind][now])}"
         note = RevisionNote(summary, op="add", target=kind, index=now + 1)
         return Result(document, note, index=now + 1)
 
@@ -299,11 +252,10 @@ class Move:
     base_version: int | None = None
 
     def __call__(self, army: Army, store: ArmyStore) -> Result:
-        kind, now, document, items = _located(army, self.target, self.base_version)
-        to = min(max(now + self.delta, 0), len(items) - 1)
-        items.insert(to, items.pop(now))
+        kind, now = _located(army, self.target, self.base_version)
+        document, to = edits.move_item(army.document, kind, now, self.delta)
         note = RevisionNote(
-            f"Moved {item_name(items[to])} {'up' if self.delta < 0 else 'down'}",
+            f"Moved {item_name(document[kind][to])} {'up' if self.delta < 0 else 'down'}",
             op="move", target=kind, index=now, op_to=to,
         )  # fmt: skip
         return Result(document if to != now else None, note, index=to)
@@ -317,8 +269,8 @@ class Delete:
     base_version: int | None = None
 
     def __call__(self, army: Army, store: ArmyStore) -> Result:
-        kind, now, document, items = _located(army, self.target, self.base_version)
-        gone = items.pop(now)
+        kind, now = _located(army, self.target, self.base_version)
+        document, gone = edits.delete_item(army.document, kind, now)
         note = RevisionNote(f"Deleted {item_name(gone)}", op="delete", target=kind, index=now)
         return Result(document, note)
 

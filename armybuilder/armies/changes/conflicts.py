@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from armybuilder.armies.builder.controls import as_text
+from armybuilder.armies.field_values import as_text
 from armybuilder.armies.models import Army
 
 UNSET: Any = object()  # a command made from no value: it never conflicts

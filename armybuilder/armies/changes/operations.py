@@ -38,7 +38,6 @@ from typing import Any
 
 from django.db import IntegrityError
 
-from armybuilder.armies.builder.builder_page import ONCE_KEY
 from armybuilder.armies.changes import commands, pipeline, saving
 from armybuilder.armies.changes.conflicts import UNSET, FieldConflict
 from armybuilder.armies.documents import Checked, ItemNotFound, StaleVersion, friendly_message
@@ -47,6 +46,8 @@ from armybuilder.armies.history.revisions import HistoryMissing, ItemGone, get_v
 from armybuilder.armies.history.rewind import NothingToUndo
 from armybuilder.armies.models import Army, Revision
 from armybuilder.jsonbody import BadOperation
+from armybuilder.oncekeys import RULE as KEY_RULE
+from armybuilder.oncekeys import is_once_key
 from rules.document import ID_PATTERN
 from rules.errors import MalformedDocument
 
@@ -196,8 +197,8 @@ def parse_own(raw: Any) -> frozenset[str]:
     if not isinstance(found, list) or len(found) > MAX_OWN:
         raise BadOperation(f"own: a list of at most {MAX_OWN} operation keys")
     for i, key in enumerate(found):
-        if not isinstance(key, str) or not ONCE_KEY.fullmatch(key):
-            raise BadOperation(f"own[{i}]: 1 to 64 letters, digits, '-' or '_'")
+        if not is_once_key(key):
+            raise BadOperation(f"own[{i}]: {KEY_RULE}")
     return frozenset(found)
 
 
@@ -209,8 +210,8 @@ def _operation(raw: Any, path: str, army_pk: int) -> Operation:
     if unknown:
         raise BadOperation(f"{path}.{unknown[0]}: unknown key; allowed: {', '.join(allowed)}")
     key = raw.get("key")
-    if not isinstance(key, str) or not ONCE_KEY.fullmatch(key):
-        raise BadOperation(f"{path}.key: 1 to 64 letters, digits, '-' or '_'")
+    if not is_once_key(key):
+        raise BadOperation(f"{path}.key: {KEY_RULE}")
     if raw.get("army", army_pk) != army_pk:
         raise BadOperation(f"{path}.army: this is army {army_pk}")
     op = raw.get("op")

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 import rules
-from armybuilder.armies.builder import presets
+from armybuilder.armies import presets
 from armybuilder.armies.history import revisions, wording
 from armybuilder.armies.models import Army, Revision
 

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import rules
-from armybuilder.armies.builder.presenters import size_text
 from armybuilder.catalog.selectors import list_lookup
 from armybuilder.catalog.services import check_document
+from rules.presentation import size_text
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from django.utils import timezone
 
 from armybuilder.armies import saved
 from armybuilder.armies.models import AppliedAction, Army, Revision
+from rules import edits
 
 TYPING_SECONDS = 10  # a pause longer than this between keystrokes starts a new change
 
@@ -64,30 +65,19 @@ class RevisionNote:
 
 def get_value(document: dict[str, Any], target: str, index: int | None, field: str) -> Any:
     """The value at ``field`` of the army (dotted for options: ``options.x``) or an item."""
-    holder: Any = document if target == "army" else document[target][index]
-    for part in field.split("."):
-        holder = holder.get(part) if isinstance(holder, dict) else None
-    return holder
+    return edits.army_value(document if target == "army" else document[target][index], field)
 
 
 def with_value(
     document: dict[str, Any], target: str, index: int | None, field: str, value: Any
 ) -> dict[str, Any]:
     """A copy of ``document`` with one value set (copies along the path only)."""
-    result = dict(document)
     if target == "army":
-        holder = result
-    else:
-        items = list(result[target])
-        result[target] = items
-        items[index] = dict(items[index])  # type: ignore[index]
-        holder = items[index]  # type: ignore[index]
-    parts = field.split(".")
-    for part in parts[:-1]:
-        inner = holder.get(part)
-        holder[part] = dict(inner) if isinstance(inner, dict) else {}
-        holder = holder[part]
-    holder[parts[-1]] = value
+        return edits.set_army_value(document, field, value)
+    result = dict(document)
+    items = list(result[target])
+    result[target] = items
+    items[index] = edits.set_army_value(items[index], field, value)  # type: ignore[index]
     return result
 
 

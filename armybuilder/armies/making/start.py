@@ -18,7 +18,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 import rules
-from armybuilder.catalog.models import ArmyList, readable_lists
+from armybuilder.catalog.models import ArmyList, SharedList, readable_lists
 
 
 @dataclass(frozen=True)
@@ -43,8 +43,17 @@ def list_groups(user: Any, ruleset: str, query: str = "") -> list[Group]:
     query = query.strip()
     if query:
         found = found.filter(Q(name__icontains=query) | Q(period__icontains=query))
-    ours, mine, shared, published = [], [], [], []
+    ours, mine, shared, published, granted = [], [], [], [], []
     user_pk = getattr(user, "pk", None)
+    # opened by a share link; any other list is read through an event's grant, and its
+    # page, not its share link (which is not the player's), tells about it
+    linked = set(
+        ArmyList.objects.filter(SharedList.readable_by(user_pk), ruleset=ruleset).values_list(
+            "pk", flat=True
+        )
+        if user_pk is not None
+        else ()
+    )
     for army_list in found.order_by("name"):
         if army_list.author_id is None:
             ours.append(army_list)
@@ -52,12 +61,15 @@ def list_groups(user: Any, ruleset: str, query: str = "") -> list[Group]:
             mine.append(army_list)
         elif army_list.is_public:
             published.append(army_list)
-        else:  # readable only through a share link this player opened
+        elif army_list.pk in linked:  # readable through a share link this player opened
             shared.append(army_list)
+        else:
+            granted.append(army_list)
     groups = [
         Group("muster", "Muster's lists", tuple(ours)),
         Group("mine", "My lists", tuple(mine)),
         Group("shared", "Lists shared with me", tuple(shared)),
+        Group("event", "Lists of my events", tuple(granted)),
         Group("published", "Lists published by players", tuple(published)),
     ]
     return [g for g in groups if g.lists]

@@ -1,10 +1,10 @@
 """Armies pages: my armies, create/import/export, the builder page, sharing.
 
 Views are thin: read the request, call the armies services, draw the answer with
-``armies.builder_page``. The builder's changes are elsewhere: the operations endpoint
-(``armies.operation_views``), the forms posted without JavaScript
-(``armies.form_views``) and undo and restores (``armies.rewind_views``), all through the
-one pipeline.
+``armies.builder.builder_page``. The builder's changes are elsewhere, in the builder's
+room: the operations endpoint (``armies.builder.operation_views``), the forms posted
+without JavaScript (``armies.builder.form_views``) and undo and restores
+(``armies.builder.rewind_views``), all through the one pipeline.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import get_conditional_response
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 import rules
@@ -152,10 +153,14 @@ def export_json(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def army_version(request: HttpRequest, pk: int) -> JsonResponse:
-    """The army's version, for a page shown again (Back, a tab come back) to tell cheaply
-    whether it changed elsewhere meanwhile."""
-    army = selectors.owned_army_or_404(request, pk)
-    response = JsonResponse({"version": army.version})
+    """The army's version: every open builder asks it about once a second while visible
+    (and a page shown again at once), to follow changes saved elsewhere. One small query;
+    its ETag names the version, so a page that sends it back in ``If-None-Match`` is
+    answered 304 with no body while nothing changed."""
+    version = selectors.owned_army_version_or_404(request, pk)
+    etag = f'"army-{pk}-v{version}"'
+    response = get_conditional_response(request, etag=etag) or JsonResponse({"version": version})
+    response["ETag"] = etag
     return no_store(response)
 
 

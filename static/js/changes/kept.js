@@ -67,6 +67,18 @@ export function remember(army, sent, value, version) {
   } catch (e) { /* no storage: a kept copy is as old as it is */ }
 }
 
+/* The value a field's next change is made from: what this device saw saved there after
+ * the version the page shows (the field drawn from before that change landed: an editor
+ * fetched again while its answer was on the way), else `drawn`, the value it was drawn
+ * with. */
+export function savedSince(army, target, field, drawn) {
+  try {
+    const entry = JSON.parse(window.localStorage.getItem(SEEN + army) || "{}")[target + " " + field];
+    if (entry && entry.version > (versionNow() || 0)) { return entry.value; }
+  } catch (e) { /* no storage: as drawn */ }
+  return drawn;
+}
+
 /* Fields the page shows older than this device saw them saved take the saved value (and
  * change from it), unless the player's own value is kept there (`keep`). */
 export function catchUp(army, keep) {

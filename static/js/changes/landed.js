@@ -85,3 +85,87 @@ export function drawToast(batch, results) {
   toast.replaceChildren(box);
   if (window.htmx) { window.htmx.process(toast); }
 }
+
+/* An edit refused because its unit is gone (deleted on another device or tab) is said where
+ * the player typed it: a note in the unit's place in its list, with the value typed, until
+ * dismissed; the card itself goes with the server's drawing. Each card's place (the card
+ * before it) and name are remembered as drawn, so the note finds the place of a card a
+ * drawing took away before the answer came. */
+const places = {};                // card id -> { before: the previous card's id, name }
+const notes = new Map();          // note id -> { note, card, before }
+
+function remember() {
+  document.querySelectorAll("li.item[id]").forEach((card) => {
+    let previous = card.previousElementSibling;
+    while (previous && !previous.classList.contains("item")) { previous = previous.previousElementSibling; }
+    const name = card.querySelector(".item-name");
+    places[card.id] = { before: previous ? previous.id : "",
+                        list: card.parentNode.id, name: name ? name.textContent.trim() : "" };
+  });
+}
+
+function place(entry) {
+  const card = document.getElementById(entry.card);
+  if (card) {
+    if (card.nextElementSibling !== entry.note) { card.after(entry.note); }
+  } else {
+    const before = entry.before ? document.getElementById(entry.before) : null;
+    const list = document.getElementById(entry.list);
+    if (before) {
+      if (before.nextElementSibling !== entry.note) { before.after(entry.note); }
+    } else if (list && list.firstElementChild !== entry.note) {
+      list.prepend(entry.note);
+    }
+  }
+  // the player was typing in the card that went: they are told there
+  if (entry.note.dataset.focus && entry.note.isConnected && !document.getElementById(entry.card)
+      && (!document.activeElement || document.activeElement === document.body)) {
+    delete entry.note.dataset.focus;
+    entry.note.focus({ preventScroll: true });
+  }
+}
+
+function placeAll() {
+  remember();
+  notes.forEach(place);
+}
+
+["muster:morphed", "muster:redrawn", "htmx:afterSettle"].forEach((name) => document.addEventListener(name, placeAll));
+if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", remember); } else { remember(); }
+
+function shown(value) {
+  if (value === null || value === undefined || value === "") { return "(empty)"; }
+  return typeof value === "string" ? "“" + value + "”" : JSON.stringify(value);
+}
+
+/* `sent`: the refused `set` (its target, field label and value); `reason`: why. False when
+ * the unit's place is not known (never drawn on this page): the caller says it elsewhere. */
+export function showGone(sent, reason) {
+  remember();
+  const id = ["unit-", "general-"].map((p) => p + sent.target).find((c) => document.getElementById(c) || places[c]);
+  if (!id) { return false; }
+  const card = document.getElementById(id);
+  const known = places[id] || {};
+  const noteId = "gone-" + sent.target;
+  const old = notes.get(noteId);
+  const note = old ? old.note : document.createElement("li");
+  note.id = noteId;
+  note.className = "gone-note";
+  note.tabIndex = -1;
+  const label = (sent.label || sent.field) + (known.name ? " of " + known.name : "");
+  const said = document.createElement("p");  // (a list's item keeps its role: the alert is inside)
+  said.className = "notice error";
+  said.setAttribute("role", "alert");
+  said.textContent = "Not saved: " + label + " " + shown(sent.value) + ": " + reason + ". ";
+  const dismiss = document.createElement("button");
+  dismiss.type = "button";
+  dismiss.textContent = "Dismiss";
+  dismiss.addEventListener("click", () => { notes.delete(noteId); note.remove(); });
+  said.append(dismiss);
+  note.replaceChildren(said);
+  if (!card || card.contains(document.activeElement)) { note.dataset.focus = "1"; }
+  const entry = { note: note, card: id, before: known.before || "", list: known.list || "unit-list" };
+  notes.set(noteId, entry);
+  place(entry);
+  return true;
+}

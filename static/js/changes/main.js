@@ -14,31 +14,22 @@ import * as queue from "./queue.js";
 import * as redraw from "./redraw.js";
 import * as morph from "./morph.js";
 import * as optimistic from "./optimistic.js";
-import { drawToast, keepTheirCard, openAdded, showRolled } from "./landed.js";
+import { drawToast, keepTheirCard, openAdded, showGone, showRolled } from "./landed.js";
 import { showProblem } from "./problem.js";
-import { catchUp, remember, sawSaved, showCopyAge, versionNow } from "./kept.js";
+import { newItemId, onceKey } from "./keys.js";
+import { showCount, showTitle } from "./pending.js";
+import { catchUp, remember, savedSince, sawSaved, showCopyAge, versionNow } from "./kept.js";
+import "./follow.js";  // the open builder follows changes saved elsewhere
 import {
   clearState, fromOf, readValue, repaint, sameValue, showState, stateOf, targetOf, wrapFor, wrapOf, writeValue,
 } from "./fields.js";
 
 const TYPING_MS = 150;  // keystrokes close together go as one operation
-const ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789";  // as the server makes ids
 
 let builder = null;
 let army = null;
 let redrawAfterResend = false;
 const channel = "BroadcastChannel" in window ? new BroadcastChannel("muster:armies") : null;
-
-function randomText(alphabet, length) {
-  const bytes = new Uint8Array(length);
-  window.crypto.getRandomValues(bytes);
-  return Array.from(bytes, (b) => alphabet[b % alphabet.length]).join("");
-}
-
-function onceKey() {
-  return window.crypto.randomUUID ? window.crypto.randomUUID()
-    : randomText("abcdefghijklmnopqrstuvwxyz0123456789", 32);
-}
 
 function record(fields) {
   return Object.assign({
@@ -65,14 +56,15 @@ function changed(wrap, delay, typing) {
   const value = readValue(wrap);
   if (value === undefined) { return; }
   const queued = queue.lastSet(army, target, field);
-  if (queued ? sameValue(queued.value, value) : sameValue(value, fromOf(wrap))) { return; }  // nothing new
-  const from = queued ? queued.value : fromOf(wrap);
+  // (a field drawn from before its last saved change, an editor fetched as it landed: from what was saved)
+  const from = queued ? queued.value : savedSince(army, target, field, fromOf(wrap));
+  if (sameValue(value, from)) { return; }  // nothing new
   // a keystroke says so: the server folds it into the same field's revision of a moment
   // ago, so a word typed key by key is one change in History and one Undo
   queue.enqueue(record({ op: "set", target: target, field: field, value: value, from: from,
                          label: fieldLabel(wrap), typing: !!typing }), delay);
   showState(target, field, { state: "saving" });
-  if (target === "army" && field === "name") { showTitle(); }
+  if (target === "army" && field === "name") { showTitle(army); }
 }
 
 document.addEventListener("input", (event) => {
@@ -106,10 +98,10 @@ function actionOf(form, submitter) {
   if (op === "add") {
     const chosen = submitter && submitter.name === "preset" ? submitter.value
       : (form.querySelector("[name=preset]") || {}).value;
-    made.value = { id: randomText(ID_ALPHABET, 8) };
+    made.value = { id: newItemId() };
     if (chosen) { made.value.preset = chosen; }
   } else if (op === "duplicate") {
-    made.value = { id: randomText(ID_ALPHABET, 8) };
+    made.value = { id: newItemId() };
   } else if (op === "move") {
     made.value = from.dataset.value;
   } else if (from.dataset.value !== undefined) {
@@ -129,7 +121,7 @@ document.addEventListener("submit", (event) => {
     event.stopPropagation();
     if (submitter && submitter.getAttribute("aria-disabled") === "true") { return; }
     optimistic.queued(queue.enqueue(record(actionOf(form, submitter)), 0));
-    showCount();
+    showCount(army);
     return;
   }
   if (form.querySelector("[data-field]")) {
@@ -204,6 +196,8 @@ function showResult(sent, result) {
   } else {
     showState(sent.target, sent.field, { state: "refused", html: result.html,
                                          reason: status === "gone" ? GONE : result.message || "the server refused this value" });
+    // its card goes with the next drawing: said in the unit's place, with the value typed
+    if (status === "gone" && sent.army === army && !showGone(sent, GONE)) { showProblem("Not saved: " + sent.label + ": " + GONE); }
   }
 }
 
@@ -299,7 +293,7 @@ queue.on("answered", (sentArmy, batch, answer) => {
     if (sent) { showResult(sent, result); }
   });
   if (channel && answer.version) { channel.postMessage({ army: sentArmy, version: answer.version }); }
-  if (sentArmy !== army) { showCount(); return; }
+  if (sentArmy !== army) { showCount(army); return; }
   mine(Number(answer.version));
   const more = queue.pending(army).length > 0;
   const results = answer.results || [];
@@ -314,7 +308,7 @@ queue.on("answered", (sentArmy, batch, answer) => {
     if (fallback) { drawToast(batch, results); }
     openAdded(batch, results);
     showRolled(batch, results);
-    showCount();
+    showCount(army);
   });
 });
 
@@ -322,24 +316,9 @@ queue.on("failed", (batch, why) => {
   batch.forEach((sent) => {
     if (sent.op === "set" && sent.army === army) { showState(sent.target, sent.field, { state: "failed", reason: why }); }
   });
-  showCount();
+  showCount(army);
 });
-queue.on("changed", () => showCount());
-
-function showCount() {
-  const box = document.getElementById("pending-changes");
-  if (!box || army === null) { return; }
-  const mine = queue.pending(army);
-  if (!mine.length && redraw.noticeShowing()) { return; }
-  box.hidden = mine.length === 0;
-  if (!mine.length) { box.textContent = ""; return; }
-  let text = mine.length === 1 ? "1 change not yet saved" : mine.length + " changes not yet saved";
-  const failed = mine.some((r) => r.op !== "set" || (stateOf(r.target, r.field) || {}).state === "failed");
-  if (failed && navigator.onLine === false) { text += " (offline: sent when the connection returns)"; }
-  const actions = mine.filter((r) => r.op !== "set").map((r) => r.label);
-  if (actions.length) { text += ": " + actions.join(", "); }
-  box.textContent = text;
-}
+queue.on("changed", () => showCount(army));
 
 // -- what the page shows stays the player's ---------------------------------------------
 
@@ -362,18 +341,9 @@ function loadEditor(target) {
   window.htmx.ajax("GET", slot.getAttribute("hx-get"), { target: slot, swap: "outerHTML" });
 }
 
-/* The heading names the army as the player named it, a rename still unsent included. */
-function showTitle() {
-  const title = document.getElementById("army-title");
-  const queued = army === null ? null : queue.lastSet(army, "army", "name");
-  if (title && queued && typeof queued.value === "string" && queued.value.trim() && title.textContent !== queued.value) {
-    title.textContent = queued.value;
-  }
-}
-
 function reapply() {
   if (army === null) { return; }
-  showTitle();
+  showTitle(army);
   catchUp(army, keep);
   queue.pending(army).forEach((r) => {
     if (r.op !== "set") { return; }
@@ -390,7 +360,7 @@ function reapply() {
   });
   conflicts.restore(army, loadEditor);
   repaint(document);
-  showCount();
+  showCount(army);
 }
 
 morph.on("keep", keep);
@@ -430,7 +400,7 @@ document.addEventListener("htmx:beforeSwap", (event) => {
     mine(version);
     keepCopy();
     if (channel && army !== null && version) { channel.postMessage({ army: army, version: version }); }
-    showCount();
+    showCount(army);
   });
 });
 document.addEventListener("htmx:afterSettle", () => reapply());
@@ -454,7 +424,7 @@ function arrive() {
 }
 
 // back online: what waits is sent, and the builder fetched once if it moved on meanwhile
-window.addEventListener("online", () => { arrive().then(() => freshen()); showCount(); });
+window.addEventListener("online", () => { arrive().then(() => freshen()); showCount(army); });
 
 /* A page opened from the device's copy may hold cards' editors kept from before its last
  * saved change (the copy of the page caught up, not yet every editor in it): online, it is
@@ -468,7 +438,7 @@ window.addEventListener("offline", () => {
       showState(r.target, r.field, { state: "failed", reason: "offline, sent when the connection returns" });
     }
   });
-  showCount();
+  showCount(army);
 });
 window.addEventListener("pageshow", (event) => {
   if (event.persisted) {
@@ -477,9 +447,7 @@ window.addEventListener("pageshow", (event) => {
     redraw.check();
   }
 });
-document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState === "visible") { redraw.check(); }
-});
+// a tab shown again asks at once: follow.js
 
 // Leaving: ask only while something is really unsent; from here on answers delete nothing
 window.addEventListener("beforeunload", (event) => {

@@ -11,7 +11,7 @@
  * moved, so its stat line and menus follow the unit. */
 import { Idiomorph } from "../vendor/idiomorph.js";
 
-const OWN = ["pending-changes", "unsaved", "request-problem"];  // the page's own notes
+const OWN = ["pending-changes", "unsaved", "request-problem", "engine-status"];  // the page's own notes
 const hooks = { keep: () => false, going: () => false };
 
 export function on(name, hook) { hooks[name] = hook; }
@@ -99,6 +99,7 @@ export function morphBuilder(fresh) {
   if (!old || !fresh) { return Promise.resolve(false); }
   fresh.removeAttribute("hx-swap-oob");
   const version = versionOf(fresh);
+  keepSaid(old, fresh, version);
   const stale = new Set();
   busy(true);
   try {
@@ -120,6 +121,17 @@ export function morphBuilder(fresh) {
     busy(false);
     return true;
   });
+}
+
+/* What an answer said of the version on screen ("Undone: …") stays when a plain drawing of
+ * that same version lands after it (the page's follower may have asked for one while the
+ * answer was on its way): a newer version than the one it spoke of takes it away. */
+function keepSaid(old, fresh, version) {
+  const said = old.querySelector(".notice.ok-notice");
+  if (!said || fresh.querySelector(".notice.ok-notice") || version !== versionShown()) { return; }
+  const anchor = fresh.querySelector("#toast");
+  const copy = said.cloneNode(true);
+  if (anchor && anchor.parentNode) { anchor.parentNode.insertBefore(copy, anchor); } else { fresh.prepend(copy); }
 }
 
 /* Parses a page's or an answer's html and morphs its #builder in. */

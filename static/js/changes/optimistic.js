@@ -6,8 +6,9 @@
  * data-points: its cost; its entry's counts), a duplicate copies its card's summary, a
  * delete hides the card (with an Undo while it is not sent), a move puts the card at its
  * new place. Cards drawn here carry data-optimistic="1", the id the page chose for the
- * unit (the server keeps it) and a "not yet saved" mark; the heading's count, the picker's
- * counts and, through estimate.js, the total ("offline estimate") follow the layer.
+ * unit (the server keeps it) and a "not yet saved" mark; the heading's count follows the
+ * layer. Its points, the total and the picker's counts are the page's engine's (exact.js);
+ * until the engine is ready, a card whose points only the server knows says so.
  *
  * The server's drawing is the truth: the layer is lifted before any of the server's parts
  * is swapped in (htmx:oobBeforeSwap) and laid again, from the operations still unsent,
@@ -15,6 +16,7 @@
  * offline copy too) and after each action queued. Laying is idempotent: it lifts what is
  * left of the last layer (whatever a redraw has not already replaced) and draws it again. */
 import * as queue from "./queue.js";
+import { active as exactFigures } from "./exact.js";
 
 const DRAWN = new Set(["add", "duplicate", "delete", "move"]);
 const PREFIX = { units: "unit", generals: "general" };
@@ -271,6 +273,7 @@ function followCounts() {
     const text = "(" + visibleCards(list).length + ")";
     if (text !== heading.textContent) { setText(heading, text); }
   });
+  if (exactFigures()) { return; }  // the engine's figures: the totals and the picker's counts
   // a rule set without points: its totals read the number of units
   const line = document.querySelector("#army-totals .total-line");
   const list = document.getElementById("unit-list");

@@ -21,6 +21,9 @@ export function answeredOnce() { generation++; }
 
 export function noticeShowing() { return Date.now() < noticeUntil; }
 
+/* Whether a drawing from the server is on its way. */
+export function drawing() { return running !== null; }
+
 function versionNow() {
   const input = document.getElementById("army-version");
   return input ? Number(input.value) : 0;
@@ -50,14 +53,19 @@ export function redraw(notice) {
   running = fetch(window.location.pathname + window.location.search, { credentials: "same-origin", cache: "no-store" })
     .then((r) => (r.ok ? r.text() : null))
     .then((html) => {
-      const fresh = html ? new DOMParser().parseFromString(html, "text/html").getElementById("builder") : null;
+      const drawnPage = html ? new DOMParser().parseFromString(html, "text/html") : null;
+      const fresh = drawnPage ? drawnPage.getElementById("builder") : null;
       if (!fresh || !document.getElementById("builder")) { return null; }
+      // the device's copy (the service worker's answer when the network failed) is never
+      // drawn over the page: asked again once the server answers (follow.js)
+      if (drawnPage.documentElement.hasAttribute("data-offline-copy")) { return null; }
       if (generation !== before || drawn(fresh) < versionNow()) {
         wanted = wanted || notice || true;
         return null;
       }
       const elsewhere = notice === true && drawn(fresh) > hooks.own();
       return morphBuilder(document.importNode(fresh, true)).then(() => {
+        online();
         if (elsewhere) { showNotice("Updated from another tab or device."); }
         hooks.after();
       });
@@ -75,6 +83,15 @@ export function redraw(notice) {
       return next;
     });
   return running;
+}
+
+/* The page is the server's drawing now, no longer the copy kept on this device: the
+ * copy's note goes (static/js/app.js shows the connection's notice again). */
+function online() {
+  const root = document.documentElement;
+  if (!root.hasAttribute("data-offline-copy")) { return; }
+  root.removeAttribute("data-offline-copy");
+  document.dispatchEvent(new CustomEvent("muster:drawn-online"));
 }
 
 function drawn(fresh) {

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 import rules
 from armybuilder.armies import services
-from armybuilder.armies.builder.controls import Control, controls_for, values_from_post
+from armybuilder.armies.builder.controls import Control, controls_for
+from armybuilder.armies.field_values import values_from_post
 from armybuilder.armies.history.revisions import ItemGone
 from armybuilder.armies.models import Army
 from rules.document import parse_document

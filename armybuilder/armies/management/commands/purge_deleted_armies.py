@@ -1,6 +1,6 @@
 """``python manage.py purge_deleted_armies``: remove armies deleted more than 30 days ago.
 
-The same as ``armies.lifecycle.purge_deleted_armies``, which a worker may schedule instead.
+The same as ``armies.making.lifecycle.purge_deleted_armies``, which a worker may schedule instead.
 """
 
 from typing import Any

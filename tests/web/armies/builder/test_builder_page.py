@@ -84,7 +84,7 @@ def test_htmx_unit_edit_swaps_the_summary_and_out_of_band_totals_and_issues(owne
     assert '<input type="hidden" id="army-version" value="2" hx-swap-oob="true">' in body
     assert re.search(r'<section id="army-totals"[^>]*hx-swap-oob="true"', body)
     assert re.search(r'<section id="issues"[^>]*hx-swap-oob="true"', body)
-    assert '<span class="total-points" id="total-points">68</span>' in body
+    assert '<span class="total-points" id="total-points" data-points="68">68</span>' in body
     assert "<form" not in body  # the controls the player is using stay untouched
 
 
@@ -103,7 +103,7 @@ def test_the_three_source_units_total_446_through_htmx_edits(owner_client, user)
         add = owner_client.post(f"/armies/{saved.pk}/units/add/", {"version": version}, headers=HX)
         assert add.status_code == 200
         body = edit(owner_client, saved, index, version + 1, **fields).content.decode()
-        totals.append(int(re.search(r'id="total-points">(\d+)<', body).group(1)))
+        totals.append(int(re.search(r'id="total-points" data-points="\d+">(\d+)<', body).group(1)))
         version += 2
     assert totals == [44, 44 + 242, 446]
 

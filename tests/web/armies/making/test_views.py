@@ -4,9 +4,12 @@ import json
 import re
 
 from django.contrib.auth.models import User
+from django.test import Client
 
 import rules
 from armybuilder.armies import services
+from armybuilder.armies.changes import pipeline
+from armybuilder.armies.changes.commands import SetValue
 from armybuilder.armies.models import Army
 from armybuilder.catalog.selectors import lists_for
 from tests.support import army, example
@@ -177,3 +180,38 @@ def test_the_admin_validates_the_document_and_bumps_the_version(client, user):
     saved.refresh_from_db()
     assert saved.version == 2 and saved.document["units"][0]["figures"] == 6
     assert saved.document["units"][0]["quality"] == "average"  # stored normalised
+
+
+def test_the_army_version_answers_304_without_a_body_while_the_army_is_unchanged(
+    owner_client, user, django_assert_max_num_queries
+):
+    saved = services.create_army(army("into-the-dark", [{"name": "Knights"}]), owner=user)
+    url = f"/armies/{saved.pk}/version.json"
+    first = owner_client.get(url)
+    assert first.json() == {"version": saved.version}
+    assert "no-store" in first["Cache-Control"]
+    # an open builder asks every second: the session, the user, the army's version
+    with django_assert_max_num_queries(3):
+        unchanged = owner_client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert unchanged.status_code == 304 and unchanged.content == b""
+    assert unchanged["ETag"] == first["ETag"]
+    unit = saved.document["units"][0]["id"]
+    pipeline.run(saved, SetValue(unit, "name", "Renamed on the phone"))
+    saved.refresh_from_db()
+    assert saved.version > first.json()["version"]
+    moved = owner_client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert moved.status_code == 200 and moved.json() == {"version": saved.version}
+    assert moved["ETag"] != first["ETag"]
+
+
+def test_the_army_version_is_not_found_for_anyone_but_its_owner(owner_client, user):
+    saved = services.create_army(army("into-the-dark", [{"name": "Knights"}]), owner=user)
+    url = f"/armies/{saved.pk}/version.json"
+    etag = owner_client.get(url)["ETag"]
+    client = Client()  # a visitor signed in as no one
+    assert client.get(url).status_code == 404
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 404
+    User.objects.create_user("mallory", password="a-long-Pass-123")
+    client.login(username="mallory", password="a-long-Pass-123")
+    assert client.get(url).status_code == 404
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 404

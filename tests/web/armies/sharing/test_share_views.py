@@ -37,7 +37,7 @@ def test_the_share_page_shows_the_roster_totals_and_issues_without_login(saved, 
     assert response.status_code == 200
     for name in ("Town Militia", "Knights", "Combat Archers", "Champion", "Count Odo"):
         assert f'class="item-name">{name}<' in page
-    assert '<span class="total-points" id="total-points">581</span>' in page
+    assert '<span class="total-points" id="total-points" data-points="581">581</span>' in page
     assert "No problems: this army is legal." in page
     assert "12 figures x 16 = 192" in page  # the breakdown
     assert '<span class="stat-label">code</span> LMM' in page  # the stat line

@@ -20,7 +20,8 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_POST
 
 from armybuilder.armies import selectors
-from armybuilder.armies.changes import answers, operations
+from armybuilder.armies.builder import answers
+from armybuilder.armies.changes import operations
 from armybuilder.nostore import no_store
 from rules.document import load_json
 from rules.errors import MalformedDocument
