@@ -23,9 +23,9 @@ from django.views.decorators.http import require_http_methods
 
 import rules
 from armybuilder.catalog import list_operations, services
-from armybuilder.catalog.list_changes import Place, Refusal
 from armybuilder.catalog.list_page_controls import editor_context
 from armybuilder.catalog.list_views import authored_list_or_404, editor_url
+from rules.list_changes import Place, Refusal
 from rules.list_document import ListDocument
 from rules.list_shape import ListShape
 

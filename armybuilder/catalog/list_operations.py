@@ -19,7 +19,6 @@ and redo walk them (``list_history``).
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,17 +28,17 @@ from django.http import QueryDict
 
 import rules
 from armybuilder.catalog import list_history, services
-from armybuilder.catalog.list_changes import META, Place, Refusal, apply, meta_change
 from armybuilder.catalog.list_refusals import explain, rebalanced
 from armybuilder.catalog.models import AppliedListChange, ArmyList
 from armybuilder.jsonbody import BadOperation
+from armybuilder.oncekeys import RULE as KEY_RULE
+from armybuilder.oncekeys import is_once_key
+from rules.list_changes import META, Place, Refusal, apply, meta_change
 from rules.list_ids import ID, find
 from rules.list_shape import ListShape, Section
 
 OPS = ("set", "values", "add", "remove", "meta", "undo", "redo")
 APPLIED, DUPLICATE, CONFLICT, GONE, REFUSED = "applied", "duplicate", "conflict", "gone", "refused"
-KEY_MAX = 64
-_KEY = re.compile(rf"[A-Za-z0-9_-]{{1,{KEY_MAX}}}")  # a UUID, or the page's random hex
 # what the change queue sends (static/js/changes/queue.js); "army" is the queue's own
 # name for the list ("list-<pk>"), "typing" the builder's, both read by no one here
 WIRE = ("key", "army", "base_version", "op", "section", "target", "field", "value", "from",
@@ -106,10 +105,8 @@ def change_of(raw: Any) -> Change:
     if op not in OPS:
         raise BadOperation(f"op: {op!r} is not one of {', '.join(OPS)}")
     key = raw.get("key")
-    if not isinstance(key, str) or not _KEY.fullmatch(key):
-        raise BadOperation(
-            f"key: a one-time key, 1 to {KEY_MAX} letters, digits, hyphens or underscores"
-        )
+    if not is_once_key(key):
+        raise BadOperation(f"key: a one-time key, {KEY_RULE}")
     version = raw.get("base_version")
     if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
         raise BadOperation("base_version: the list's revision number the page showed")

@@ -7,16 +7,19 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+from dataclasses import asdict
 from typing import Any
 
 import rules
 from armybuilder.catalog import list_history
-from armybuilder.catalog.list_changes import META, Refusal
-from armybuilder.catalog.list_trial import try_list
+from armybuilder.catalog.list_trial import listed_of, try_list
 from armybuilder.catalog.list_views import editor_url
 from armybuilder.catalog.models import ArmyList
+from armybuilder.catalog.selectors import list_lookup
+from rules.list_changes import META, Refusal
 from rules.list_ids import ID
 from rules.list_shape import ListShape, Section
+from rules.page.check import lists_json
 
 
 def _items(section: Section, data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -162,6 +165,7 @@ def editor_context(
         meta.append({"name": name, "label": label, "value": value, "error": error,
                      "id": f"meta-{name}"})  # fmt: skip
     steps = list_history.steps_of(army_list)
+    trial = try_list(ruleset, army_list)
     placed = any(m["error"] for m in meta) or any(
         control["error"]
         for part in sections
@@ -176,7 +180,15 @@ def editor_context(
         "army_list": army_list,
         "meta": meta,
         "sections": sections,
-        "trial": try_list(ruleset, army_list),
+        "trial": trial,
+        # what the page's engine tries the list with (list-try.js): the list as saved, its
+        # revision, the server's trial to confirm against, the rule set's other lists
+        "engine_list": {
+            **asdict(listed_of(ruleset, army_list)),
+            "version": army_list.latest_revision,
+        },
+        "engine_trial": trial.to_json(),
+        "engine_lists": {ruleset.slug: lists_json(list_lookup(ruleset.slug))},
         "refusal": refusal,
         # a refusal with no control of its own (undo, an entry gone) is said at the top
         "refusal_elsewhere": refusal if refusal is not None and not placed else None,

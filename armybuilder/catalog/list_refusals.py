@@ -15,71 +15,16 @@ to keep it ("then lower Infantry's How many from 4 to 2"): one step, taken as a 
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from django.http import QueryDict
 
 import rules
-from armybuilder.catalog.list_changes import Place, Refusal, apply
+from rules.list_changes import Place, Refusal, apply
 from rules.list_shape import ListShape
+from rules.list_words import refused_words
 
-_PROBLEM = re.compile(
-    r"^(?P<sec>[a-z_]+)(?:\[(?P<i>\d+)\])?(?:\.(?P<sub>[a-z_]+)\[(?P<j>\d+)\])?"
-    r"(?P<rest>(?:\.[\w-]+)*):\s(?P<body>.*)$",
-    re.S,
-)
 SEARCH_ABOVE = 12  # how far above the larger of typed and current values the search goes
-
-
-def place_words(problem: str, shape: ListShape, data: Any) -> str:
-    """A validator's problem with its path said as the editor's labels."""
-    where, label, body = located(problem, shape, data)
-    if not where:
-        return _sentence(body)
-    return _sentence(f"{where}, {label}: {body}" if label else f"{where}: {body}")
-
-
-def located(problem: str, shape: ListShape, data: Any) -> tuple[str, str, str]:
-    """(the item in words, the field's label, what is wrong) of a validator's problem;
-    ("", "", the problem) when it names no place the editor shows."""
-    found = _PROBLEM.match(problem)
-    if not found:
-        return "", "", problem
-    section = shape.section(found["sub"] or found["sec"])
-    if section is None:
-        single = next((s for s in shape.sections if s.single and s.key == found["sec"]), None)
-        if single is None:
-            return "", "", problem
-        section, rest = single, found["rest"]
-        where = single.label
-    else:
-        rest = found["rest"]
-        if found["sub"] is not None:
-            holders = data.get(found["sec"]) if isinstance(data, dict) else None
-            n, j = int(found["i"]), int(found["j"])
-            try:
-                holder = holders[n].get("name") or str(n + 1)
-            except (TypeError, IndexError, AttributeError):
-                holder = str(n + 1)
-            where = f"{section.item_label} {j + 1} of {holder}"
-        elif found["i"] is not None:
-            where = f"{section.item_label} {int(found['i']) + 1}"
-        else:
-            where = section.label
-    parts = [p for p in rest.split(".") if p]
-    if parts and parts[0] == section.values_key and len(parts) > 1:
-        parts = parts[1:]
-    labels = {f.name: f.label for f in (*section.fields, *section.values)}
-    if not found["sub"] and not found["i"] and found["sec"] in labels:  # "columns.t1"
-        parts = [found["sec"], *parts]
-    label = labels.get(parts[0], "") if parts else ""
-    return where, label, found["body"]
-
-
-def _sentence(text: str) -> str:
-    text = text.strip()
-    return text if text.endswith((".", "!", "?", ")")) else f"{text}."
 
 
 def _ranges(values: list[int], top: int) -> str:
@@ -123,22 +68,11 @@ def explain(
     """The refusal of a change whose result ``changed`` the rule set finds ``problems``
     with: at the field changed, with allowed values, the nearest valid value, or what else
     would change with it to keep the list whole."""
-    what = f"{place.where}, {place.label}" if place.label else place.where
-    said = []
-    for problem in problems[:3]:
-        where, _, body = located(problem, shape, changed)
-        # a problem of the item changed is said without its place: the field says it
-        said.append(
-            _sentence(body) if where == place.where else place_words(problem, shape, changed)
-        )
-    words = " ".join(said)
-    if len(problems) > 3:
-        words += f" (and {len(problems) - 3} more)"
 
     def valid(attempt: dict | None) -> bool:
         return attempt is not None and not ruleset.validate_army_list(attempt)
 
-    refusal = Refusal(f"{what}: {words}" if what else words, place)
+    refusal = Refusal(refused_words(shape, changed, place, problems), place)
     spec = _spec(shape, place)
     if place.op == "set" and spec is not None and spec.kind == "integer" and place.typed.strip():
         typed = int(place.typed) if place.typed.strip().isdigit() else 0

@@ -1,6 +1,7 @@
 """Army lists: constraint data for one rule set, Muster's own or a player's, with revisions."""
 
 import secrets
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -45,14 +46,26 @@ def public_lists() -> Q:
     return Q(author__isnull=True) | Q(status=PUBLISHED)
 
 
-def readable_lists(user_pk: Any) -> Q:
+# More lists a user may read and build on, granted by an app above the catalog (each fills
+# this in its ``AppConfig.ready``: events let their entrants read the lists they pin, while
+# the event lasts). Each answers a Q of the lists it grants to the user whose pk it is given.
+LIST_GRANTS: list[Callable[[Any], Q]] = []
+
+
+def readable_lists(user_pk: Any, *, granted: bool = True) -> Q:
     """The lists the user whose pk is ``user_pk`` (None: a visitor) may read and build on
-    now: the public lists, their own (not those they deleted) and those shared with them
-    by a link that still works."""
+    now: the public lists, their own (not those they deleted), those shared with them by a
+    link that still works and (``granted``) those an app grants them (``LIST_GRANTS``).
+    ``granted=False``: only what they may pass on to others (an event's organiser may pin
+    only those, so a grant is never passed on in turn)."""
     if user_pk is None:
         return public_lists()
     own = Q(author_id=user_pk) & ~Q(status=DELETED)
-    return public_lists() | own | SharedList.readable_by(user_pk)
+    found = public_lists() | own | SharedList.readable_by(user_pk)
+    if granted:
+        for grant in LIST_GRANTS:
+            found |= grant(user_pk) & ~Q(status=DELETED)
+    return found
 
 
 class ArmyListManager(models.Manager["ArmyList"]):

@@ -33,7 +33,6 @@ from armybuilder.catalog.models import (
     LIST_RESTORE_DAYS,
     ArmyList,
     ArmyListRevision,
-    SharedList,
     list_restore_cutoff,
     public_lists,
     readable_lists,
@@ -230,10 +229,15 @@ def deleted_list(ruleset: str, slug: str) -> ArmyList | None:
 
 
 def lists_shared_with(user: Any, ruleset: str | None = None) -> list[ArmyList]:
-    """Other players' lists ``user`` opened by a share link that still works, by name."""
+    """Other players' lists, not public, that ``user`` may build on: opened by a share link
+    that still works, or granted to them (an event they are in pins it), by name."""
     if user is None or not getattr(user, "is_authenticated", False):
         return []
-    found = ArmyList.objects.filter(SharedList.readable_by(user.pk)).exclude(author_id=user.pk)
+    found = (
+        ArmyList.objects.filter(readable_lists(user.pk))
+        .exclude(public_lists())
+        .exclude(author_id=user.pk)
+    )
     if ruleset is not None:
         found = found.filter(ruleset=ruleset)
     return list(found.order_by("name"))
@@ -261,10 +265,6 @@ def get_list_by_token(token: str) -> ArmyList | None:
 
 def get_revision(army_list: ArmyList, number: int) -> ArmyListRevision | None:
     return ArmyListRevision.objects.filter(army_list=army_list, number=number).first()
-
-
-def revisions_of(army_list: ArmyList) -> list[ArmyListRevision]:
-    return list(ArmyListRevision.objects.filter(army_list=army_list).order_by("number"))
 
 
 def list_json(army_list: ArmyList) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from armybuilder.catalog import pins
 from armybuilder.catalog.models import (
     DELETED,
     LINK,
+    LIST_GRANTS,
     PRIVATE,
     PUBLISHED,
     SUBMITTED,
@@ -37,9 +38,9 @@ from armybuilder.catalog.models import (
 )
 from armybuilder.catalog.pins import UpgradeDiff, pins_for
 from armybuilder.catalog.selectors import Lookup, PinnedArmy, document_lookup, lookup_for
-from rules.base import list_families, list_names
-from rules.list_document import ListDocument, list_document, load_list_text, parse_list_document
+from rules.list_document import ListDocument, list_document, parse_list_document
 from rules.list_ids import carried, with_ids
+from rules.list_trial import lookup_with_list
 
 __all__ = ["pins_for"]
 
@@ -87,17 +88,7 @@ def check_with_list_document(raw: Any, listed: ListDocument) -> tuple[rules.Army
     """Check an army document against a list given as a ``muster.list/1`` document: the
     list answers for its slug, the database's public lists for the rest."""
 
-    def lookup(ruleset: str) -> rules.NamedLists:
-        public = document_lookup(raw)(ruleset)
-        found = rules.NamedLists(public, list_names(public), list_families(public))
-        if ruleset == listed.ruleset:
-            found[listed.slug] = listed.data
-            found.names[listed.slug] = listed.name
-            if listed.family_slug != listed.slug:
-                found.families[listed.slug] = listed.family_slug
-        return found
-
-    return rules.check_document(raw, lookup)
+    return rules.check_document(raw, lookup_with_list(document_lookup(raw), listed))
 
 
 # -- access ---------------------------------------------------------------------------------
@@ -161,12 +152,21 @@ def _allowed(user: Any, action: str, army_list: ArmyList, token: str) -> bool:
         )
     )
     if action in ("view", "export"):
-        return readable
+        return readable or _granted(user, army_list)
     if action == "copy":
         return readable and bool(getattr(user, "is_authenticated", False))
     if action in ("edit", "delete"):
         return author or moderated
     return moderated  # publish
+
+
+def _granted(user: Any, army_list: ArmyList) -> bool:
+    """Read through an app's grant (``LIST_GRANTS``: an event the user is in pins it). To
+    read and build on only: copying it would keep it past the grant."""
+    if not LIST_GRANTS or not getattr(user, "is_authenticated", False):
+        return False
+    found = ArmyList.objects.filter(pk=army_list.pk).exclude(status=DELETED)
+    return any(found.filter(grant(user.pk)).exists() for grant in LIST_GRANTS)
 
 
 class ListRefused(Exception):
@@ -309,12 +309,6 @@ def import_list(user: Any, raw: Any) -> Saved:
     ``MalformedDocument`` names the path at fault; nothing is saved on any refusal.
     """
     listed = parse_list_document(raw)
-    return create_list(user, listed, family=listed.family_slug)
-
-
-def import_list_text(user: Any, text: str | bytes) -> Saved:
-    """``import_list`` from a file's text: the size limit and strict JSON first."""
-    listed = load_list_text(text, settings.MUSTER_MAX_DOCUMENT_BYTES)
     return create_list(user, listed, family=listed.family_slug)
 
 

@@ -159,6 +159,10 @@ def _list_page(
             "token": token,
             # only whether to show the author's buttons: using them is what gets logged
             "is_author": services.can(request.user, "edit", army_list, record=False),
+            # an event's entrant may read a list shared with the event, never copy it (a
+            # visitor is offered the copy, which asks them to sign in first)
+            "may_copy": not request.user.is_authenticated
+            or services.can(request.user, "copy", army_list, token, record=False),
             "shared_url": (
                 request.build_absolute_uri(
                     reverse("catalog:shared_list", args=[army_list.share_token])

@@ -12,6 +12,7 @@
  * keeping the focused field and every value still waiting. Offline, changes wait in the
  * store, survive a reload (the page kept by the service worker shows them again) and are
  * sent when the connection returns. Without JavaScript each field has a Save button. */
+import { onceKey } from "./changes/keys.js";
 import * as queue from "./changes/queue.js";
 import * as store from "./changes/store.js";
 
@@ -19,13 +20,6 @@ const editor = () => document.getElementById("list-editor");
 const conflicts = {};   // "target|field" -> {message, theirs, mine, section, op}
 let swapping = false;
 let scope = null;
-
-function onceKey() {
-  if (window.crypto && window.crypto.randomUUID) { return window.crypto.randomUUID(); }
-  const bytes = new Uint8Array(16);
-  window.crypto.getRandomValues(bytes);
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-}
 
 function controlsOf(form) {
   return Array.from(form.querySelectorAll("input:not([type=hidden]), select, textarea"));
