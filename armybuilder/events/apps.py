@@ -9,7 +9,9 @@ class EventsConfig(AppConfig):
     def ready(self) -> None:
         from armybuilder.armies.selectors import SHARE_GUARDS
         from armybuilder.catalog.list_lifecycle import LIST_KEEPERS
+        from armybuilder.catalog.models import LIST_GRANTS
         from armybuilder.events.game_sources import REVEALED
+        from armybuilder.events.list_access import lists_granted
         from armybuilder.events.selectors import army_under_embargo, list_checks_entries
         from armybuilder.games.opponents import SOURCES
 
@@ -17,5 +19,7 @@ class EventsConfig(AppConfig):
         SHARE_GUARDS.append(army_under_embargo)
         # a club event checks its armies against a revision of the list: the list stays
         LIST_KEEPERS.append(list_checks_entries)
+        # everyone in an event reads and builds on the lists it pins, while it lasts
+        LIST_GRANTS.append(lists_granted)
         # a game against an army an event revealed, offered on My games
         SOURCES.append(REVEALED)

@@ -24,7 +24,9 @@ def readable_allowed(event: Event) -> Any:
     shared or public and since made private by its author stays out of everything the
     event shows and checks new armies against (its submissions keep their stored verdict
     and their own copy of the army)."""
-    readable = ArmyList.objects.filter(readable_lists(event.organiser_id)).values("pk")
+    readable = ArmyList.objects.filter(readable_lists(event.organiser_id, granted=False)).values(
+        "pk"
+    )
     return event.allowed_lists.filter(army_list__in=readable).select_related("army_list")
 
 
@@ -100,7 +102,8 @@ def check_for_event(
     rules_ = event_rules(event, kept)
     outside = outside_event_lists(document, rules_)
     if outside is not None:
-        return EventCheck(dict(document), {}, None, (outside.to_json(),))
+        total = _total_of(document, owner_id, own_pins or {})
+        return EventCheck(dict(document), {}, total, (outside.to_json(),))
     pins = pins_for_event(document, rules_, own_pins or {})
     lookup = pinned_lookup(owner_id, pins)
     try:
@@ -114,6 +117,15 @@ def check_for_event(
         report.total_points,
         tuple(issue.to_json() for issue in issues),
     )
+
+
+def _total_of(document: Any, owner_id: int | None, pins: Mapping[str, int]) -> int | None:
+    """An army's points on its own lists: an army on a list the event does not allow (or
+    no longer allows) still shows its total beside the problem."""
+    try:
+        return check_document(document, pinned_lookup(owner_id, pins))[1].total_points
+    except rules.MalformedDocument:
+        return None
 
 
 def content_hash(document: Any, list_revisions: Mapping[str, int]) -> str:

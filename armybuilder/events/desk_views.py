@@ -22,6 +22,7 @@ from armybuilder.catalog.selectors import pinned_lookup
 from armybuilder.catalog.services import check_document
 from armybuilder.events import selectors, services
 from armybuilder.events.checking import event_rules, readable_allowed
+from armybuilder.events.list_access import lists_shown
 from armybuilder.events.models import Entrant, Event, Submission
 from armybuilder.events.presenters import desk_rows, event_words, local
 from armybuilder.nostore import no_store
@@ -52,11 +53,13 @@ def desk(request: HttpRequest, code: str) -> HttpResponse:
             "approved": sum(
                 1 for r in entered if r.submission and r.submission.state == Submission.APPROVED
             ),
+            "approved_not_legal": sum(1 for r in entered if r.approved_not_legal),
             "checked_in": sum(1 for r in entered if r.entrant.checked_in),
             "waiting": sum(1 for r in rows if r.entrant.state == Entrant.WAITING),
         },
         "local": lambda moment: local(moment, event),
         "revealed": selectors.revealed(event),
+        "past_deadline": selectors.past_deadline(event),
         "final": selectors.final(event),
         "reopened_at": local(event.reopened_at, event) if event.reopened_at else "",
     }
@@ -164,6 +167,7 @@ def entrant_action(request: HttpRequest, code: str, entrant: int, action: str) -
                 request.POST.get("state", ""),
                 runs_event=True,
                 seen=seen,
+                approve_not_legal=request.POST.get("approve_not_legal") == "1",
             )
         elif action == "remind":
             services.remind(found, by)
@@ -175,9 +179,13 @@ def entrant_action(request: HttpRequest, code: str, entrant: int, action: str) -
                 )
             services.submit(found, army, by, on_behalf=True)
     except services.Refused as exc:
-        messages.error(request, exc.message)
         if action == "note" and request.POST.get("text", "").strip():
             request.session[DRAFT.format(found.pk)] = request.POST.get("text", "")[:5000]
+        if isinstance(exc, services.NotLegal) and seen is not None:
+            messages.warning(request, exc.message)
+            page = reverse("events:submission", args=[event.code, seen[0]])
+            return redirect(f"{page}?confirm=approve#decide")
+        messages.error(request, exc.message)
     else:
         messages.success(request, _done(action, found))
     return redirect(back)
@@ -255,6 +263,11 @@ def submission_page(request: HttpRequest, code: str, submission: int) -> HttpRes
         "newest": found.entrant.submissions.order_by("-number").first() if runs else None,
         "final": selectors.final(event),
         "draft": request.session.pop(DRAFT.format(found.entrant_id), "") if runs else "",
+        # approving a submission that is not legal: the second, explicit step
+        "confirm_approve": runs
+        and request.GET.get("confirm") == "approve"
+        and not found.valid
+        and found.state != Submission.APPROVED,
     }
     return no_store(render(request, "events/submission.html", context))
 
@@ -294,11 +307,19 @@ def rules_document(event: Event) -> dict:
 
 
 def rules_file(request: HttpRequest, code: str) -> HttpResponse:
-    """The event's rules as a ``muster.event/1`` file: `muster check --event` reads it."""
+    """The event's rules as a ``muster.event/1`` file: `muster check --event` reads it.
+    It carries each allowed list's data, so it is served only to who may read every one of
+    them: anyone when they are all public; else the event's organisers, and its entrants
+    while the event lasts (a list shared by link reaches no one else through the event)."""
     event = selectors.event_or_404(code)
+    # the organisers read every list the event still shows (``readable_allowed``), after
+    # the event too; anyone else only what the event's grant or the public catalogue opens
+    runs = selectors.runs(event, request.user)
+    if not runs and not lists_shown(request.user, readable_allowed(event))["readable_all"]:
+        raise Http404("no such event")
     response = HttpResponse(
         json.dumps(rules_document(event), indent=2, ensure_ascii=False),
         content_type="application/json",
     )
     response["Content-Disposition"] = f'attachment; filename="event-{event.code}-rules.json"'
-    return response
+    return no_store(response)

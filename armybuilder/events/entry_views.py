@@ -16,6 +16,7 @@ from armybuilder.armies.selectors import live_armies
 from armybuilder.catalog.models import ArmyList, ArmyListRevision
 from armybuilder.events import selectors, services
 from armybuilder.events.checking import check_for_event, readable_allowed
+from armybuilder.events.list_access import lists_shown
 from armybuilder.events.models import Entrant, Event, Roll
 from armybuilder.events.presenters import event_words, local, revision_offers
 from armybuilder.nostore import no_store
@@ -59,12 +60,14 @@ def entry(request: HttpRequest, code: str) -> HttpResponse:
     held = selectors.held(entrant)
     allowed, late = services.may_submit(entrant, timezone.now())
     roll = Roll.objects.filter(entrant=entrant).first()
+    words = event_words(event)
     response = render(
         request,
         "events/entry.html",
         {
+            **lists_shown(request.user, [item["allowed"] for item in words.lists]),
             "event": event,
-            "words": event_words(event),
+            "words": words,
             "entrant": entrant,
             "armies": armies,
             "chosen": chosen,
@@ -145,4 +148,6 @@ def reply(request: HttpRequest, code: str) -> HttpResponse:
         services.post_note(entrant, request.user, request.POST.get("text", ""), runs_event=False)
     except services.Refused as exc:
         messages.error(request, exc.message)
-    return redirect(_entry_url(event))
+    else:
+        messages.success(request, "Sent to the organisers: it is in your thread below.")
+    return redirect(_entry_url(event) + "#thread-h")

@@ -47,7 +47,7 @@ def _queue(request: HttpRequest, event: Event, url: str, key: str) -> HttpRespon
     if found is not None and (found.finished is not None or found.queued > stale):
         return None
     # a render queued counts against the PDF limit; the waiting page's polls do not
-    limited = throttle.hit("pdf", throttle.client_address(request))
+    limited = throttle.check(request, "pdf")
     if limited:
         return throttle.too_many(request, limited)
     try:

@@ -51,9 +51,10 @@ def local_input(moment: datetime, zone: str) -> str:
 def list_choices(user: Any) -> list[tuple[str, list[tuple[str, str]]]]:
     """Every revision of every list the organiser may read, grouped by rule set:
     "<ruleset>/<slug>/<revision>"."""
+    # only what the organiser may pass on: never a list they read through another event
     revisions = (
         ArmyListRevision.objects.filter(
-            army_list__in=ArmyList.objects.filter(readable_lists(user.pk))
+            army_list__in=ArmyList.objects.filter(readable_lists(user.pk, granted=False))
         )
         .select_related("army_list")
         .order_by("army_list__ruleset", "army_list__name", "-number")
@@ -63,10 +64,19 @@ def list_choices(user: Any) -> list[tuple[str, list[tuple[str, str]]]]:
         key = f"{rev.army_list.ruleset}/{rev.army_list.slug}/{rev.number}"
         latest = " (latest)" if rev.number == rev.army_list.latest_revision else ""
         groups.setdefault(rev.army_list.ruleset, []).append(
-            (key, f"{rev.name}, revision {rev.number}{latest}")
+            (key, f"{rev.name}, revision {rev.number}{latest}{_sharing(rev.army_list, user)}")
         )
     titles = {r.slug: r.title for r in all_rulesets()}
     return [(titles.get(slug, slug), items) for slug, items in groups.items()]
+
+
+def _sharing(army_list: ArmyList, user: Any) -> str:
+    """What ticking a list that is not public shares, said beside it."""
+    if army_list.is_public:
+        return ""
+    if army_list.author_id == user.pk:
+        return " — your own list, not public: the event shares it with its entrants"
+    return " — shared with you by link: the event shares it with its entrants"
 
 
 def choice_key(ruleset: str, name: str, value: Any) -> str:
@@ -138,7 +148,10 @@ class EventForm(forms.Form):
         label="Allowed army lists",
         widget=forms.CheckboxSelectMultiple,
         help_text="Grouped by rule set; each pinned to the revision you tick: the event's "
-        "data cut-off. Tick one revision of each list.",
+        "data cut-off. Tick one revision of each list. A list that is not public (your own, "
+        "or one shared with you by link) is shared by the event: until the end of the "
+        "event's day everyone in it may read it and build armies on it (not copy it), and "
+        "its rules file carries its data for them.",
     )
     deadline = forms.DateTimeField(
         label="Submission deadline",
@@ -310,7 +323,7 @@ class EventForm(forms.Form):
                 )
                 break
             found = ArmyList.objects.filter(
-                Q(readable_lists(self.user.pk)), ruleset=slug, slug=list_slug
+                Q(readable_lists(self.user.pk, granted=False)), ruleset=slug, slug=list_slug
             ).first()
             if found is None or any(a.pk == found.pk for a, _ in chosen):
                 self.add_error("lists", "Choose each list once, at one revision.")

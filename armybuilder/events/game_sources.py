@@ -34,6 +34,7 @@ class SubmittedArmy:
     list_pins: dict[str, Any]
     owner_id: int
     ruleset: str
+    origin: str  # the game says where its side came from: "Revealed at <event>"
 
 
 def submitted_army(submission: Submission) -> SubmittedArmy:
@@ -45,6 +46,7 @@ def submitted_army(submission: Submission) -> SubmittedArmy:
         list_pins=dict(pins) if isinstance(pins, dict) else {},
         owner_id=submission.entrant.user_id,
         ruleset=str(shown.get("ruleset", "")),
+        origin=f"Revealed at {submission.entrant.event.name}",
     )
 
 

@@ -46,6 +46,10 @@ class Event(models.Model):
     reopened_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # Re-checks asked for (a change of the rules) and finished by the worker: while more are
+    # asked than done, the verdicts are changing and the pages say "re-checking…".
+    rechecks_asked = models.PositiveIntegerField(default=0)
+    rechecks_done = models.PositiveIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -58,6 +62,10 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def rechecking(self) -> bool:
+        return self.rechecks_asked > self.rechecks_done
 
 
 class AllowedList(models.Model):

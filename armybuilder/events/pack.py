@@ -38,6 +38,10 @@ def cover_rows(event: Event, submissions: list[Submission]) -> list[dict[str, An
                 else "",
                 "points": submission.total_points,
                 "late": submission.late,
+                "legal": submission.valid,
+                "problems": [
+                    p["message"] for p in submission.problems if p.get("severity") == "error"
+                ],
             }
         )
     return rows
@@ -59,6 +63,7 @@ def make_pack_pdf(
                 "event": event,
                 "words": event_words(event),
                 "rows": rows,
+                "not_legal": sum(1 for row in rows if not row["legal"]),
                 "made": timezone.now(),
                 "with_qrs": with_qrs,
             },

@@ -46,6 +46,7 @@ def event_words(event: Event) -> EventWords:
                 "latest": item.army_list.latest_revision,
                 "army_list": item.army_list,
                 "public": item.army_list.is_public,
+                "allowed": item,
             }
         )
     points = (
@@ -85,6 +86,13 @@ class DeskRow:
         if self.submission is None:
             return "missing"
         return self.submission.get_state_display().lower()
+
+    @property
+    def approved_not_legal(self) -> bool:
+        """Approved, then made not legal (a re-check after the rules changed), or approved
+        as it was after the organiser confirmed: flagged wherever it is shown."""
+        found = self.submission
+        return found is not None and found.state == Submission.APPROVED and not found.valid
 
     @property
     def errors(self) -> list[dict[str, Any]]:

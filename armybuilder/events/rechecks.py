@@ -51,7 +51,8 @@ def what_changed(before: dict[str, Any], event: Event) -> str:
         parts.append("allowed lists now: " + ", ".join(names))
     if after["ruleset"] != before["ruleset"]:
         parts.append("the rule set changed")
-    return "; ".join(parts)
+    # each part may end a sentence of its own ("At most 5 units."): the note adds its own stop
+    return "; ".join(parts).rstrip(".")
 
 
 def recheck_event(event: Event, by_id: Any, change: str) -> int:
@@ -84,14 +85,23 @@ def recheck_event(event: Event, by_id: Any, change: str) -> int:
                 version=F("version") + 1,
                 changed_at=timezone.now(),
             )
-            errors = [f"{p['message']} ({p['rule']})" for p in problems if p["severity"] == "error"]
-            verdict = "legal" if checked.valid else "not legal: " + "; ".join(errors)
             Note.objects.create(
                 entrant=entrant,
                 submission=submission,
                 author_id=by_id,
                 action="changed the event's rules; your submission was checked again",
-                text=f"What changed: {change}. Submission {submission.number} is now {verdict}.",
+                text=f"What changed: {change}. {_verdict(submission, checked.valid, problems)}",
             )
         changed += 1
     return changed
+
+
+def _verdict(submission: Submission, valid: bool, problems: list[dict[str, Any]]) -> str:
+    """The new verdict as its player reads it: "now" only when legality changed."""
+    errors = [f"{p['message']} ({p['rule']})" for p in problems if p["severity"] == "error"]
+    words = "legal" if valid else "not legal: " + "; ".join(errors).rstrip(".")
+    when = "now" if valid != submission.valid else "still"
+    text = f"Submission {submission.number} is {when} {words}."
+    if submission.state == Submission.APPROVED and not valid:
+        text += " It was approved: the organisers see it marked on their desk and may decide again."
+    return text

@@ -7,7 +7,6 @@ the player's entry page shows it.
 from __future__ import annotations
 
 import secrets
-from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -23,6 +22,7 @@ from armybuilder.events.presenters import local
 from armybuilder.events.rechecks import rules_state, what_changed
 from armybuilder.events.selectors import final, held, past_deadline, revealed
 from armybuilder.events.tasks import recheck_submissions
+from armybuilder.events.timing import closed_reason, late_for, may_submit
 from rules.registry import get_ruleset
 
 
@@ -58,7 +58,7 @@ def save_event(
         # A list its author has since made private or deleted is not on the organiser's
         # form, yet the submissions made on it keep it (``checking.event_rules``).
         dropped = event.allowed_lists.exclude(army_list_id__in=list(wanted))
-        readable = ArmyList.objects.filter(readable_lists(event.organiser_id))
+        readable = ArmyList.objects.filter(readable_lists(event.organiser_id, granted=False))
         dropped.filter(army_list__in=readable).delete()
         for pk, number in wanted.items():
             AllowedList.objects.update_or_create(
@@ -67,7 +67,14 @@ def save_event(
         event.co_organisers.set([u for u in co_organisers if u.pk != event.organiser_id])
     change = what_changed(before, event) if before is not None else ""
     if change:
-        recheck_submissions.enqueue(event.pk, getattr(user, "pk", None), change)
+        asked = Event.objects.filter(pk=event.pk)
+        asked.update(rechecks_asked=F("rechecks_asked") + 1)
+        try:
+            recheck_submissions.enqueue(event.pk, getattr(user, "pk", None), change)
+        except Exception:  # never queued: the pages must not say "re-checking…" for ever
+            asked.update(rechecks_asked=F("rechecks_asked") - 1)
+            raise
+        event.refresh_from_db(fields=["rechecks_asked", "rechecks_done"])
     return event
 
 
@@ -100,20 +107,6 @@ def record(
     return Note.objects.create(
         entrant=entrant, submission=submission, author=by, action=action, text=text
     )
-
-
-def may_submit(entrant: Entrant, now: datetime) -> tuple[bool, bool]:
-    """(may submit now, would be late). An entrant the organiser unlocked past the
-    deadline submits on time: the organiser let them."""
-    event = entrant.event
-    if entrant.state != Entrant.ENTERED or entrant.lock == Entrant.LOCKED:
-        return False, False
-    if final(event, now):
-        return False, False
-    late = past_deadline(event, now)
-    if not late or entrant.lock == Entrant.OPEN:
-        return True, False
-    return event.accept_late, late
 
 
 def submit(entrant: Entrant, army: Army, by: Any, *, on_behalf: bool = False) -> Submission:
@@ -164,6 +157,8 @@ def _store(
         allowed, late = may_submit(entrant, now)
         if final(entrant.event, now) or (not allowed and not on_behalf):
             raise Refused(closed_reason(entrant, now))
+        if on_behalf:
+            late = late_for(entrant, past_deadline(entrant.event, now))
         number = (entrant.submissions.aggregate(n=Max("number"))["n"] or 0) + 1
         if number > MAX_SUBMISSIONS and not on_behalf:
             raise Refused(
@@ -188,22 +183,6 @@ def _store(
         if on_behalf:
             record(entrant, by, "submitted on your behalf", f"Submission {number}", submission)
     return submission
-
-
-def closed_reason(entrant: Entrant, now: datetime | None = None) -> str:
-    event = entrant.event
-    if entrant.state == Entrant.WAITING:
-        return "You are on the waiting list: you can submit once a place is yours."
-    if entrant.state == Entrant.WITHDRAWN:
-        return "You have withdrawn from this event."
-    if final(event, now):
-        return (
-            f"The armies were revealed on {local(event.reveal_at, event)}: submissions are "
-            "final unless the organiser reopens the event."
-        )
-    if entrant.lock == Entrant.LOCKED:
-        return "The organiser has locked your submission."
-    return "The submission deadline has passed and this event does not accept late armies."
 
 
 def refuse_if_final(event: Event, what: str) -> None:
@@ -281,6 +260,11 @@ def _about(entrant: Entrant, seen: Seen | None) -> Submission | None:
     return held(entrant)
 
 
+class NotLegal(Refused):
+    """Approving a submission that is not legal: the organiser is warned and asked to
+    confirm (a second, explicit step); nothing was changed."""
+
+
 def post_note(
     entrant: Entrant,
     by: Any,
@@ -289,10 +273,13 @@ def post_note(
     *,
     runs_event: bool,
     seen: Seen | None = None,
+    approve_not_legal: bool = False,
 ) -> Note:
     """A message in the entrant's one thread, marked against the submission it is about; a
     checker may set that submission to "needs changes" or "approved", only when it is still
-    the one (and the version) they were looking at."""
+    the one (and the version) they were looking at. Approving one that is not legal is
+    refused (``NotLegal``) unless ``approve_not_legal`` confirms it; setting the state it
+    has already sends only the message, and nothing without one."""
     text = text.strip()
     if state and not runs_event:
         raise Refused("Only the organisers set a submission's state.")
@@ -309,10 +296,28 @@ def post_note(
         if state:
             refuse_if_final(entrant.event, "a submission's state changes")
             submission = _the_one_seen(entrant, seen)
+            if submission.state == state:
+                if not text:
+                    raise Refused(
+                        f"Submission {submission.number} is already "
+                        f"{submission.get_state_display()}: nothing was sent."
+                    )
+                return record(entrant, by, "", text, submission)
+            if state == Submission.APPROVED and not submission.valid and not approve_not_legal:
+                raise NotLegal(_not_legal_words(submission))
             _set_state(submission, state)
         else:
             submission = _about(entrant, seen)
         return record(entrant, by, STATE_WORDS.get(state, ""), text, submission)
+
+
+def _not_legal_words(submission: Submission) -> str:
+    errors = [p["message"] for p in submission.problems if p.get("severity") == "error"]
+    shown = "; ".join(errors[:3]) + ("; …" if len(errors) > 3 else "")
+    return (
+        f"Submission {submission.number} is not legal ({shown or 'see its check'}). "
+        "Nothing was changed: to approve it all the same, confirm on its page."
+    )
 
 
 def remind(entrant: Entrant, by: Any) -> Note:

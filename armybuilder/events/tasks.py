@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import F
 from django.tasks import task
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -62,4 +63,7 @@ def recheck_submissions(event_pk: int, by_id: int | None, change: str) -> str:
     event = Event.objects.filter(pk=event_pk).first()
     if event is None:
         return "skipped"
-    return f"{recheck_event(event, by_id, change)} changed"
+    try:
+        return f"{recheck_event(event, by_id, change)} changed"
+    finally:  # the pages' "re-checking…" ends with the last re-check asked for
+        Event.objects.filter(pk=event_pk).update(rechecks_done=F("rechecks_done") + 1)

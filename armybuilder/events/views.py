@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 
 from armybuilder.events import event_games, selectors, services
 from armybuilder.events.forms import EventForm
+from armybuilder.events.list_access import lists_shown
 from armybuilder.events.models import CODE_LENGTH, Entrant, Event
 from armybuilder.events.presenters import event_words, local
 from armybuilder.games.models import Game
@@ -81,12 +82,14 @@ def event_page(request: HttpRequest, code: str) -> HttpResponse:
     entrant = selectors.entrant_of(event, user)
     runs = selectors.runs(event, user)
     approved = selectors.approved_submissions(event) if selectors.sees_revealed(event, user) else []
+    words = event_words(event)
     response = render(
         request,
         "events/event.html",
         {
+            **lists_shown(user, [item["allowed"] for item in words.lists]),
             "event": event,
-            "words": event_words(event),
+            "words": words,
             "entrant": entrant,
             "runs": runs,
             "count": selectors.entrant_count(event),

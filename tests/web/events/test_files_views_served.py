@@ -13,8 +13,13 @@ import pytest
 from tests.support import ROOT
 from tests.web.ops.test_serve import fetch, make_run, wait_for
 
-pytestmark = pytest.mark.skipif(not (ROOT / ".venv" / "bin" / "supervisord").exists(),
-                                reason="make run needs the project's .venv (make install)")  # fmt: skip
+pytestmark = [
+    pytest.mark.skipif(
+        not (ROOT / ".venv" / "bin" / "supervisord").exists(),
+        reason="make run needs the project's .venv (make install)",
+    ),
+    pytest.mark.own_databases,
+]
 
 SETUP = """
 import json

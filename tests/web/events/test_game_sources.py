@@ -4,15 +4,18 @@ to the event."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from freezegun import freeze_time
 
 from armybuilder.armies.models import Army
 from armybuilder.events import services as events
 from armybuilder.events.models import Entrant, EventGame, Submission
+from armybuilder.games import services as games
 from armybuilder.games.models import Game
 from tests.web.events.helpers import (
     AFTER_REVEAL,
@@ -132,3 +135,23 @@ def test_a_share_link_and_two_of_my_armies_still_start_games_unattached(world, c
         response = client.post(reverse("games:mine"), {"army_a": mine.pk, "army_b": mine.pk})
     assert response.status_code == 302
     assert Game.objects.count() == 1 and not EventGame.objects.exists()
+
+
+def test_a_side_from_an_event_says_so_and_its_links_carry_no_notes(world, client):
+    sub = world["bob_sub"]
+    secret = "Hold the hill whatever Alice does"
+    Submission.objects.filter(pk=sub.pk).update(document={**sub.document, "notes": secret})
+    with freeze_time(AFTER_REVEAL):
+        assert start(client, world["alice"], world["alice_army"], sub.pk).status_code == 302
+        game = Game.objects.get()
+        event = world["event"].name
+        assert game.side_b["from"] == f"Revealed at {event}"
+        assert "from" not in game.side_a  # alice's own army
+        assert game.side_b["document"]["notes"] == secret  # the owner keeps them
+        token = games.set_link(game, "view", True)
+        watcher = Client()
+        data = watcher.get(reverse("games:shared_export", args=[token])).json()
+        page = watcher.get(reverse("games:shared", args=[token])).content.decode()
+    assert data["sides"]["b"]["from"] == f"Revealed at {event}"
+    assert secret not in json.dumps(data) and secret not in page
+    assert f"Revealed at {event}" in page
