@@ -1,6 +1,11 @@
 """A game as a file, ``muster.game/1``: the rule set, both sides' frozen army documents
 (with the list revisions they were read under), the turn and phase, the log with each
-combat's worked steps and the sections they cite, and the summary."""
+combat's worked steps and the sections they cite, and the summary.
+
+Through the opponent's links (to watch or to play) the armies go without their notes: a
+player's notes are theirs (an army never shared keeps them private, and an army an event
+revealed was seen there without the watcher), and a side that came from an event says so.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +17,19 @@ from armybuilder.games.models import SIDES, Game
 FORMAT = "muster.game/1"
 
 
-def game_document(game: Game) -> dict[str, Any]:
+PRIVATE_KEYS = ("notes",)  # what of an army's document only its game's owner sees
+
+
+def side_army(document: dict[str, Any], *, by_link: bool) -> dict[str, Any]:
+    """A side's frozen army document as the game shows it: through a link, without the
+    owner's notes."""
+    if not by_link:
+        return document
+    return {key: value for key, value in document.items() if key not in PRIVATE_KEYS}
+
+
+def game_document(game: Game, *, by_link: bool = False) -> dict[str, Any]:
+    """The game's file; ``by_link``: as the opponent's links show it (no private notes)."""
     actions = list(game.actions.order_by("number"))
     state = selectors.state_of(game, actions)
     summary = selectors.summary(game, state)
@@ -26,8 +43,9 @@ def game_document(game: Game) -> dict[str, Any]:
         "sides": {
             key: {
                 "name": game.side(key).get("name"),
-                "army": game.side(key)["document"],
+                "army": side_army(game.side(key)["document"], by_link=by_link),
                 "list_revisions": game.side(key).get("list_revisions") or {},
+                **({"from": origin} if (origin := game.side(key).get("from")) else {}),
             }
             for key in SIDES
         },

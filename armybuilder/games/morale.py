@@ -5,13 +5,13 @@ the player ticks. Logged as one action, so Undo takes it back as any other."""
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterable
 from typing import Any
 
 from armybuilder.games import selectors
 from armybuilder.games.models import SIDES, Game, GameAction
-from armybuilder.games.services import SEED, Keyed, Refused, record_action, roll
+from armybuilder.games.services import Keyed, Refused, record_action
+from rules import table
 from rules.combat import DieSpec
 
 
@@ -47,43 +47,13 @@ def force_morale(
     size. ``dice`` typed, or ``count`` dice rolled from ``seed`` (a new one when none)."""
     if side not in SIDES:
         raise Refused("Choose one of the game's two sides.")
-    if seed and not SEED.fullmatch(seed):
-        raise Refused("A seed is hex digits, as the page gives it; leave it out to roll anew.")
+    table.checked_seed(seed)
     typed = tuple(dice) if dice is not None else None
 
     def make(locked: Game, state: selectors.GameState, actions: list[GameAction]) -> dict:
-        engine, options = selectors.combat_rules(locked), selectors.options(locked)
-        spec = engine.force_morale_dice(options)
-        if spec is None:
-            raise Refused("This rule set has no force morale.")
         view = selectors.side_view(locked, side)
-        if side in state.routed:
-            raise Refused(f"{view.name} routed already: {state.routed[side]}.")
-        offered = len(engine.force_morale_bonuses(options))
-        if not 0 <= bonus <= offered:
-            raise Refused(f"The source allows at most {offered} +1 on this roll; tick those "
-                          "that hold.")  # fmt: skip
-        faces = ", ".join(str(f) for f in sorted(set(spec.faces)))
-        used = ""
-        if typed is None:
-            if not 1 <= count <= spec.count:
-                raise Refused(f"Force morale rolls one {spec.label} to {spec.count}.")
-            used = seed or secrets.token_hex(8)
-            rolled = roll(used, spec.faces, count)
-        else:
-            if not 1 <= len(typed) <= spec.count:
-                raise Refused(f"Force morale rolls one {spec.label} to {spec.count}: type "
-                              "each with a space.")  # fmt: skip
-            wrong = next((d for d in typed if d not in spec.faces), None)
-            if wrong is not None:
-                raise Refused(f"{wrong} is not a face of the {spec.label}; allowed: {faces}.")
-            rolled = typed
-        lost = sum(1 for c in view.cards if state.of(c.key).lost)
-        verdict = engine.force_morale(lost, rolled, units=len(view.cards), bonus=bonus)
-        if verdict is None:  # a die offered but no rule: never logged as a roll of nothing
-            raise Refused("This rule set has no force morale.")
-        return {"side": side, "side_name": view.name, "turn": state.turn, "phase": state.phase,
-                "lost": lost, "units": len(view.cards), "bonus": bonus, "dice": list(rolled),
-                "seed": used, "verdict": verdict.to_json()}  # fmt: skip
+        return table.force_morale(selectors.combat_rules(locked), selectors.options(locked),
+                                  state, side, view.name, [c.key for c in view.cards], typed,
+                                  count=count, seed=seed, bonus=bonus)  # fmt: skip
 
     return record_action(game, version, GameAction.FORCE_MORALE, make, keyed)

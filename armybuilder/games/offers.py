@@ -2,8 +2,8 @@
 for each attacker and target, or why the attacker cannot attack then.
 
 The page keeps this on the phone so that a combat can be chosen, and its modifiers ticked,
-while the phone is offline (the answer is worked out by the engine when the action is
-sent). It follows only from the frozen armies and the rule set, never from what happened
+while the phone is offline, with the game's table (``table``): what the page's engine
+works the hits out from at once, offline too. It follows only from the frozen armies and the rule set, never from what happened
 in the game, so it is worked out once per game and can be kept as long as the game lives.
 Modifier sets repeat from pair to pair: each distinct set is written once (``sets``) and
 the pairs name it by its place.
@@ -17,6 +17,7 @@ import rules
 from armybuilder.games import selectors
 from armybuilder.games.models import Game
 from armybuilder.games.services import phases_named, said
+from rules.table import table_of
 
 
 def all_offers(game: Game) -> dict[str, Any]:
@@ -58,4 +59,14 @@ def all_offers(game: Game) -> dict[str, Any]:
                 # most attackers are offered one set against every target: named once
                 by_attacker[attacker.key] = reason or (same.pop() if len(same) == 1 else pairs)
         phases[phase.key] = by_attacker
-    return {"sets": sets, "phases": phases}
+    return {"sets": sets, "phases": phases, "table": table(game)}
+
+
+def table(game: Game) -> dict[str, Any]:
+    """What the page's engine works a combat, rally, removal or force morale roll out
+    from (``rules.page.game``): each side's units as the engine read them, its army list
+    and the game's options. Like the offers, it never changes for a game."""
+    return table_of(game.ruleset, selectors.options(game), {
+        key: (view.name, view.army.list_data, [(c.key, c.name, c.unit) for c in view.cards])
+        for key, view in selectors.sides(game).items()
+    })  # fmt: skip

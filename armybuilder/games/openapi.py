@@ -24,6 +24,11 @@ def game_schemas() -> dict[str, dict[str, Any]]:
             "name": {"type": ["string", "null"]},
             "army": _ref("ArmyDocument"),
             "list_revisions": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "from": {
+                "type": "string",
+                "description": "Where a side not of the players' own "
+                'armies came from ("Revealed at <event>"); absent for their own.',
+            },
         },
         "required": ["name", "army", "list_revisions"],
     }
@@ -77,7 +82,8 @@ def game_schemas() -> dict[str, dict[str, Any]]:
                 "summary": {
                     "type": "object",
                     "properties": {
-                        "turns": {"type": "integer", "minimum": 1},
+                        # finished turns, and the one under way once anything was done
+                        "turns": {"type": "integer", "minimum": 0},
                         "sides": {
                             "type": "object",
                             "properties": {"a": side_summary, "b": side_summary},

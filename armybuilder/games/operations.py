@@ -6,7 +6,8 @@ A batch is ``{"operations": [...]}`` (anything else in the body, such as ``own``
 ignored); an operation is ``{"key", "base_version", "op", "value"}`` (other keys a record
 of the page's queue carries are ignored):
 
-- ``key``: the operation's one-time key, 8 to 64 letters, digits, ``-`` or ``_``, made by
+- ``key``: the operation's one-time key, 1 to 64 letters, digits, ``-`` or ``_``
+  (``armybuilder.oncekeys``, as for armies and lists), made by
   the page when the player acts. An action of this game carrying it already answers
   ``duplicate`` with that action's number: a retry or a replayed queue never applies it
   twice. A key refused before may be sent again, and is then applied if it can be.
@@ -28,7 +29,6 @@ for the same phase advance the game once.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -39,11 +39,11 @@ from armybuilder.games import morale, presenters, selectors, services
 from armybuilder.games.models import Game, GameAction
 from armybuilder.games.services import Keyed, Refused
 from armybuilder.jsonbody import BadOperation
+from armybuilder.oncekeys import RULE as KEY_RULE
+from armybuilder.oncekeys import is_once_key
 
 OPS = ("combat", "rally", "remove", "next_phase", "undo", "force_morale")
 MAX_BATCH = 200
-KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
-KEY_RULE = "8 to 64 letters, digits, '-' or '_'"
 MAX_MODIFIERS = 50
 MAX_FACTS = 20
 MAX_TURN = 100_000
@@ -98,7 +98,7 @@ def _operation(raw: Any, path: str) -> Operation:
     if not isinstance(raw, Mapping):
         raise BadOperation(f"{path}: an operation is an object")
     key = raw.get("key")
-    if not isinstance(key, str) or not KEY.fullmatch(key):
+    if not is_once_key(key):
         raise BadOperation(f"{path}.key: {KEY_RULE}")
     base = raw.get("base_version")
     if type(base) is not int or base < 0:
@@ -183,7 +183,7 @@ def _next_phase(value: Mapping[str, Any], path: str) -> dict[str, Any]:
 
 def _undo(value: Mapping[str, Any], path: str) -> dict[str, Any]:
     of, number = value.get("of"), value.get("number")
-    if of is not None and (not isinstance(of, str) or not KEY.fullmatch(of)):
+    if of is not None and not is_once_key(of):
         raise BadOperation(f"{path}.of: the key of the operation to take back, {KEY_RULE}")
     # an action made by a form has no key: the page names it by its number in the log
     if number is not None and (

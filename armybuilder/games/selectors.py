@@ -21,7 +21,9 @@ import rules
 from armybuilder.catalog import services as catalog
 from armybuilder.catalog.selectors import pinned_lookup
 from armybuilder.games.models import SIDES, Game, GameAction
+from rules import table
 from rules.combat import CombatRules, Phase
+from rules.presentation import numbered_names
 
 
 @dataclass(frozen=True)
@@ -42,43 +44,21 @@ class SideView:
     name: str
     army: rules.Army
     cards: tuple[UnitCard, ...]
+    origin: str = ""  # where a side not of the players' own armies came from
 
     def card(self, key: str) -> UnitCard | None:
         return next((c for c in self.cards if c.key == key), None)
 
 
-@dataclass
-class UnitState:
-    """What happened to a unit so far: its damage in the source's units ("hits",
-    "casualties", "impacts"), and whether (and by which rule) it was removed."""
-
-    damage: dict[str, int] = field(default_factory=dict)
-    removed: bool = False
-    removal: str = ""  # the verdict in words, with its section
-    # removed later in the turn (the source's "at the end of Phase 1", "in Phase 5"): the
-    # phase it goes in ("" for the end of the phase it was hit in); it fights on till then
-    pending: str | None = None
-
-    @property
-    def lost(self) -> bool:
-        return self.removed or self.pending is not None
-
-    def damage_text(self) -> str:
-        shown = [f"{n} {unit}" for unit, n in sorted(self.damage.items()) if n]
-        return ", ".join(shown) or "no hits"
+UnitState = table.UnitState
 
 
 @dataclass
-class GameState:
-    turn: int
-    phase: str
-    units: dict[str, UnitState]
-    actions: list[GameAction]  # the live ones, oldest first (neither undone nor an undo)
-    # the sides whose force morale roll routed them: the verdict in words, with its section
-    routed: dict[str, str] = field(default_factory=dict)
+class GameState(table.Table):
+    """Where the game stands, and the live actions it was replayed from (oldest first,
+    neither undone nor an undo)."""
 
-    def of(self, key: str) -> UnitState:
-        return self.units.setdefault(key, UnitState())
+    actions: list[GameAction] = field(default_factory=list)
 
 
 def my_games(user: Any) -> QuerySet[Game]:
@@ -142,15 +122,18 @@ def side_view(game: Game, key: str) -> SideView:
         side = game.side(key)
         army, report = read_side(side, game.__dict__.get("_lookups"))
         cards = []
+        # units of one name are numbered in the game: cards, pickers, log and summary
+        names = numbered_names([str(u["name"]) for u in army.units])
         for i, unit in enumerate(army.units):
             ident = army.unit_ids[i] if i < len(army.unit_ids) else None
             if ident is None:
                 continue  # every saved army's unit has an id (armies give them on save)
             item = report.units[i] if i < len(report.units) else None
-            cards.append(UnitCard(f"{key}:{ident}", key, unit["name"], unit,
+            cards.append(UnitCard(f"{key}:{ident}", key, names[i], unit,
                                   dict(item.stats) if item else {},
                                   item.points if item else None))  # fmt: skip
-        cache[key] = SideView(key, side.get("name") or army.name, army, tuple(cards))
+        cache[key] = SideView(key, side.get("name") or army.name, army, tuple(cards),
+                              str(side.get("from") or ""))  # fmt: skip
     return cache[key]
 
 
@@ -168,35 +151,10 @@ def state_of(game: Game, actions: Iterable[GameAction] | None = None) -> GameSta
     if actions is None:
         actions = game.actions.order_by("number")
     live = live_actions(actions)
-    names = {p.name: p.key for p in phases(game)}
-    state = GameState(1, phases(game)[0].key, {}, live)
+    at = phases(game)
+    state = GameState(1, at[0].key, {}, actions=live)
     for action in live:
-        payload = action.payload
-        if action.kind == GameAction.NEXT_PHASE:
-            state.turn, state.phase = payload["to"]["turn"], payload["to"]["phase"]
-            for unit in state.units.values():
-                if unit.pending is not None and unit.pending in ("", state.phase):
-                    unit.removed, unit.pending = True, None
-        elif action.kind in (GameAction.COMBAT, GameAction.RALLY):
-            result = payload["result"]
-            unit = state.of(payload["target" if action.kind == GameAction.COMBAT else "unit"])
-            unit.damage[result["unit"]] = result["total"]
-            verdict = result.get("verdict")
-            if verdict and verdict["outcome"] == "removed":
-                unit.removal = f"{verdict['text']} ({verdict['section']})"
-                goes = names.get(verdict["when"], "") if verdict["when"] != "now" else None
-                if goes is None or goes == state.phase:
-                    unit.removed = True
-                elif unit.pending is None:
-                    unit.pending = goes
-        elif action.kind == GameAction.FORCE_MORALE:
-            verdict = payload["verdict"]
-            if verdict["outcome"] == "routs":
-                state.routed[payload["side"]] = f"{verdict['text']} ({verdict['section']})"
-        elif action.kind == GameAction.REMOVE:
-            unit = state.of(payload["unit"])
-            unit.removed = True
-            unit.removal = payload.get("why") or "Removed by the player"
+        state.record(action.kind, action.payload, at)
     return state
 
 
@@ -227,7 +185,18 @@ def summary(game: Game, state: GameState | None = None) -> Summary:
         routed = _routed_by(state, key)
         found.append(SideSummary(view.name, len(view.cards), tuple(c.name for c in lost), spent,
                                  routed))  # fmt: skip
-    return Summary(state.turn, tuple(found))
+    return Summary(turns_played(game, state), tuple(found))
+
+
+def turns_played(game: Game, state: GameState) -> int:
+    """The turns finished, and the one under way once anything was done in it: a game just
+    moved on to a turn's first phase, with nothing done in it yet, has played the turns
+    before it (3 finished turns are 3, not the 4 the game now stands at)."""
+    under_way = state.phase != phases(game)[0].key or any(
+        a.kind != GameAction.NEXT_PHASE and a.payload.get("turn") == state.turn
+        for a in state.actions
+    )
+    return state.turn - (0 if under_way else 1)
 
 
 def _routed_by(state: GameState, side: str) -> str:

@@ -8,9 +8,6 @@ section where the engine gives one.
 
 from __future__ import annotations
 
-import random
-import re
-import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -23,45 +20,24 @@ import rules
 from armybuilder.armies.models import Army, new_share_token
 from armybuilder.games import selectors
 from armybuilder.games.models import Game, GameAction
-from rules.combat import Combat, Rally, Result
+from rules import table
 from rules.text import text_problem
 
-MAX_NUMBER = 10_000
-KEY = re.compile(r"[a-z0-9_]{1,60}")
-SEED = re.compile(r"[0-9a-f]{1,64}")
-
-
-class Refused(Exception):
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-def said(exc: rules.MalformedDocument) -> str:
-    """The engine's message without the field path it starts with (``phase: ...``)."""
-    message = exc.message
-    if exc.path and message.startswith(exc.path + ":"):
-        message = message[len(exc.path) + 1 :].strip()
-    head, _, name = exc.path.partition(".")
-    if head == "numbers" and name:  # a number the page asks for under "Other numbers"
-        why = message.removeprefix("is required").lstrip(":, ")
-        return f"Type {name}=<number> under Other numbers: {why}"
-    return message[:1].upper() + message[1:]
-
-
-def roll(seed: str, faces: Iterable[int], count: int) -> tuple[int, ...]:
-    """The dice a seed rolls, so anyone can check a roll from the log: Python's
-    ``random.Random(seed)``, one ``choice`` of the die's faces per die, in order."""
-    rng, faces = random.Random(seed), tuple(faces)
-    return tuple(rng.choice(faces) for _ in range(count))
+# shared with the page's engine (``rules.page.game``): one copy of each piece
+MAX_NUMBER, KEY, SEED = table.MAX_NUMBER, table.KEY, table.SEED
+Refused, said, roll = table.Refused, table.said, table.roll
 
 
 # -- starting ----------------------------------------------------------------------------------
 
 
 def _frozen(army: Army) -> dict[str, Any]:
-    return {"name": army.name, "document": army.document, "list_revisions": army.list_pins,
-            "lists_of": army.owner_id}  # fmt: skip
+    frozen = {"name": army.name, "document": army.document, "list_revisions": army.list_pins,
+              "lists_of": army.owner_id}  # fmt: skip
+    origin = getattr(army, "origin", "")  # where a side not of the player's armies came from
+    if origin:
+        frozen["from"] = origin
+    return frozen
 
 
 def start_game(owner: AbstractBaseUser, army_a: Army, army_b: Army) -> Game:
@@ -115,35 +91,7 @@ def set_link(game: Game, which: str, on: bool) -> str | None:
 # -- one combat --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Worked:
-    """One combat worked out: who, the phase, the modifiers ticked, the dice (and the seed
-    that rolled them), the numbers the engine read, and its result."""
-
-    attacker: selectors.UnitCard
-    target: selectors.UnitCard
-    turn: int
-    phase: str
-    modifiers: tuple[str, ...]
-    dice: tuple[int, ...]
-    seed: str
-    numbers: Mapping[str, int]
-    result: Result
-
-    def payload(self) -> dict[str, Any]:
-        return {
-            "attacker": self.attacker.key,
-            "attacker_name": self.attacker.name,
-            "target": self.target.key,
-            "target_name": self.target.name,
-            "turn": self.turn,
-            "phase": self.phase,
-            "modifiers": list(self.modifiers),
-            "dice": list(self.dice),
-            "seed": self.seed,
-            "numbers": dict(self.numbers),
-            "result": self.result.to_json(),
-        }
+Worked = table.Worked
 
 
 def unit_card(game: Game, key: str) -> selectors.UnitCard:
@@ -152,12 +100,6 @@ def unit_card(game: Game, key: str) -> selectors.UnitCard:
     if card is None:
         raise Refused("No unit of this game has that name; choose one from the list.")
     return card
-
-
-def _usable(card: selectors.UnitCard, state: selectors.GameState) -> None:
-    unit = state.of(card.key)
-    if unit.removed:
-        raise Refused(f"{card.name} was removed: {unit.removal}.")
 
 
 def work_out(
@@ -171,46 +113,15 @@ def work_out(
     numbers: Mapping[str, int] | None = None,
     state: selectors.GameState | None = None,
 ) -> Worked:
-    """The combat worked out by the rule set's engine, saving nothing. ``die``: the die (or
-    dice) the player rolled at the table; without it the dice are rolled from ``seed``
-    (a new seed when none is given)."""
+    """The combat worked out by the rule set's engine (``rules.table.work_out``), saving
+    nothing. ``die``: the die (or dice) the player rolled at the table; without it the dice
+    are rolled from ``seed`` (a new seed when none is given)."""
     state = state if state is not None else selectors.state_of(game)
     attacker, target = unit_card(game, attacker_id), unit_card(game, target_id)
-    if attacker.side == target.side:
-        raise Refused(f"{attacker.name} and {target.name} are on the same side.")
-    modifiers = tuple(modifiers)
-    if not all(KEY.fullmatch(m) for m in modifiers):  # never echo a made-up key's text back
-        raise Refused("That is not a modifier of this rule set; tick one the page offers.")
-    if seed and not SEED.fullmatch(seed):
-        raise Refused("A seed is hex digits, as the page gives it; leave it out to roll anew.")
-    _usable(attacker, state)
-    _usable(target, state)
-    told = {str(k): int(v) for k, v in (numbers or {}).items()}
-    if any(not 0 <= v <= MAX_NUMBER for v in told.values()):
-        raise Refused(f"Numbers are whole numbers from 0 to {MAX_NUMBER}.")
-    read = {f"target_{k}": v for k, v in state.of(target.key).damage.items()}
-    read |= {f"attacker_{k}": v for k, v in state.of(attacker.key).damage.items()}
-    read |= told
-    target_side = selectors.side_view(game, target.side).army
-    chosen = frozenset(modifiers)
-    combat = Combat(attacker.unit, target.unit, state.phase, chosen, (), selectors.options(game),
-                    read, target_side.list_data)  # fmt: skip
-    engine = selectors.combat_rules(game)
-    try:
-        if die is None:
-            seed = seed or secrets.token_hex(8)
-            spec = engine.dice(combat)
-            dice = roll(seed, spec.faces, spec.count)
-        else:
-            seed = ""
-            dice = (die,) if isinstance(die, int) else tuple(die)
-        combat = Combat(attacker.unit, target.unit, state.phase, chosen, dice,
-                        selectors.options(game), read, target_side.list_data)  # fmt: skip
-        result = engine.work_out_hits(combat)
-    except rules.MalformedDocument as exc:
-        raise Refused(_in_words(exc, engine, combat)) from None
-    return Worked(attacker, target, state.turn, state.phase, tuple(sorted(chosen)), dice, seed,
-                  read, result)  # fmt: skip
+    target_list = selectors.side_view(game, target.side).army.list_data
+    return table.work_out(selectors.combat_rules(game), selectors.options(game), state,
+                          attacker, target, target_list, modifiers, die, seed=seed,
+                          numbers=numbers)  # fmt: skip
 
 
 def phases_named(game: Game, message: str) -> str:
@@ -219,24 +130,7 @@ def phases_named(game: Game, message: str) -> str:
     return _named(selectors.phases(game), message)
 
 
-def _named(phases: Iterable[Any], message: str) -> str:
-    for phase in phases:
-        message = message.replace(f"phase '{phase.key}'", phase.name)
-        message = message.replace(f"'{phase.key}'", phase.name)
-    return message
-
-
-def _in_words(exc: rules.MalformedDocument, engine: Any, combat: Combat) -> str:
-    """The engine's refusal, its modifiers named by their labels rather than their keys."""
-    message = said(exc)
-    if exc.path == "phase":
-        message = _named(engine.phases(combat.options), message)
-    if exc.path == "modifiers":
-        offered = engine.combat_modifiers(combat.attacker, combat.target, combat.phase,
-                                          combat.options, combat.target_list)  # fmt: skip
-        for m in sorted(offered, key=lambda m: -len(m.key)):
-            message = re.sub(rf"\b{re.escape(m.key)}\b", f"“{m.label}”", message)
-    return message
+_named = table.named
 
 
 def offered_modifiers(game: Game, attacker_id: str, target_id: str) -> tuple[Any, ...]:
@@ -356,10 +250,7 @@ def remove_unit(
         raise Refused(f"The reason contains {problem}.")
 
     def make(locked: Game, state: selectors.GameState, actions: list[GameAction]) -> dict:
-        card = unit_card(locked, unit_id)
-        _usable(card, state)
-        return {"unit": card.key, "unit_name": card.name, "turn": state.turn,
-                "phase": state.phase, "why": why[:200] or "Removed by the player"}  # fmt: skip
+        return table.removal(state, unit_card(locked, unit_id), why)
 
     return record_action(game, version, GameAction.REMOVE, make, keyed)
 
@@ -384,48 +275,14 @@ def rally(
     its hits after are the engine's. Refused outside the source's rally phase. Where the
     rule rolls a die and none is typed, it is rolled from ``seed`` (a new one when none
     is given), so a resent rally rolls the same and anyone can check it."""
-    facts = tuple(facts)
-    if not all(KEY.fullmatch(f) for f in facts):  # never echo a made-up key's text back
-        raise Refused("That is not something this rule set's rally asks; tick one offered.")
-    if seed and not SEED.fullmatch(seed):
-        raise Refused("A seed is hex digits, as the page gives it; leave it out to roll anew.")
+    facts = table.check_facts(facts)
+    table.checked_seed(seed)
 
     def make(locked: Game, state: selectors.GameState, actions: list[GameAction]) -> dict:
         engine, options = selectors.combat_rules(locked), selectors.options(locked)
-        when = engine.rally_phase(options)
-        if when is None:
-            raise Refused("This rule set has no rallies.")
-        if state.phase != when:
-            names = {p.key: p for p in engine.phases(options)}
-            at, now = names[when], names.get(state.phase)
-            raise Refused(f"Units rally in {at.name} ({at.section}); the game is in "
-                          f"{now.name if now else state.phase}.")  # fmt: skip
-        asked = {key for key, _ in engine.rally_facts(options)}
-        if not set(facts) <= asked:
-            raise Refused("That is not something this rule set's rally asks; tick one offered.")
-        card = unit_card(locked, unit_id)
-        _usable(card, state)
-        damage = state.of(card.key).damage
-        spec = engine.rally_dice(Rally(card.unit, 0, frozenset(facts), None, options))
-        rolled, used = die, ""
-        if spec is not None and die is None:
-            used = seed or secrets.token_hex(8)
-            rolled = roll(used, spec.faces, 1)[0]
-        elif spec is not None and die not in spec.faces:
-            faces = ", ".join(str(f) for f in sorted(set(spec.faces)))
-            raise Refused(f"{die} is not a face of the {spec.label}; allowed: {faces}.")
-
-        def work(hits: int) -> Any:
-            return engine.rally(Rally(card.unit, hits, frozenset(facts), rolled, options))
-
-        try:  # the engine names its unit of damage ("hits", "casualties"): read that one
-            result = work(damage.get(work(0).unit, 0))
-        except rules.MalformedDocument as exc:
-            raise Refused(said(exc)) from None
-        return {"unit": card.key, "unit_name": card.name, "turn": state.turn,
-                "phase": state.phase, "facts": sorted(facts), "die": rolled,
-                "dice": [] if rolled is None else [rolled], "seed": used,
-                "result": result.to_json()}  # fmt: skip
+        table.rally_allowed(engine, options, state, facts)  # before the unit is looked up
+        return table.rally(engine, options, state, unit_card(locked, unit_id), facts, die,
+                           seed=seed)  # fmt: skip
 
     return record_action(game, version, GameAction.RALLY, make, keyed)
 
@@ -434,13 +291,7 @@ def next_phase(game: Game, version: int | None, *, keyed: Keyed | None = None) -
     """The turn's next phase in the source's order; after the last, the next turn's first."""
 
     def make(locked: Game, state: selectors.GameState, actions: list[GameAction]) -> dict:
-        keys = [p.key for p in selectors.phases(locked)]
-        at = keys.index(state.phase) if state.phase in keys else len(keys) - 1
-        turn, phase = (
-            (state.turn, keys[at + 1]) if at + 1 < len(keys) else (state.turn + 1, keys[0])
-        )
-        return {"from": {"turn": state.turn, "phase": state.phase},
-                "to": {"turn": turn, "phase": phase}}  # fmt: skip
+        return table.next_phase(selectors.phases(locked), state)
 
     return record_action(game, version, GameAction.NEXT_PHASE, make, keyed)
 

@@ -1,22 +1,25 @@
 """A game's summary as a one-page PDF: the game's name, both armies, the turns played and,
 per side, the units lost by name and (rule sets with points) the points lost.
 
-The sheet is small and fixed in size (two sides, their units' names), so it is rendered
-in the request, through the same ``render_pdf`` (its time limit, its fetcher that reads
-nothing but our static files) as every other sheet, from our own autoescaped template:
-a name typed by a player prints as text, never as markup.
+The page is drawn here, from our own autoescaped template (a name typed by a player prints
+as text, never as markup), and made into a PDF by the worker like every other sheet
+(``printing.jobs.html_render``): a web process never renders a PDF, so watchers asking for
+it do not slow the game's pages. The page depends only on the game as it stands (its
+version), so the same game asked again is served from the store.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.template.loader import render_to_string
-from django.utils import timezone
 from django.utils.text import slugify
 
 import rules
 from armybuilder.games import selectors
 from armybuilder.games.models import Game
-from armybuilder.printing.pdf import render_pdf
+from armybuilder.printing import jobs
+from armybuilder.printing.models import Render
 
 # The summary is one short page: a render that takes longer than this is not one.
 TIME_LIMIT = 20.0
@@ -33,13 +36,18 @@ def summary_html(game: Game) -> str:
         "ruleset_title": title,
         "summary": summary,
         "points": any(s.points_lost is not None for s in summary.sides),
-        "printed_on": timezone.now(),
+        "as_of": game.updated,  # not the time of asking: one page, one render per version
     }
     return render_to_string("games/summary_pdf.html", context)
 
 
-def summary_pdf(game: Game) -> bytes:
-    return render_pdf(summary_html(game), limit=TIME_LIMIT)
+def summary_render(
+    game: Game, *, retry: bool = False, charge: Callable[[], None] | None = None
+) -> Render:
+    """The summary's render as the game stands, queued for the worker if not stored yet
+    (``charge``: what a render queued for the request costs)."""
+    return jobs.html_render(summary_html(game), filename(game), limit=TIME_LIMIT, retry=retry,
+                            charge=charge)  # fmt: skip
 
 
 def filename(game: Game) -> str:

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import wraps
 from typing import Any
 
 from django.contrib import messages
@@ -22,6 +24,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 import rules
@@ -42,6 +45,8 @@ from armybuilder.games.models import Game
 from armybuilder.games.services import STALE, Refused
 from armybuilder.nostore import no_store
 from armybuilder.printing.pdf import PrintError
+from armybuilder.printing.progress_views import error_page, pdf_charge, progress_at
+from rules.combat import counted
 from rules.document import load_json
 from rules.errors import MalformedDocument
 
@@ -75,6 +80,23 @@ class Seat:
         else:
             found = reverse(f"games:{name}", args=[self.game.pk])
         return found + (f"#{anchor}" if anchor else "")
+
+
+def by_link(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """An action through an opponent's link: a link that cannot act (the link to watch, one
+    switched off or renewed, one made up) is 404 before anything else, as the docs say, so
+    a post to it is never answered with the CSRF check's 403; a link to play is then
+    CSRF-checked as every post is."""
+    checked = csrf_protect(view)
+
+    @csrf_exempt
+    @wraps(view)
+    def through_link(request: HttpRequest, token: str) -> HttpResponse:
+        seat_of(request, None, token, acting=True)
+        return checked(request, token=token)
+
+    through_link.csrf_checked_inside = True  # type: ignore[attr-defined]  # for the route tests
+    return through_link
 
 
 def seat_of(request: HttpRequest, game: int | None, token: str, *, acting: bool) -> Seat:
@@ -166,6 +188,11 @@ def _page(request: HttpRequest, seat: Seat, status: int = 200, **extra: Any) -> 
             offered = services.offered_modifiers(game, attacker, target)
         except Refused as exc:
             refusal = exc.message
+    asked = selectors.combat_rules(game).numbers_asked
+    numbers_error = extra.pop("numbers_error", "")
+    drawn = attacker and target and not refusal and "worked" not in extra and seat.acts
+    if numbers_error and not (drawn and asked):  # no field to say it at
+        extra["error"], numbers_error = numbers_error, ""
     context = {
         "game": game,
         "seat": seat,
@@ -179,17 +206,30 @@ def _page(request: HttpRequest, seat: Seat, status: int = 200, **extra: Any) -> 
         "target": target,
         "offered": offered,
         "refusal": refusal,
+        # what the combat form's "Other numbers" may name (none: the field is not shown)
+        "numbers_asked": asked,
+        "numbers_error": numbers_error,
         "log": presenters.log_lines(game, actions),
         "can_undo": bool(state.actions),
         "rally": _rally_form(game, state.phase),
         "morale": morale.offer(game),
-        # (side, name, the verdict that routed it or ""): the form and the sides' headings
+        # (side, name, the verdict that routed it or "", force morale rolls due): the form
+        # and the sides' headings
         "morale_sides": [
-            (k, v.name, state.routed.get(k, "")) for k, v in selectors.sides(game).items()
+            (
+                k,
+                v.name,
+                state.routed.get(k, ""),
+                sum(1 for c in v.cards if state.of(c.key).lost) - state.rolls.get(k, 0),
+            )
+            for k, v in selectors.sides(game).items()
         ],  # fmt: skip
         "summary": selectors.summary(game, state),
         # the page's script names phases in its queue's words and sends to urls.operations
         "phases_json": json.dumps([{"key": p.key, "name": p.name} for p in selectors.phases(game)]),
+        # where the game stands at this drawing: the page's engine works the phone's own
+        # actions out from it (rules.page.game), so their hits show at once
+        "table_json": json.dumps(state.to_json(), separators=(",", ":")),
         **extra,
     }
     return no_store(render(request, "games/game.html", context, status=status))
@@ -247,7 +287,10 @@ def _version(request: HttpRequest) -> int | None:
 
 
 def _refused(request: HttpRequest, seat: Seat, exc: Refused, **extra: Any) -> HttpResponse:
-    return _page(request, seat, 409 if exc.message == STALE else 400, error=exc.message, **extra)
+    status = 409 if exc.message == STALE else 400
+    if getattr(exc, "field", "") == "numbers":  # said at the field it is about
+        return _page(request, seat, status, numbers_error=exc.message, **extra)
+    return _page(request, seat, status, error=exc.message, **extra)
 
 
 @require_POST
@@ -278,11 +321,13 @@ def apply(request: HttpRequest, game: int | None = None, token: str = "") -> Htt
             given["modifiers"], dice, seed=given["seed"],
             numbers=presenters.read_numbers(given["numbers"]),
         )  # fmt: skip
-    except Refused as exc:
-        return _refused(request, seat, exc)
+    except Refused as exc:  # the form drawn again as it was sent
+        return _refused(request, seat, exc, ticked=given["modifiers"], given=given,
+                        attacker=given["attacker"], target=given["target"])  # fmt: skip
     result = action.payload["result"]
-    messages.success(request, f"{action.payload['target_name']}: {result['hits']} "
-                              f"{result['unit']} ({result['total']} in all).")  # fmt: skip
+    messages.success(request, f"{action.payload['target_name']}: "
+                              f"{counted(result['hits'], result['unit'])} "
+                              f"({result['total']} in all).")  # fmt: skip
     return redirect(seat.url("game", "log"))
 
 
@@ -397,7 +442,8 @@ def links(request: HttpRequest, game: int) -> HttpResponse:
 def export(request: HttpRequest, game: int | None = None, token: str = "") -> JsonResponse:
     """The game as a ``muster.game/1`` file: both armies, where it stands, and its log."""
     found = seat_of(request, game, token, acting=False).game
-    response = JsonResponse(game_document(found), json_dumps_params={"indent": 2})
+    document = game_document(found, by_link=bool(token))
+    response = JsonResponse(document, json_dumps_params={"indent": 2})
     response["Content-Disposition"] = f'attachment; filename="game-{found.pk}.json"'
     return no_store(response)
 
@@ -414,14 +460,16 @@ def version(request: HttpRequest, game: int | None = None, token: str = "") -> J
 def summary_pdf(request: HttpRequest, game: int | None = None, token: str = "") -> HttpResponse:
     """The game's summary as a one-page PDF, the owner's or by either link, so the opponent
     keeps it too (rate-limited as every PDF: throttle's "pdf")."""
-    found = seat_of(request, game, token, acting=False).game
+    seat = seat_of(request, game, token, acting=False)
+    url = seat.url("summary_pdf")
+    retry = bool(request.GET.get("retry"))
     try:
-        pdf = summary_sheet.summary_pdf(found)
-    except PrintError as exc:
-        return no_store(HttpResponse(exc.message, status=503, content_type="text/plain"))
-    response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = f'attachment; filename="{summary_sheet.filename(found)}"'
-    return no_store(response)
+        made = summary_sheet.summary_render(seat.game, retry=retry, charge=pdf_charge(request))
+    except PrintError as exc:  # the queue is away: nothing was made
+        return error_page(request, exc.message, exc.status)
+    if retry:  # queued once more: watch the plain URL (a refresh never queues it again)
+        return redirect(url)
+    return progress_at(request, made, url)
 
 
 @require_POST

@@ -10,12 +10,16 @@
  *
  * Online, a combat is chosen and worked out by the server's forms (they offer what the
  * source allows for the pair and phase); offline the page draws the same choice from the
- * game's offers, kept on the phone (GET .../offers.json, asked once a game), and the hits
- * are worked out by the engine when the action is sent.
+ * game's offers, kept on the phone (GET .../offers.json, asked once a game). Each waiting
+ * combat, rally, removal and force morale roll is worked out at once by the page's engine
+ * (game-engine.js) from the seed the phone chose, and compared with the server's log when
+ * it lands; without the engine it is worked out when sent.
  *
  * Without JavaScript nothing of this runs: the forms post as they are. */
+import { onceKey, randomHex } from "./changes/keys.js";
 import * as queue from "./changes/queue.js";
 import { follow } from "./game-follow.js";
+import * as exact from "./game-engine.js";
 
 const root = document.getElementById("game");
 const GAME = root && root.dataset.game ? "game-" + root.dataset.game : null;
@@ -33,12 +37,6 @@ function phases() {
 function phaseName(key) {
   const found = phases().find((p) => p.key === key);
   return found ? found.name : key;
-}
-
-function randomHex(bytes) {
-  const values = new Uint8Array(bytes);
-  crypto.getRandomValues(values);  // also where crypto.randomUUID is not (plain http)
-  return Array.from(values, (v) => v.toString(16).padStart(2, "0")).join("");
 }
 
 function unitName(key) {
@@ -155,11 +153,24 @@ function lay() {
   const taken = new Set(mine.filter((r) => r.op === "undo" && r.value && r.value.of).map((r) => r.value.of));
   const undo = game().querySelector('form[data-op="undo"]');
   if (undo) { setHidden(undo, !undoable()); }
+  Object.entries(exact.units()).forEach(([key, text]) => {
+    const shown = cardOf(key) && cardOf(key).querySelector(".unit-state");
+    if (shown) { setHidden(shown, true); shown.after(note(text)); }
+  });
   mine.forEach((r) => {
     const v = r.value || {};
+    const by = exact.resultOf(r.key);
+    if (by && by.status !== "waits" && !taken.has(r.key) && ["combat", "rally", "force_morale"].includes(r.op)) {
+      const at = r.op === "force_morale" ? document.getElementById("side-" + v.side) : cardOf(r.op === "combat" ? v.target : v.unit);
+      const drawn = by.status === "worked" ? exact.drawLine(by.line, MARK)
+        : note(by.status === "refused" ? (r.label || r.op) + ": the rules refuse it: " + by.message : (r.label || r.op) + ": taken back");
+      if (at && r.op === "force_morale") { at.insertAdjacentElement("afterend", drawn); } else if (at) { at.appendChild(drawn); }
+      return;
+    }
     if (r.op === "remove") {
       const card = cardOf(v.unit);
-      if (card) { addClass(card, "removed"); card.appendChild(note("Removed: " + (v.why || "by the player"))); }
+      if (card) { addClass(card, "removed"); }
+      if (card && !exact.units()[v.unit]) { card.appendChild(note("Removed: " + (v.why || "by the player"))); }
     } else if (r.op === "combat") {
       const card = cardOf(v.target);
       const what = taken.has(r.key) ? "A combat by " + unitName(v.attacker) + ", taken back"
@@ -178,6 +189,8 @@ function lay() {
     }
   });
   drawPending(queue.pending(GAME));
+  exact.ask(mine, (offers() || {}).table);
+  exact.compare();
 }
 
 function drawPending(mine) {
@@ -192,7 +205,8 @@ function drawPending(mine) {
   const list = document.createElement("ol");
   mine.forEach((r) => {
     const item = document.createElement("li");
-    item.textContent = r.label || r.op;
+    const by = exact.resultOf(r.key);  // worked out on this phone: what it comes to
+    item.textContent = (r.label || r.op) + (by && by.status === "worked" && by.op !== "next_phase" ? ": " + by.line.text : "");
     list.appendChild(item);
   });
   box.append(head, list);
@@ -237,7 +251,7 @@ function drawRefusals(list) {
 
 function enqueue(op, value, label) {
   const record = {
-    key: randomHex(16), army: GAME, url: data().operationsUrl,
+    key: onceKey(), army: GAME, url: data().operationsUrl,
     base_version: Number(data().version), op: op, value: value, label: label,
   };
   status = "";
@@ -255,16 +269,20 @@ function field(form, name) {
   return input ? input.value.trim() : "";
 }
 
-function combatFrom(form) {
+function combatOf(form) {
   const now = where();
   const die = field(form, "die");
-  const value = {
+  return {
     attacker: field(form, "attacker"), target: field(form, "target"), modifiers: checked(form, "modifier").concat(
       Array.from(form.querySelectorAll('input[type=hidden][name="modifier"]')).map((i) => i.value)),
     die: die, numbers: field(form, "numbers"), seed: field(form, "seed") || (die ? "" : randomHex(8)),
     turn: now.turn, phase: now.phase,
   };
-  const dice = die ? "die " + die : "dice rolled when sent";
+}
+
+function combatFrom(form) {
+  const value = combatOf(form);
+  const dice = value.die ? "die " + value.die : "dice from this phone's seed";
   return enqueue("combat", value, unitName(value.attacker) + " against " + unitName(value.target) + " (" + dice + ")");
 }
 
@@ -303,10 +321,22 @@ document.addEventListener("submit", (event) => {
   if (!GAME || !(form instanceof HTMLFormElement) || !form.dataset.op || !game() || !game().contains(form)) { return; }
   const op = form.dataset.op;
   if (op === "choose" || op === "work_out") {
-    // online the server's forms offer what applies and work the combat out before it counts
+    // online with the engine ready, the combat is worked out on the phone, at once, from
+    // the seed it chose (the server works it out again when applied, from the same seed)
+    const table = (offers() || {}).table;
+    if (op === "work_out" && !form.hasAttribute("data-offline") && exact.working() && table) {
+      event.preventDefault();
+      exact.workOutHere(form, unseen(), table, combatOf(form));
+      return;
+    }
+    // else online the server's forms offer what applies and work the combat out before it counts
     if (online() && !form.hasAttribute("data-offline")) { return; }
     event.preventDefault();
-    if (op === "choose") { chooseOffline(form); return; }
+    if (op === "choose") {  // a card's pick sets its half of the combat's pair
+      const pair = form.dataset.pick ? game().querySelector("form.game-pair") : form;
+      if (pair && pair !== form) { pair.elements[form.dataset.pick].value = field(form, form.dataset.pick); }
+      chooseOffline(pair || form); return;
+    }
     combatFrom(form);
     const die = form.querySelector('[name="die"]');
     if (die) { die.value = ""; }
@@ -355,7 +385,7 @@ function offers() {
 }
 
 function keepOffers() {
-  if (!data().offersUrl || offers() || !online()) { return; }
+  if (!data().offersUrl || (offers() && offers().table) || !online()) { return; }
   fetch(data().offersUrl, { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } })
     .then((r) => (r.ok ? r.json() : null))
     .then((found) => {
@@ -415,7 +445,9 @@ function chooseOffline(pair) {
     numbers.append(element("label", { for: "numbers-offline" }, "Other numbers, if the rules ask (e.g. figures=12)"), " ",
       element("input", { type: "text", id: "numbers-offline", name: "numbers", autocomplete: "off", size: "16" }));
     form.append(fields, die, numbers, element("button", { type: "submit" }, "Apply when sent"));
-    drawn.append(element("p", { class: "hint" }, "Offline: the hits are worked out by the rules when this phone sends it."), form);
+    drawn.append(element("p", { class: "hint" }, exact.working() && known && known.table
+      ? "Offline: the hits are worked out on this phone at once, and by the server when sent."
+      : "Offline: the hits are worked out by the rules when this phone sends it."), form);
   }
   const old = game().querySelector('#combat form[data-op="work_out"]:not([data-offline])');
   if (old) { old.hidden = true; }
@@ -455,6 +487,8 @@ window.addEventListener("online", () => { status = ""; queue.send(GAME); keepOff
 window.addEventListener("offline", () => lay());
 
 if (GAME) {
+  exact.onAnswer(lay);
+  document.addEventListener("muster:engine", () => lay());
   drawRefusals(refusals());
   queue.load(GAME).then(() => { lay(); queue.send(GAME); });
   keepOffers();

@@ -168,3 +168,26 @@ def test_what_the_offline_phone_did_in_a_phase_the_other_phone_left_is_refused_a
         expect(refused).to_contain_text("Bowmen against Serjeants")
         refused.get_by_role("button", name="Dismiss").click()
         expect(refused).to_be_hidden()
+
+
+def test_offline_a_combat_is_chosen_by_tapping_the_attackers_and_the_targets_cards(
+    live_server, new_context, game
+):
+    with two_phones(live_server, new_context, game, NAMES) as phones:
+        owners, owner, a, b = phones.owners, phones.owner, phones.a, phones.b
+        offers_kept(owner, game)
+        connection(owners, owner, on=False)
+        for phase in ("Phase 2", "Phase 3: Mêlée"):
+            owner.get_by_role("button", name="Next phase").click()
+            expect(owner.locator("#where")).to_contain_text(phase)
+        card(owner, a["Knights"]).get_by_role("button", name="Attacker: Knights").click()
+        expect(owner.locator("#combat-offline")).to_have_count(0)  # half a pair: nothing yet
+        card(owner, b["Serjeants"]).get_by_role("button", name="Target: Serjeants").click()
+        offline = owner.locator("#combat-offline")
+        expect(offline.get_by_label("Armoured serjeants (applies by itself)")).to_be_checked()
+        offline.get_by_label("Die (leave empty to roll)").fill("3")
+        offline.get_by_role("button", name="Apply when sent").click()
+        expect(card(owner, b["Serjeants"])).to_contain_text("hits worked out when sent")
+        connection(owners, owner, on=True)
+        expect(owner.locator("#log li[data-kind=combat]")).to_have_count(1)
+        screen_is_the_server(owner, game)

@@ -71,6 +71,38 @@ def test_a_combat_worked_out_applied_and_undone_on_a_phone(live_server, new_cont
         context.close()
 
 
+def test_a_combat_without_a_modifier_takes_four_taps_from_the_units_cards(
+    live_server, new_context, world
+):
+    user, game = world
+    context = logged_in_context(new_context, live_server, user, VIEWPORTS["phone"])
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/games/{game.pk}/")
+        taps = 0
+
+        def tap(locator):
+            nonlocal taps
+            locator.click()
+            taps += 1
+
+        # the units of both sides come first, above the combat's forms
+        first_card = page.locator(".unit-card").first.bounding_box()
+        assert first_card["y"] < page.locator("#combat").bounding_box()["y"]
+        tap(page.get_by_role("button", name="Attacker: Knights").first)  # side a's knights
+        expect(page.get_by_role("button", name="Attacker: Knights").first).to_have_attribute(
+            "aria-pressed", "true")  # fmt: skip
+        tap(page.locator("#side-b ~ .unit-cards").get_by_role("button", name="Target: Knights"))
+        tap(page.get_by_role("button", name="Work out"))  # the die left empty: rolled
+        tap(page.get_by_role("button", name="Apply"))
+        expect(page.locator("#log")).to_contain_text("Knights against Knights")
+        assert taps == 4
+        assert game.actions.filter(kind="combat").count() == 1
+        audited(page, "four-taps")
+    finally:
+        context.close()
+
+
 def test_my_games_on_a_phone(live_server, new_context, world):
     user, _ = world
     context = logged_in_context(new_context, live_server, user, VIEWPORTS["phone"])

@@ -49,6 +49,16 @@ def test_the_answer_is_inside_the_described_schema(game, owner_client):
     assert [a["kind"] for a in body["log"]][-2:] == ["combat", "undo"]
 
 
+def test_a_game_just_started_is_inside_the_described_schema_with_no_turn_played(game, owner_client):
+    described = owner_client.get("/api/v1/openapi.json").json()
+    validator = Draft202012Validator(
+        {"$ref": "#/components/schemas/GameDocument", "components": described["components"]}
+    )
+    body = owner_client.get(url(game)).json()
+    assert body["summary"]["turns"] == 0
+    assert not list(validator.iter_errors(body))
+
+
 def test_another_player_a_visitor_and_a_missing_game_get_the_same_404(game, owner_client):
     answers = [signed_in("mallory").get(url(game)), Client().get(url(game)),
                owner_client.get(reverse("api:game", args=[game.pk + 1000]))]  # fmt: skip

@@ -6,10 +6,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
+from armybuilder.armies.services import create_army
 from armybuilder.games import services
-from tests.web.games.conftest import to_phase, unit
+from tests.support import army
+from tests.web.games.conftest import KNIGHTS, to_phase, unit
 
 pytestmark = pytest.mark.django_db
 
@@ -61,3 +64,24 @@ def test_a_rolled_rally_die_is_in_the_file_with_its_seed(game, owner_client):
     entry = owner_client.get(reverse("games:export", args=[game.pk])).json()["log"][-1]
     assert entry["seed"] == "5eed"
     assert entry["dice"] == list(services.roll("5eed", range(1, 7), 1)) == [entry["die"]]
+
+
+def test_the_opponents_links_give_the_file_without_the_armies_notes(user, owner_client):
+    secret = "Feint left, then the knights go round the wood"
+    mine = create_army({**army("feudal-2017", [KNIGHTS], name="Normans"), "notes": secret},
+                       owner=user)  # fmt: skip
+    theirs = create_army(army("feudal-2017", [KNIGHTS], name="Saxons"), owner=user)
+    game = services.start_game(user, mine, theirs)
+    own = owner_client.get(reverse("games:export", args=[game.pk])).json()
+    assert own["sides"]["a"]["army"]["notes"] == secret  # the owner's own file keeps them
+    for which in ("view", "play"):
+        token = services.set_link(game, which, True)
+        visitor = Client()  # whoever the link reached
+        response = visitor.get(reverse("games:shared_export", args=[token]))
+        assert response.status_code == 200
+        assert secret not in response.content.decode()
+        data = response.json()
+        assert "notes" not in data["sides"]["a"]["army"]
+        assert data["sides"]["a"]["army"]["units"] == own["sides"]["a"]["army"]["units"]
+        page = visitor.get(reverse("games:shared", args=[token])).content.decode()
+        assert "Feint left" not in page

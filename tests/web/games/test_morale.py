@@ -24,9 +24,9 @@ from tests.web.games.operations import next_phase, operation, results, send, url
 pytestmark = pytest.mark.django_db
 
 
-def lose_knights(game) -> None:
-    """Side b (Saxons, two units) loses its Knights."""
-    services.remove_unit(game, game.version, unit(game, "b", "Knights"), "Destroyed")
+def lose_knights(game, side: str = "b") -> None:
+    """Side b (Saxons, two units: the source's roll is then due) loses its Knights."""
+    services.remove_unit(game, game.version, unit(game, side, "Knights"), "Destroyed")
 
 
 # -- services ---------------------------------------------------------------------------------
@@ -74,6 +74,7 @@ def test_rolled_from_a_seed_reproducibly_one_or_two_dice(game):
     lose_knights(game)
     p = morale.force_morale(game, game.version, "b", count=2, seed="abc").payload
     assert p["seed"] == "abc" and p["dice"] == list(services.roll("abc", range(1, 7), 2))
+    lose_knights(game, "a")
     fresh = morale.force_morale(game, game.version, "a").payload
     assert len(fresh["seed"]) == 16 and len(fresh["dice"]) == 1
 
@@ -88,9 +89,25 @@ def test_rolled_from_a_seed_reproducibly_one_or_two_dice(game):
     ],
 )
 def test_dice_the_source_does_not_roll_are_refused(game, dice, count, seed, said):
+    lose_knights(game, "a")
     with pytest.raises(Refused, match=said):
         morale.force_morale(game, game.version, "a", dice, count=count, seed=seed)
-    assert not game.actions.exists()
+    assert not game.actions.filter(kind=GameAction.FORCE_MORALE).exists()
+
+
+def test_a_roll_is_due_only_after_each_unit_destroyed(game):
+    with pytest.raises(Refused) as refused:
+        morale.force_morale(game, game.version, "b", [6])
+    assert refused.value.message == (
+        "No force morale roll is due for Saxons: a side rolls each time one of its units is "
+        "destroyed (Force Morale), and it has lost no unit yet.")  # fmt: skip
+    lose_knights(game)
+    morale.force_morale(game, game.version, "b", [6])  # the roll the loss called for
+    with pytest.raises(Refused, match="it has rolled for its one unit lost"):
+        morale.force_morale(game, game.version, "b", [6])
+    services.undo_last(game, game.version)  # the roll taken back: it is due again
+    morale.force_morale(game, game.version, "b", [6])
+    assert game.actions.filter(kind=GameAction.FORCE_MORALE, undone=False).count() == 1
 
 
 def test_a_rule_set_without_force_morale_refuses_and_offers_none(user):
@@ -124,10 +141,12 @@ def page_url(name: str, game) -> str:
 
 
 def test_the_form_posts_the_roll_and_the_page_shows_the_rout(game, owner_client):
+    lose_knights(game, "a")
     page = owner_client.get(page_url("game", game)).content.decode()
     assert 'data-op="force_morale"' in page and 'action="' + page_url("force_morale", game) in page
     assert "+1 if you still have a Personality on the board" in page
     assert "Force morale: Saxons" in page
+    assert page.count("A roll is due") == 1  # Normans lost their knights, Saxons nothing yet
     services.remove_unit(game, game.version, unit(game, "b", "Serjeants"), "Destroyed")
     lose_knights(game)
     answer = owner_client.post(page_url("force_morale", game),
@@ -141,25 +160,28 @@ def test_the_form_posts_the_roll_and_the_page_shows_the_rout(game, owner_client)
 
 
 def test_the_form_rolls_when_the_dice_are_left_empty_and_counts_the_plus_1s(game, owner_client):
+    lose_knights(game, "a")
     answer = owner_client.post(page_url("force_morale", game), {
         "version": game.version, "side": "a", "dice": "", "count": "2",
         "bonus": ["personality", "made_up"]})  # fmt: skip
     assert answer.status_code == 302
-    p = game.actions.get().payload
+    p = game.actions.get(kind=GameAction.FORCE_MORALE).payload
     assert len(p["dice"]) == 2 and p["seed"] and p["bonus"] == 1
 
 
 def test_a_refused_form_says_why_and_a_stale_one_is_409(game, owner_client):
+    lose_knights(game, "a")
     bad = owner_client.post(page_url("force_morale", game),
                             {"version": game.version, "side": "a", "dice": "9"})  # fmt: skip
     assert bad.status_code == 400 and "9 is not a face of the D6" in bad.content.decode()
     stale = owner_client.post(page_url("force_morale", game),
                               {"version": game.version + 5, "side": "a", "dice": "3"})  # fmt: skip
     assert stale.status_code == 409
-    assert not game.actions.exists()
+    assert not game.actions.filter(kind=GameAction.FORCE_MORALE).exists()
 
 
 def test_the_link_to_play_rolls_the_link_to_watch_is_404(game):
+    lose_knights(game, "a")
     play, view = services.set_link(game, "play", True), services.set_link(game, "view", True)
     answer = Client().post(reverse("games:shared_force_morale", args=[play]),
                            {"version": game.version, "side": "a", "dice": "4"})  # fmt: skip
@@ -167,7 +189,7 @@ def test_the_link_to_play_rolls_the_link_to_watch_is_404(game):
     watch = Client().post(reverse("games:shared_force_morale", args=[view]),
                           {"version": game.version, "side": "a", "dice": "4"})  # fmt: skip
     assert watch.status_code == 404
-    assert game.actions.count() == 1
+    assert game.actions.filter(kind=GameAction.FORCE_MORALE).count() == 1
 
 
 # -- the operation protocol ---------------------------------------------------------------------
@@ -180,6 +202,7 @@ def roll_op(side: str, *, turn: int = 1, phase: str = "shoot", dice: str = "", s
 
 
 def test_an_operation_is_applied_once_and_rolled_from_its_seed(game, owner_client):
+    lose_knights(game)
     op = roll_op("b", seed="beef", count=2, bonus=1)
     said = results(send(owner_client, url(game), op, op))
     assert [r["status"] for r in said] == ["applied", "duplicate"]

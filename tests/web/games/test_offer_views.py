@@ -4,6 +4,10 @@ modifiers the page's form offers for each pair and phase, for the owner and eith
 
 from __future__ import annotations
 
+import html
+import json
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -64,3 +68,21 @@ def test_the_links_read_the_offers_and_others_get_404(game, owner_client):
     assert Client().get(shared("offers", view)).json() == offers_of(owner_client, game)
     assert signed_in("mallory").get(reverse("games:offers", args=[game.pk])).status_code == 404
     assert Client().get(reverse("games:shared_offers", args=["x" * 32])).status_code == 404
+
+
+def test_the_offers_carry_the_games_table_and_the_page_where_the_game_stands(game, owner_client):
+    """What the page's engine works the phone's actions out from: each side's units as the
+    engine read them (kept with the offers), and each unit's hits at the page's drawing."""
+    knights, serjeants = unit(game, "a", "Knights"), unit(game, "b", "Serjeants")
+    table = offers_of(owner_client, game)["table"]
+    assert table["ruleset"] == "feudal-2017" and table["options"]["dice"] == "d6"
+    units = {u["key"]: u for side in table["sides"].values() for u in side["units"]}
+    assert units[knights]["name"] == "Knights" and units[knights]["unit"]["type"] == "knights"
+    assert table["sides"]["b"]["name"] == "Saxons"
+    to_phase(game, "melee")
+    services.apply_combat(game, game.version, knights, serjeants, [], 3)
+    page = owner_client.get(reverse("games:game", args=[game.pk])).content.decode()
+    found = re.search(r'data-table="([^"]*)"', page)
+    state = json.loads(html.unescape(found.group(1)))
+    assert state["phase"] == "melee"
+    assert state["units"][serjeants]["damage"] == selectors.state_of(game).of(serjeants).damage

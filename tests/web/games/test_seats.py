@@ -150,8 +150,8 @@ def test_the_summary_pdf_by_either_link_reads_back(game, owner_client, which):
 
 def test_the_summary_pdf_by_a_link_counts_against_the_pdf_limit(game, owner_client, settings):
     view = links(owner_client, game, "view")
-    settings.MUSTER_RATE_LIMITS = {**settings.MUSTER_RATE_LIMITS, "pdf": (0, 600)}
-    assert Client().get(shared("summary_pdf", view)).status_code == 429
+    settings.MUSTER_VISITOR_RATE_LIMITS = {**settings.MUSTER_VISITOR_RATE_LIMITS, "pdf": (0, 600)}
+    assert Client().get(shared("summary_pdf", view)).status_code == 429  # a visitor's address
 
 
 def test_a_points_rule_set_shows_the_points_lost(user, owner_client):

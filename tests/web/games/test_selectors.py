@@ -29,6 +29,18 @@ def test_the_summary_counts_units_lost_and_turns(game):
     assert saxons.points_lost is None  # Feudal 2017 has no points
 
 
+def test_turns_played_are_the_finished_turns_and_the_one_under_way(archers_game):
+    game = archers_game
+    assert selectors.summary(game).turns == 0  # nothing played yet
+    for _ in range(3 * 4):  # shoot, move, melee, rally: three whole turns
+        services.next_phase(game, game.version)
+    assert (game.turn, game.phase) == (4, "shoot")
+    assert selectors.summary(game).turns == 3  # turn 4 has only just begun
+    services.apply_combat(game, game.version, unit(game, "a", "Bowmen"),
+                          unit(game, "b", "Knights"), [], 4)  # fmt: skip
+    assert selectors.summary(game).turns == 4  # something was done in it
+
+
 def test_points_lost_are_the_engines_cost_of_each_unit_removed(user):
     units = [{"name": "Knights", "quality": "fanatic", "mounted": True}, {"name": "Spears"}]
     picts = create_army(army("into-the-dark", units, name="Picts"), owner=user)
@@ -94,3 +106,19 @@ def test_a_game_is_found_by_either_link_and_told_which(game):
     for token in (view, "", "x" * 65, play[:-1]):
         with pytest.raises(Http404):
             selectors.game_by_link_or_404(token)
+
+
+def test_units_of_one_name_are_numbered_in_cards_log_and_summary(user):
+    fyrd = {"name": "Fyrd", "type": "serjeants"}
+    saxons = create_army(army("feudal-2017", [fyrd, {"name": "Knights", "type": "knights"},
+                                              fyrd, fyrd], name="Saxons"), owner=user)  # fmt: skip
+    game = services.start_game(user, saxons, saxons)
+    names = [c.name for c in selectors.side_view(game, "b").cards]
+    assert names == ["Fyrd 1", "Knights", "Fyrd 2", "Fyrd 3"]
+    second = selectors.side_view(game, "b").cards[2]
+    to_phase(game, "melee")
+    services.apply_combat(game, game.version, unit(game, "a", "Knights"), second.key, [], 6)
+    action = game.actions.get(kind=GameAction.COMBAT)
+    assert action.payload["target_name"] == "Fyrd 2"
+    services.remove_unit(game, game.version, second.key, "routed")
+    assert selectors.summary(game).sides[1].lost == ("Fyrd 2",)

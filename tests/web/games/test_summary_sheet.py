@@ -1,11 +1,13 @@
 """The game's summary as a one-page PDF, read back with pypdf: the armies, turns and the
-losses after a removal; names printed as text; owner-only and rate-limited."""
+losses after a removal; names printed as text; made by the worker, never in a web request;
+owner-only and rate-limited (a render queued costs one PDF, a stored one nothing)."""
 
 from __future__ import annotations
 
 import io
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
@@ -17,6 +19,13 @@ from tests.web.games.conftest import unit
 from tests.web.routes import signed_in
 
 pytestmark = pytest.mark.django_db
+
+
+def made(game) -> bytes:
+    """The summary's PDF as the worker makes it (tests run tasks as they are queued)."""
+    render = summary_sheet.summary_render(game)
+    assert render.status == render.READY, render.error
+    return bytes(render.pdf)
 
 
 def text_of(pdf: bytes) -> tuple[int, str]:
@@ -46,7 +55,7 @@ def test_a_points_rule_set_prints_the_points_lost(user):
     summary = summary_sheet.selectors.summary(game)
     points = summary.sides[0].points_lost
     assert points and lost.payload["unit_name"] == "Archers"
-    _, text = text_of(summary_sheet.summary_pdf(game))
+    _, text = text_of(made(game))
     assert "Points lost" in text and "Archers" in text and str(points) in text
 
 
@@ -57,7 +66,7 @@ def test_names_print_as_text_never_as_markup(user):
     services.remove_unit(game, game.version, unit(game, "b", "<b>Bold</b>"))
     html = summary_sheet.summary_html(game)
     assert "<script>" not in html and "&lt;script&gt;" in html and "<b>Bold" not in html
-    _, text = text_of(summary_sheet.summary_pdf(game))
+    _, text = text_of(made(game))
     assert "<script>alert(1)</script>" in text and "<b>Bold</b>" in text
 
 
@@ -72,3 +81,33 @@ def test_others_get_404_and_the_pdf_limit_counts_it(game, owner_client, settings
     assert Client().get(url).status_code == 404
     settings.MUSTER_RATE_LIMITS = {**settings.MUSTER_RATE_LIMITS, "pdf": (0, 600)}
     assert owner_client.get(url).status_code == 429
+
+
+@pytest.mark.django_db(transaction=True)  # the worker opens its own connections
+def test_a_web_request_never_renders_the_summary_the_worker_does(game, owner_client, settings):
+    settings.TASKS = {"default": settings.TASK_BACKENDS["database"]}  # a queue, no worker yet
+    url = reverse("games:summary_pdf", args=[game.pk])
+    waiting = owner_client.get(url)
+    assert waiting.status_code == 202  # the request queued it and answered at once
+    page = waiting.content.decode()
+    assert "Queued" in page and "normans-v-saxons-summary.pdf" in page
+    assert f'hx-get="{url}?poll=1"' in page  # the page watches the game's own URL
+    assert owner_client.get(url, {"poll": "1"}, HTTP_HX_REQUEST="true").status_code == 200
+    call_command("db_worker", "--batch", "--no-startup-delay", "--queue-name", "default")
+    ready = owner_client.get(url)
+    assert ready.status_code == 200 and ready["Content-Type"] == "application/pdf"
+    assert "Turns played: 0" in text_of(ready.content)[1]
+
+
+def test_the_same_game_asked_again_is_served_from_the_store_and_costs_nothing(
+    game, owner_client, settings
+):
+    url = reverse("games:summary_pdf", args=[game.pk])
+    settings.MUSTER_RATE_LIMITS = {**settings.MUSTER_RATE_LIMITS, "pdf": (1, 600)}
+    first = owner_client.get(url)
+    assert first.status_code == 200 and first["X-Muster-Cache"] == "miss"
+    again = owner_client.get(url)
+    assert again.status_code == 200 and again["X-Muster-Cache"] == "hit"
+    assert again.content == first.content
+    services.remove_unit(game, game.version, unit(game, "b", "Knights"), "Routed")
+    assert owner_client.get(url).status_code == 429  # a new version is a new render

@@ -163,3 +163,22 @@ def test_the_opponents_army_comes_from_its_share_link(owner_client, feudal_armie
     refused = owner_client.post(reverse("games:mine"),
                                 {"army_a": feudal_armies[0].pk, "share_link": link})  # fmt: skip
     assert refused.status_code == 400 and "leads to no army" in refused.content.decode()
+
+
+def test_each_card_offers_its_unit_as_the_attacker_or_the_target_keeping_the_other_half(
+    game, owner_client
+):
+    to_phase(game, "melee")
+    knights, target = unit(game, "a", "Knights"), unit(game, "b", "Serjeants")
+    page = owner_client.get(reverse("games:game", args=[game.pk]), {"attacker": knights})
+    text = page.content.decode()
+    # the units come before the combat's forms, and the opponent's links after the log
+    assert text.index('class="unit-cards"') < text.index('id="combat"') < text.index('id="log"')
+    assert text.index('id="log"') < text.index('id="links-heading"')
+    assert 'aria-label="Attacker: Knights" aria-pressed="true"' in text
+    # a target's form keeps the attacker already chosen: one more tap draws the combat
+    assert (f'<input type="hidden" name="attacker" value="{knights}"><input type="hidden" '
+            f'name="target" value="{target}">') in text  # fmt: skip
+    both = owner_client.get(reverse("games:game", args=[game.pk]),
+                            {"attacker": knights, "target": target}).content.decode()  # fmt: skip
+    assert 'data-op="work_out"' in both and "Work out" in both

@@ -102,3 +102,15 @@ def test_only_the_owner_makes_or_ends_the_links(game, owner_client):
     assert Game.objects.get(pk=game.pk).play_token == play
     bad = owner_client.post(url, {"link": "admin", "do": "new"})
     assert bad.status_code == 400 and "two links" in bad.content.decode()
+
+
+def test_a_post_to_the_link_to_watch_is_404_before_the_csrf_check_and_to_play_is_checked(
+    game, owner_client
+):
+    view, play = links(owner_client, game, "view"), links(owner_client, game, "play")
+    strict = Client(enforce_csrf_checks=True)  # a browser's post without the page's token
+    for name in ACTIONS:
+        assert strict.post(shared(name, view), {"version": game.version}).status_code == 404
+        assert strict.post(shared(name, "made-up-token"), {}).status_code == 404
+        assert strict.post(shared(name, play), {"version": game.version}).status_code == 403
+    assert not game.actions.exists()
