@@ -1,11 +1,22 @@
 """Rate limits on counters shared by every web process and every node.
 
-Per client address (``client_address``): PDF renders (pages, the print panel and the API),
-imports, army and list creation (new, duplicate, copy), sign-ups each have a limit,
-``MUSTER_RATE_LIMITS[name] = (count, seconds)``, counted in fixed windows; every other
-POST (an edit, a share, a delete...) counts against ``write`` (per account when signed in),
-so no route that changes anything is unlimited, whatever its URL name. The log-in lock-out
-(``armybuilder.accounts.lockout``) counts in the same store and answers with the same 429.
+Whom a request counts for (``who``): a signed-in player's account, so the 30 or 40 players
+of a club behind one address (its wifi) each have their own allowance; a visitor without
+an account by the client address (``client_address``), with limits sized for a hall of
+such visitors behind one address. Each limit is ``(count, seconds)``, counted in fixed
+windows: ``MUSTER_RATE_LIMITS[name]`` per account and ``MUSTER_VISITOR_RATE_LIMITS[name]``
+per address (docs/running.md gives each default and why). PDF renders, imports, army and
+list creation (new, duplicate, copy) and sign-ups each have a limit; every other POST (an
+edit, a share, a delete...) counts against ``write``, so no route that changes anything is
+unlimited, whatever its URL name. The log-in lock-out (``armybuilder.accounts.lockout``)
+counts in the same store and answers with the same 429.
+
+Most limits hang on URL names (``RULES``) in ``ThrottleMiddleware``, so the views stay as
+they are. Two are counted where their cost is, by ``charge``: a PDF when a render is
+queued (a sheet already rendered, by Print or ahead of it, is served free: the service
+worker's background copy of a roster costs nothing, and no header can claim that), and a
+sign-up when an account is about to be made (a form sent back with a mistake is not an
+account). ``Refused`` then ends the request with the 429.
 
 The counters live in the cache ``MUSTER_RATE_LIMIT_CACHE`` names: the app's own database
 (``armybuilder.accounts.counters``, one atomic statement per count), with or without
@@ -13,8 +24,7 @@ Redis, so a Redis that is down or restarts empty forgets no count and no lock-ou
 ``make run``'s processes (and several nodes on one database) let exactly the limit through.
 
 A limited request gets 429 with ``Retry-After`` and a page (JSON under /api/) saying when
-to try again. The limits hang on URL names (``RULES``) in ``ThrottleMiddleware``, so the
-views stay as they are. If the counters cannot be read the request is refused (503 with
+to try again. If the counters cannot be read the request is refused (503 with
 ``Retry-After``), never let through unchecked: limits fail closed.
 """
 
@@ -36,22 +46,16 @@ from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 
+from armybuilder.limits import DEFAULT_LIMITS, DEFAULT_VISITOR_LIMITS
+
 log = logging.getLogger(__name__)
 
-DEFAULT_LIMITS: dict[str, tuple[int, int]] = {
-    "pdf": (30, 600),  # PDF renders (army, shared, rule-set QRS, API) per 10 minutes
-    "import": (30, 3600),  # army files imported per hour
-    "create": (60, 3600),  # armies started, duplicated or copied, games started, per hour
-    "signup": (5, 3600),  # accounts made per hour
-    "list-create": (60, 3600),  # army lists made or copied per hour
-    "list-import": (30, 3600),  # army-list files imported per hour
-    "write": (1200, 600),  # any other POST (builder edits, sharing, deleting) per 10 minutes
-}
 WHAT = {
     "pdf": "printable sheets",
     "import": "imports",
     "create": "new armies",
     "signup": "sign-ups",
+    "signup-day": "sign-ups",
     "login": "log-in attempts",
     "list-create": "new army lists",
     "list-import": "army-list imports",
@@ -61,35 +65,22 @@ WHAT = {
 # against "write".
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
-# URL name -> (limit, methods it counts)
+# URL name -> (limit, methods it counts). Not here, as they count where their cost is
+# (``charge``): the sheets of armies, rule sets and games' summaries (when a render is
+# queued: a poll or a stored one costs nothing) and sign-ups (when an account is about to be made); their POSTs
+# count against ``write`` as well, as every other POST's.
 RULES: dict[str, tuple[str, frozenset[str]]] = {
-    **{
-        f"printing:{name}": ("pdf", frozenset({"GET", "HEAD"}))
-        for name in (
-            "army_roster_pdf",
-            "army_qrs_pdf",
-            "shared_roster_pdf",
-            "shared_qrs_pdf",
-            "ruleset_qrs_pdf",
-            "army_print",  # the builder's print panel
-        )
-    },
-    "api:roster_pdf": ("pdf", frozenset({"POST"})),
-    "api:qrs_pdf": ("pdf", frozenset({"POST"})),
     "armies:import": ("import", frozenset({"POST"})),
     "armies:new": ("create", frozenset({"POST"})),
     "armies:duplicate": ("create", frozenset({"POST"})),
     "armies:copy": ("create", frozenset({"POST"})),
     "games:mine": ("create", frozenset({"POST"})),  # a game started
-    "signup": ("signup", frozenset({"POST"})),
     "api:list_import": ("list-import", frozenset({"POST"})),
     "api:list_copy": ("list-create", frozenset({"POST"})),
     "catalog:list_new": ("list-create", frozenset({"POST"})),
     "catalog:list_copy": ("list-create", frozenset({"POST"})),
     "catalog:shared_list_copy": ("list-create", frozenset({"POST"})),
     "events:pack": ("pdf", frozenset({"POST"})),  # the flyer counts in its view (polls do not)
-    "games:summary_pdf": ("pdf", frozenset({"GET", "HEAD"})),  # rendered in the request
-    "games:shared_summary_pdf": ("pdf", frozenset({"GET", "HEAD"})),  # the same, by a link
 }
 
 
@@ -98,8 +89,15 @@ def counters() -> Any:
     return caches[getattr(settings, "MUSTER_RATE_LIMIT_CACHE", "default")]
 
 
-def limit(name: str) -> tuple[int, int]:
-    limits = {**DEFAULT_LIMITS, **getattr(settings, "MUSTER_RATE_LIMITS", {})}
+ACCOUNT = "account:"  # how ``who`` names a signed-in player's account
+
+
+def limit(name: str, visitor: bool = False) -> tuple[int, int]:
+    """Limit ``name`` per account, or (``visitor``) per address of visitors."""
+    if visitor:
+        limits = {**DEFAULT_VISITOR_LIMITS, **getattr(settings, "MUSTER_VISITOR_RATE_LIMITS", {})}
+    else:
+        limits = {**DEFAULT_LIMITS, **getattr(settings, "MUSTER_RATE_LIMITS", {})}
     count, seconds = limits[name]
     return int(count), int(seconds)
 
@@ -183,6 +181,7 @@ class Limited:
     what: str
     retry_after: int
     unavailable: bool = False
+    per_account: bool = False
 
 
 UNAVAILABLE_SECONDS = 30
@@ -193,8 +192,10 @@ def unavailable(what: str) -> Limited:
 
 
 def hit(name: str, ident: str, now: float | None = None) -> Limited | None:
-    """Count one request against limit ``name``; a Limited once the window's count is used."""
-    count, seconds = limit(name)
+    """Count one request against limit ``name`` for ``ident`` (an account from ``who``, else
+    an address); a Limited once the window's count is used."""
+    per_account = ident.startswith(ACCOUNT)
+    count, seconds = limit(name, visitor=not per_account)
     now = time.time() if now is None else now
     window = int(now // seconds)
     counter = key(name, ident, str(window))
@@ -209,8 +210,30 @@ def hit(name: str, ident: str, now: float | None = None) -> Limited | None:
         log.error("rate limit %s not checked: the counters did not answer", name, exc_info=True)
         return unavailable(name)
     if used > count:
-        return Limited(name, max(1, math.ceil((window + 1) * seconds - now)))
+        return Limited(name, max(1, math.ceil((window + 1) * seconds - now)), False, per_account)
     return None
+
+
+class Refused(Exception):
+    """A request over a limit counted by its view (``charge``): ``ThrottleMiddleware``
+    answers it with the 429 (503 when the counters cannot be read)."""
+
+    def __init__(self, limited: Limited) -> None:
+        super().__init__(limited.what)
+        self.limited = limited
+
+
+def check(request: HttpRequest, name: str) -> Limited | None:
+    """Count this request against limit ``name`` for whom it counts (``who``)."""
+    return hit(name, who(request, name))
+
+
+def charge(request: HttpRequest, name: str) -> None:
+    """Count the work this request is about to do against limit ``name``; ``Refused``
+    when over it."""
+    limited = check(request, name)
+    if limited is not None:
+        raise Refused(limited)
 
 
 # -- the 429 answer and the middleware ----------------------------------------------------------
@@ -227,24 +250,27 @@ def _when(seconds: int) -> str:
     return f"Please try again in {wait} (after {at})."
 
 
-def too_many(request: HttpRequest, limited: Limited) -> HttpResponse:
-    """429 with Retry-After and a message that says when to try again."""
+def refusal_message(limited: Limited) -> str:
+    """What a refused request is told: which limit, from whom, and when to try again."""
     what = WHAT.get(limited.what, "requests")
-    # "write" counts per account when signed in, so it cannot say "from your address"
-    origin = "from you" if limited.what == "write" else "from your address"
-    message = f"Too many {what} {origin} for now. {_when(limited.retry_after)}"
-    status = 429
+    origin = "from you" if limited.per_account else "from your address"
     if limited.unavailable:
-        status = 503
-        message = (
+        return (
             "Muster cannot check its limits at the moment, so it cannot take this request. "
             f"{_when(limited.retry_after)}"
         )
-    elif limited.what == "login":
-        message = (
+    if limited.what == "login":
+        return (
             "Too many wrong passwords for this account or from your address. "
             f"{_when(limited.retry_after)}"
         )
+    return f"Too many {what} {origin} for now. {_when(limited.retry_after)}"
+
+
+def too_many(request: HttpRequest, limited: Limited) -> HttpResponse:
+    """429 with Retry-After and a message that says when to try again."""
+    message = refusal_message(limited)
+    status = 503 if limited.unavailable else 429
     if request.path.startswith("/api/"):
         response: HttpResponse = JsonResponse(
             {"error": message, "path": "", "retry_after": limited.retry_after}, status=status
@@ -261,11 +287,12 @@ def too_many(request: HttpRequest, limited: Limited) -> HttpResponse:
 
 
 def who(request: HttpRequest, rule: str) -> str:
-    """Whom a request counts for: its address, but a signed-in player's changes count for
-    the account, so players of one club behind one address do not share one allowance."""
+    """Whom a request counts for: a signed-in player's account, so the players of one club
+    behind one address do not share one allowance; a visitor's address. A sign-up is a
+    visitor's by nature."""
     user = getattr(request, "user", None)
-    if rule == "write" and user is not None and user.is_authenticated:
-        return f"account:{user.pk}"
+    if rule not in ("signup", "signup-day") and user is not None and user.is_authenticated:
+        return f"{ACCOUNT}{user.pk}"
     return client_address(request)
 
 
@@ -305,5 +332,9 @@ class ThrottleMiddleware(RefuseBeforeView):
         rule = rule_for(view_name, request.method or "")
         if rule is None:
             return None
-        limited = hit(rule, who(request, rule))
+        limited = check(request, rule)
         return too_many(request, limited) if limited else None
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        """A view's ``charge`` over its limit."""
+        return too_many(request, exception.limited) if isinstance(exception, Refused) else None

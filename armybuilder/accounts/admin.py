@@ -1,5 +1,6 @@
-"""The admin's users page, with an add-user form that refuses look-alike usernames, and the
-log of every use of the support permission."""
+"""The admin's users page, with an add-user form that refuses look-alike usernames (and
+every account it saves has its name's looks stored), and the log of every use of the
+support permission."""
 
 from typing import Any
 
@@ -10,10 +11,15 @@ from django.http import HttpRequest
 
 from armybuilder.accounts.forms import AdminAddUserForm
 from armybuilder.accounts.models import SupportAccess
+from armybuilder.accounts.names import record
 
 
 class AccountAdmin(UserAdmin):
     add_form = AdminAddUserForm
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        record(obj.pk, obj.get_username())  # made or renamed: its looks follow its name
 
 
 admin.site.unregister(User)

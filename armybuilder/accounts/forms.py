@@ -8,8 +8,9 @@ from typing import Any
 from django import forms
 from django.contrib.auth.forms import AdminUserCreationForm, UserCreationForm
 from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
 
-from armybuilder.accounts.names import look_alike
+from armybuilder.accounts.names import claim, look_alike
 from armybuilder.textrule import validate_line
 
 
@@ -27,15 +28,42 @@ class LookAlikeRefused(UserCreationForm):
         if existing is not None and existing.lower() == username.lower() and existing.isascii():
             existing = None  # the same name but for ASCII case: Django's "already exists" says it
         if existing is not None:
-            raise forms.ValidationError(
-                f"That username looks the same as an existing account's (“{existing}”): "
-                "letters that differ only in case, width, style or script (a Cyrillic “а” "
-                "for a Latin “a”), or that are mistaken for each other (“rn” and “m”), "
-                "count as the same. "
-                "Please choose another.",
-                code="username_look_alike",
-            )
+            raise self.looks_like(existing)
         return super().clean_username()
+
+    @staticmethod
+    def looks_like(existing: str) -> forms.ValidationError:
+        return forms.ValidationError(
+            f"That username looks the same as an existing account's (“{existing}”): "
+            "letters that differ only in case, width, style, accents or script (a Cyrillic "
+            "“а” for a Latin “a”), or that are mistaken for each other (“rn” and “m”, “vv” "
+            "and “w”, “1” and “l”), count as the same. "
+            "Please choose another.",
+            code="username_look_alike",
+        )
+
+    def save_unless_taken(self) -> User | None:
+        """Make the account, unless another sign-up took its name or a look-alike of it
+        since the form was checked (then None, and the form says so)."""
+        try:
+            with transaction.atomic():
+                user = self.save()
+                existing = claim(user)
+                if existing is not None:
+                    raise _Taken(existing)
+        except _Taken as taken:
+            self.add_error("username", self.looks_like(taken.existing))
+            return None
+        except IntegrityError:  # the very same name, made a moment ago
+            self.add_error("username", "A user with that username already exists.")
+            return None
+        return user
+
+
+class _Taken(Exception):
+    def __init__(self, existing: str) -> None:
+        super().__init__(existing)
+        self.existing = existing
 
 
 class SignUpForm(LookAlikeRefused):

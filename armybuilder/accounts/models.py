@@ -1,6 +1,6 @@
 """Accounts' own tables: the counters of the rate limits and the log-in lock-out (one row
-per key, changed by single atomic SQL statements: ``counters.py``), and the log of every
-use of the support permission."""
+per key, changed by single atomic SQL statements: ``counters.py``), the looks of the
+usernames (``names.py``), and the log of every use of the support permission."""
 
 from django.conf import settings
 from django.db import models
@@ -15,6 +15,20 @@ class Counter(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} = {self.value:g}"
+
+
+class NameLook(models.Model):
+    """One way an account's name looks (``names.look_alike_keys``, stored as its SHA-256):
+    unique, so no two accounts can hold one, even signing up at the same moment in two
+    processes. Kept by ``names`` whenever an account is made or renamed."""
+
+    key = models.CharField(max_length=64, primary_key=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="name_looks"
+    )
+
+    def __str__(self) -> str:
+        return f"{self.key[:12]}… of account {self.user_id}"
 
 
 class SupportAccess(models.Model):

@@ -15,6 +15,7 @@ from django.shortcuts import redirect, render, resolve_url
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
+from armybuilder import throttle
 from armybuilder.accounts.forms import SignUpForm
 
 # What follows a player signing in or up, for the apps above accounts (armies moves the
@@ -37,22 +38,46 @@ def safe_next(request: HttpRequest) -> str:
     return ""
 
 
+# Sign-ups from one address: per hour (a club night's players on its wifi) and per day.
+SIGNUP_LIMITS = ("signup", "signup-day")
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account and log in; the visitor's drafts move into it (``SIGNED_IN``)."""
+    """Create an account and log in; the visitor's drafts move into it (``SIGNED_IN``).
+    The page it came from (an event's, by its link or code) is where it ends, and where a
+    refused sign-up leads back to."""
     next_url = safe_next(request)
     if request.user.is_authenticated:
         return redirect(next_url or resolve_url(settings.LOGIN_REDIRECT_URL))
     form = SignUpForm(request.POST) if request.method == "POST" else SignUpForm()
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        signed_in(request, user)
-        return redirect(next_url or resolve_url(settings.LOGIN_REDIRECT_URL))
+        # counted only when an account is to be made: a form sent back is not one
+        limited = next(filter(None, (throttle.check(request, n) for n in SIGNUP_LIMITS)), None)
+        if limited is not None:
+            return _too_many_sign_ups(request, form, next_url, limited)
+        user = form.save_unless_taken()
+        if user is not None:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            signed_in(request, user)
+            return redirect(next_url or resolve_url(settings.LOGIN_REDIRECT_URL))
     status = 400 if request.method == "POST" else 200
     return render(
         request, "registration/signup.html", {"form": form, "next": next_url}, status=status
     )
+
+
+def _too_many_sign_ups(
+    request: HttpRequest, form: SignUpForm, next_url: str, limited: throttle.Limited
+) -> HttpResponse:
+    """The sign-up page again, saying when to try (429, or 503 when the counters cannot be
+    read), its form still leading where the visitor came from."""
+    context = {"form": form, "next": next_url, "refused": throttle.refusal_message(limited)}
+    status = 503 if limited.unavailable else 429
+    response = render(request, "registration/signup.html", context, status=status)
+    response["Retry-After"] = str(limited.retry_after)
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 class LogInView(LoginView):

@@ -1,4 +1,5 @@
-"""Rate limits and log-in lock-out: 429 with Retry-After for every limit."""
+"""Rate limits and log-in lock-out: 429 with Retry-After for every limit; a signed-in
+player counts per account, a visitor without one per address."""
 
 import pytest
 from django.contrib.auth.models import User
@@ -15,14 +16,20 @@ DOC = {"format": "muster.army/1", "name": "Limited", "ruleset": "into-the-dark",
 
 @pytest.fixture
 def small(settings):
-    """Every limit at 2 per hour; lock-out after 3 wrong passwords (account) or 6 (address)."""
-    settings.MUSTER_RATE_LIMITS = {n: (2, 3600) for n in ("pdf", "import", "create", "signup")}
+    """Every limit but ``write`` (which every POST counts against too) at 2 per hour, per
+    account and per address; lock-out after 3 wrong passwords (account) or 6 (address).
+    Renders wait in the queue (none is made)."""
+    settings.MUSTER_RATE_LIMITS = {n: (2, 3600) for n in throttle.DEFAULT_LIMITS if n != "write"}
+    settings.MUSTER_VISITOR_RATE_LIMITS = {
+        n: (2, 3600) for n in throttle.DEFAULT_VISITOR_LIMITS if n != "write"
+    }
     settings.MUSTER_LOGIN_LOCKOUT = {
         "account_failures": 3,
         "address_failures": 6,
         "base_seconds": 60,
         "max_seconds": 600,
     }
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}
     return settings
 
 
@@ -40,26 +47,57 @@ def _three(send) -> list:
     return [send() for _ in range(3)]
 
 
-def test_pdf_renders_on_pages_are_limited_per_client(client, small):
-    first, second, third = _three(lambda: client.get("/armies/999999/roster.pdf"))
-    assert first.status_code == second.status_code == 404
-    assert_limited(third, "printable sheets")
+def sheet(client: Client, n: int, path: str = "/api/v1/roster.pdf"):
+    """Ask the API for a sheet no one asked for before (the army's name differs)."""
+    return client.post(path, {**DOC, "name": f"Army {n}"}, content_type="application/json")
+
+
+def test_pdf_renders_on_pages_are_limited_per_visitor_address(client, small):
+    client.post("/armies/new/", {"ruleset": "into-the-dark", "name": "Draft"})
+    draft = Army.objects.get()
+    first, second, third = (
+        client.get(f"/armies/{draft.pk}/{path}")
+        for path in ("roster.pdf", "roster.pdf?paper=letter", "qrs.pdf")
+    )
+    assert first.status_code == second.status_code == 302  # queued: the progress page
+    assert_limited(third, "printable sheets from your address")
     assert "<h1>429" in third.content.decode()
 
 
+def test_a_sheet_already_rendered_is_served_again_without_counting(client, small):
+    client.post("/armies/new/", {"ruleset": "into-the-dark", "name": "Draft"})
+    roster = f"/armies/{Army.objects.get().pk}/roster.pdf"
+    assert [client.get(roster).status_code for _ in range(6)] == [302] * 6  # one render
+    assert client.get(roster + "?paper=letter").status_code == 302  # the second
+    assert_limited(client.get(roster.replace("roster", "qrs")), "printable sheets")
+
+
 def test_pdf_renders_from_the_api_are_limited_and_answer_json(client, small):
-    send = lambda: client.post("/api/v1/roster.pdf", "{}", content_type="application/json")  # noqa: E731
-    *_, third = _three(send)
+    first, second, third = (sheet(client, n) for n in range(3))
+    assert first.status_code == second.status_code == 202
     retry = assert_limited(third, "printable sheets")
     assert third.json()["retry_after"] == retry
+    assert set(third.json()) == {"error", "path", "retry_after"}
+    assert sheet(client, 0).status_code == 202  # asked before: queued already, free
 
 
-def test_the_limit_is_per_client_address(small):
+def test_a_visitors_limit_is_per_client_address(small):
     here, there = Client(REMOTE_ADDR="10.0.0.1"), Client(REMOTE_ADDR="10.0.0.2")
-    for _ in range(2):
-        here.get("/rulesets/nope/qrs.pdf")
-    assert here.get("/rulesets/nope/qrs.pdf").status_code == 429
-    assert there.get("/rulesets/nope/qrs.pdf").status_code == 404
+    assert [sheet(here, n).status_code for n in range(3)] == [202, 202, 429]
+    assert sheet(there, 3).status_code == 202
+
+
+def test_signed_in_players_behind_one_address_each_have_their_own_pdf_allowance(small):
+    one, two = (Client(REMOTE_ADDR="10.0.0.1") for _ in range(2))
+    one.force_login(User.objects.create_user("one"))
+    two.force_login(User.objects.create_user("two"))
+    assert [sheet(one, n).status_code for n in range(2)] == [202, 202]
+    assert [sheet(two, n).status_code for n in range(2, 4)] == [202, 202]
+    refused = sheet(one, 4)
+    assert refused.status_code == 429
+    assert refused.json()["error"].startswith("Too many printable sheets from you for now.")
+    visitor = Client(REMOTE_ADDR="10.0.0.1")  # the address itself has used none
+    assert sheet(visitor, 5).status_code == 202
 
 
 def test_imports_are_limited(client, small):
@@ -75,25 +113,38 @@ def test_army_creation_is_limited_and_nothing_is_made_once_limited(client, small
     assert Army.objects.count() == 2
 
 
-def test_duplicating_counts_as_creating(owner_client, user, small):
+def test_duplicating_counts_as_creating_for_the_account(owner_client, user, small):
     army = Army.objects.create(owner=user, document=DOC)
     url = f"/armies/{army.pk}/duplicate/"
     *_, third = _three(lambda: owner_client.post(url))
-    assert_limited(third, "new armies")
+    assert_limited(third, "new armies from you")
 
 
-def test_sign_ups_are_limited(client, small):
-    def send():
-        n = User.objects.count()
-        return client.post(
-            "/accounts/signup/",
-            {"username": f"player{n}", "password1": PASSWORD, "password2": PASSWORD},
-        )
+def sign_up(client: Client, n: int, **extra):
+    data = {"username": f"player{n}", "password1": PASSWORD, "password2": PASSWORD}
+    return client.post("/accounts/signup/", {**data, **extra})
 
-    client.post("/accounts/signup/", {})
-    client.post("/accounts/signup/", {})
-    assert_limited(send(), "sign-ups")
-    assert User.objects.count() == 0
+
+def test_sign_ups_are_limited_per_address_counting_only_accounts_made(small):
+    visitors = [Client(REMOTE_ADDR="10.0.0.1") for _ in range(3)]
+    for visitor in visitors:
+        assert visitor.post("/accounts/signup/", {}).status_code == 400  # a form sent back
+    assert [sign_up(visitors[n], n).status_code for n in range(2)] == [302, 302]
+    assert_limited(sign_up(visitors[2], 2), "sign-ups from your address")
+    assert User.objects.count() == 2
+    assert sign_up(Client(REMOTE_ADDR="10.0.0.2"), 3).status_code == 302
+
+
+def test_a_refused_sign_up_keeps_the_page_it_came_from(small):
+    visitors = [Client(REMOTE_ADDR="10.0.0.1") for _ in range(3)]
+    for n in range(2):
+        sign_up(visitors[n], n)
+    refused = sign_up(visitors[2], 2, next="/events/ABCDEF/")
+    page = assert_limited(refused, "sign-ups") and refused.content.decode()
+    assert '<input type="hidden" name="next" value="/events/ABCDEF/">' in page
+    assert '<a href="/events/ABCDEF/">Back to where you came from</a>' in page
+    assert 'value="player2"' in page  # the name typed, kept for the next try
+    assert "Back to the rule sets" not in page
 
 
 @pytest.mark.parametrize("url", ["/accounts/login/", "/admin/login/"])
@@ -162,12 +213,15 @@ def test_counters_that_do_not_answer_refuse_requests_rather_than_let_them_throug
         },
     }
     small.MUSTER_RATE_LIMIT_CACHE = "ratelimit"
-    page = client.get("/rulesets/nope/qrs.pdf")
+    page = client.get("/rulesets/into-the-dark/qrs.pdf")
     assert page.status_code == 503
     assert int(page["Retry-After"]) == throttle.UNAVAILABLE_SECONDS
     assert "cannot check its limits" in page.content.decode()
-    api = client.post("/api/v1/roster.pdf", "{}", content_type="application/json")
+    api = sheet(client, 0)
     assert api.status_code == 503 and "cannot check its limits" in api.json()["error"]
+    signup = sign_up(client, 0)
+    assert signup.status_code == 503 and "cannot check its limits" in signup.content.decode()
+    assert not User.objects.exists()
     User.objects.create_user("alice", password=PASSWORD)
     login = client.post("/accounts/login/", {"username": "alice", "password": PASSWORD})
     assert login.status_code == 503
@@ -181,10 +235,3 @@ def test_the_shipped_counters_live_in_the_database_whatever_the_cache():
     assert shipped.CACHES[shipped.MUSTER_RATE_LIMIT_CACHE]["BACKEND"] == (
         f"{CounterCache.__module__}.{CounterCache.__name__}"
     )
-
-
-def test_the_api_answers_its_429_as_json_with_the_wait(client, small):
-    for _ in range(3):
-        response = client.post("/api/v1/qrs.pdf", "[]", content_type="application/json")
-    assert response.status_code == 429
-    assert set(response.json()) == {"error", "path", "retry_after"}

@@ -55,21 +55,37 @@ def test_a_peer_that_is_not_an_address_is_one_unknown_client(behind_proxy):
     assert address("garbage") == "unknown"
 
 
+DOC = {"format": "muster.army/1", "ruleset": "into-the-dark", "units": []}
+
+
+@pytest.fixture
+def two_pdfs(behind_proxy):
+    """Two PDFs per visitor address; renders wait in the queue (none is made)."""
+    behind_proxy.MUSTER_VISITOR_RATE_LIMITS = {
+        **behind_proxy.MUSTER_VISITOR_RATE_LIMITS,
+        "pdf": (2, 600),
+    }
+    behind_proxy.TASKS = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}
+
+
+def new_sheet(client: Client, n: int) -> int:
+    army = {**DOC, "name": f"Army {n}"}  # a sheet not asked for before: a render to make
+    return client.post("/api/v1/roster.pdf", army, content_type="application/json").status_code
+
+
 @pytest.mark.django_db
-def test_a_direct_client_sending_the_header_cannot_escape_the_pdf_limit(behind_proxy):
-    behind_proxy.MUSTER_RATE_LIMITS = {**behind_proxy.MUSTER_RATE_LIMITS, "pdf": (2, 600)}
+def test_a_direct_client_sending_the_header_cannot_escape_the_pdf_limit(two_pdfs):
     statuses = []
     for n in range(4):  # a different made-up address each time, straight to Muster
         client = Client(REMOTE_ADDR="198.51.100.77", HTTP_X_REAL_IP=f"203.0.113.{n}")
-        statuses.append(client.get("/rulesets/into-the-dark/qrs.pdf").status_code)
-    assert statuses[-1] == 429 and statuses.count(429) == 2
+        statuses.append(new_sheet(client, n))
+    assert statuses == [202, 202, 429, 429]
 
 
 @pytest.mark.django_db
-def test_players_behind_the_trusted_proxy_each_have_their_own_limit(behind_proxy):
-    behind_proxy.MUSTER_RATE_LIMITS = {**behind_proxy.MUSTER_RATE_LIMITS, "pdf": (2, 600)}
+def test_visitors_behind_the_trusted_proxy_each_have_their_own_limit(two_pdfs):
     statuses = []
-    for n in range(4):  # four players, one proxy
+    for n in range(4):  # four visitors, one proxy
         client = Client(REMOTE_ADDR="10.0.0.5", HTTP_X_REAL_IP=f"203.0.113.{n}")
-        statuses.append(client.get("/rulesets/into-the-dark/qrs.pdf").status_code)
-    assert 429 not in statuses
+        statuses.append(new_sheet(client, n))
+    assert statuses == [202] * 4

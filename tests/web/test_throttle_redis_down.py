@@ -28,7 +28,10 @@ from tests.web.test_throttle_across_processes import (
 
 REDIS_DB = 6  # this file's own Redis database number (on its own Redis server)
 
-pytestmark = pytest.mark.skipif(not shutil.which("redis-server"), reason="needs redis-server")
+pytestmark = [
+    pytest.mark.skipif(not shutil.which("redis-server"), reason="needs redis-server"),
+    pytest.mark.own_databases,
+]
 
 
 class OwnRedis:
@@ -79,7 +82,8 @@ def site(tmp_path):
         DJANGO_SETTINGS_MODULE="tests.server_settings",
         DJANGO_DEBUG="0",
         MUSTER_CLIENT_IP_HEADER="HTTP_X_REAL_IP",
-        MUSTER_TASK_BACKEND="immediate",
+        MUSTER_TASK_BACKEND="database",  # renders wait in the queue: no worker runs here
+        MUSTER_VISITOR_LIMIT_PDF="30/600",
         DATABASE_URL=f"sqlite:///{tmp_path / 'site.sqlite3'}",
         REDIS_URL=own.url,
     )
@@ -120,15 +124,19 @@ def test_lock_out_and_limits_hold_with_redis_down_and_after_it_returns_empty(sit
     for n in range(5):
         assert servers.request(port, "POST", "/accounts/login/", f"10.7.1.{n}", wrong) == 200
     assert servers.request(port, "POST", "/accounts/login/", "10.7.2.1", right) == 429
-    # PDF renders: 30 per 10 minutes from one address, 40 asked
-    statuses = [
-        servers.request(port, "GET", "/rulesets/nope/qrs.pdf", "10.7.3.1") for _ in range(40)
-    ]
-    assert sorted(statuses) == [404] * 30 + [429] * 10
+    # PDF renders: 30 per 10 minutes from one address, 40 new sheets asked
+    statuses = [new_sheet(servers, port, n, "10.7.3.1") for n in range(40)]
+    assert sorted(statuses) == [202] * 30 + [429] * 10
 
     own.start()  # back, with nothing in it
     assert own.answers() and redis.Redis.from_url(own.url).dbsize() == 0
     assert servers.request(port, "POST", "/accounts/login/", "10.7.2.2", right) == 429
-    assert servers.request(port, "GET", "/rulesets/nope/qrs.pdf", "10.7.3.1") == 429
+    assert new_sheet(servers, port, 40, "10.7.3.1") == 429
     # and an address that used nothing yet still gets its own allowance
-    assert servers.request(port, "GET", "/rulesets/nope/qrs.pdf", "10.7.3.2") == 404
+    assert new_sheet(servers, port, 41, "10.7.3.2") == 202
+
+
+def new_sheet(servers: Servers, port: int, n: int, address: str) -> int:
+    """Ask the API for a sheet never asked for before: a render to queue."""
+    army = {"format": "muster.army/1", "ruleset": "into-the-dark", "units": [], "name": f"A{n}"}
+    return servers.request(port, "POST", "/api/v1/roster.pdf", address, [army])

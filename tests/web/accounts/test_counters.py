@@ -117,18 +117,15 @@ def test_rate_limits_and_the_lock_out_count_in_the_database(cache, settings):
     from django.contrib.auth.models import User
 
     settings.MUSTER_RATE_LIMIT_CACHE = "counters"
-    settings.MUSTER_RATE_LIMITS = {n: (2, 3600) for n in ("pdf", "import", "create", "signup")}
+    settings.MUSTER_VISITOR_RATE_LIMITS = {n: (2, 3600) for n in ("import", "create", "signup")}
     settings.MUSTER_LOGIN_LOCKOUT = {"account_failures": 3, "address_failures": 100}
     client = Client()
-    assert [client.get("/rulesets/nope/qrs.pdf").status_code for _ in range(3)] == [
-        404,
-        404,
-        429,
-    ]
+    imports = [client.post("/armies/import/", {}).status_code for _ in range(3)]
+    assert imports[2] == 429 and 429 not in imports[:2]
     User.objects.create_user("dora", password=PASSWORD)
     for spelling in ("dora", "ＤＯＲＡ", "𝐝ora"):
         client.post("/accounts/login/", {"username": spelling, "password": "wrong"})
     locked = client.post("/accounts/login/", {"username": "dora", "password": PASSWORD})
     assert locked.status_code == 429
     assert Counter.objects.filter(key__contains="throttle:lock:").count() == 1
-    assert Counter.objects.filter(key__contains="throttle:pdf:").get().value == 3
+    assert Counter.objects.filter(key__contains="throttle:import:").get().value == 3

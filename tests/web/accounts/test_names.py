@@ -8,10 +8,12 @@ import unicodedata
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from armybuilder.accounts.names import account_key, look_alike_keys, skeleton
+from armybuilder.accounts.forms import SignUpForm
+from armybuilder.accounts.models import NameLook
+from armybuilder.accounts.names import account_key, look_alike, look_alike_keys, skeleton
 
 pytestmark = pytest.mark.django_db
 
@@ -137,7 +139,7 @@ def test_the_look_alike_refusal_names_the_existing_account_and_says_why(client):
     User.objects.create_user("straße", password=PASSWORD)
     page = html.unescape(sign_up(client, "STRASSE").content.decode())
     assert "That username looks the same as an existing account's (“straße”)" in page
-    assert "differ only in case, width, style or script" in page
+    assert "differ only in case, width, style, accents or script" in page
 
 
 def test_sign_up_takes_a_name_that_only_resembles_another(client):
@@ -154,6 +156,124 @@ def test_the_cyrillic_look_alike_is_refused_by_its_script_not_by_normalisation(c
     page = html.unescape(sign_up(client, "cаrol").content.decode())
     assert "That username looks the same as an existing account's (“carol”)" in page
     assert "script" in page
+
+
+@pytest.mark.parametrize(
+    ("existing", "look_alike"),
+    [
+        ("carol", "carol\u0301"),  # a combining acute added (NFKC makes it caroĺ)
+        ("carol", "caro\u04cf"),  # a Cyrillic palochka for the l
+        ("louise", "1ouise"),  # the digit one for the l
+        ("walter", "vvalter"),  # two v for the w
+    ],
+)
+def test_sign_up_refuses_an_accent_a_palochka_a_digit_or_a_pair_of_letters_for_another(
+    client, existing, look_alike
+):
+    User.objects.create_user(existing, password=PASSWORD)
+    response = sign_up(client, look_alike)
+    assert response.status_code == 400
+    assert f"looks the same as an existing account's (“{existing}”)" in html.unescape(
+        response.content.decode()
+    )
+    assert User.objects.count() == 1
+
+
+# What readers mistake each small Latin letter for: other scripts' letters, digits, pairs.
+SUBSTITUTES = {
+    "a": ["а", "ɑ", "α"], "b": ["Ь"], "c": ["с"], "d": ["ԁ"], "e": ["е"], "g": ["ɡ"],
+    "h": ["һ"], "i": ["і"], "j": ["ј"], "l": ["1", "ӏ", "I", "Ӏ"], "m": ["rn"], "n": ["ո"],
+    "o": ["о", "0", "ο"], "p": ["р"], "q": ["ԛ"], "r": ["г"], "s": ["ѕ"], "u": ["υ"],
+    "v": ["ν"], "w": ["vv", "ѡ"], "x": ["х"], "y": ["у"], "z": ["ᴢ"],
+}  # fmt: skip
+MARKS = ["\u0301", "\u0300", "\u0308", "\u0303", "\u0327"]  # acute, grave, diaeresis...
+
+
+@st.composite
+def look_alikes(draw) -> tuple[str, str]:
+    """A name, and that name with some letters swapped for look-alikes or given accents."""
+    name = draw(st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=2, max_size=12))
+    letters = list(name)
+    for at in draw(st.lists(st.integers(0, len(name) - 1), min_size=1, max_size=3, unique=True)):
+        letter = name[at]
+        letters[at] = draw(
+            st.sampled_from(SUBSTITUTES.get(letter, []) + [letter + m for m in MARKS])
+        )
+    return name, "".join(letters)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pair=look_alikes())
+def test_a_name_with_look_alike_letters_swapped_in_is_refused_beside_it(pair):
+    name, alike = pair
+    User.objects.all().delete()
+    User.objects.create_user(name)
+    assert look_alike(alike) == name
+
+
+# Letters no reader takes for one another (not i, l, m, n, o, r, u, v, w: rn, vv, 1...).
+DISTINCT = "abcdefghjkpqstxyz"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.text(alphabet=DISTINCT, min_size=2, max_size=12), data=st.data())
+def test_names_that_differ_by_a_real_letter_do_not_look_alike(name, data):
+    at = data.draw(st.integers(0, len(name) - 1))
+    other = name[:at] + data.draw(st.sampled_from(DISTINCT.replace(name[at], ""))) + name[at + 1 :]
+    User.objects.all().delete()
+    User.objects.create_user(name)
+    assert look_alike(other) is None
+
+
+def test_two_names_that_differ_by_a_real_letter_both_sign_up(client):
+    assert sign_up(client, "carol").status_code == 302
+    assert sign_up(Client(), "caros").status_code == 302
+    assert User.objects.count() == 2
+
+
+def test_of_two_look_alike_sign_ups_checked_at_once_only_the_first_is_made():
+    data = {"password1": PASSWORD, "password2": PASSWORD}
+    first = SignUpForm({"username": "carol", **data})
+    second = SignUpForm({"username": "cаrol", **data})  # Cyrillic а
+    assert first.is_valid() and second.is_valid()  # neither name taken yet
+    assert first.save_unless_taken() is not None
+    assert second.save_unless_taken() is None
+    (refusal,) = second.errors["username"]
+    assert "looks the same as an existing account's (“carol”)" in refusal
+    assert list(User.objects.values_list("username", flat=True)) == ["carol"]
+
+
+def test_an_account_renamed_in_the_admin_gives_up_its_old_names_looks(admin_client):
+    user = User.objects.create_user("walter")
+    assert look_alike("vvalter") == "walter"
+    response = admin_client.post(
+        f"/admin/auth/user/{user.pk}/change/",
+        {
+            "username": "hilda",
+            "is_active": "on",
+            "date_joined_0": "2026-12-01",
+            "date_joined_1": "10:00:00",
+        },  # fmt: skip
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert look_alike("vvalter") is None
+    assert look_alike("hiIda") == "hilda"
+
+
+def test_the_data_migration_stores_the_looks_of_accounts_made_before():
+    from importlib import import_module
+
+    from django.apps import apps
+
+    migration = import_module("armybuilder.accounts.migrations.0004_fill_name_looks")
+    walter = User.objects.create_user("walter")
+    User.objects.create_user("wаlter")  # Cyrillic а: both made before looks were stored
+    hilda = User.objects.create_user("hilda")
+    assert not NameLook.objects.exists()
+    migration.fill_name_looks(apps, None)
+    assert {look.user for look in NameLook.objects.all()} == {walter, hilda}  # the older keeps
+    assert NameLook.objects.filter(user=hilda).count() == len(look_alike_keys("hilda"))
+    assert look_alike("vvalter") == "walter"
 
 
 # -- the key itself ------------------------------------------------------------------------

@@ -162,11 +162,18 @@ def test_logging_in_does_not_claim_another_visitors_drafts(db):
 
 
 @pytest.mark.parametrize("url", ["/armies/", "/rulesets/into-the-dark/"])
-def test_the_header_offers_start_building_and_account_links(client, db, url):
+def test_the_header_offers_start_building_and_account_links_back_to_the_page(client, db, url):
     page = client.get(url).content.decode()
     assert '<a href="/armies/new/">Start building</a>' in page
-    assert '<a href="/accounts/login/">Log in</a>' in page
-    assert '<a href="/accounts/signup/">Sign up</a>' in page
+    assert f'<a href="/accounts/login/?next={url}">Log in</a>' in page
+    assert f'<a href="/accounts/signup/?next={url}">Sign up</a>' in page
+    assert sign_up(client, next=url)["Location"] == url
+
+
+def test_the_headers_account_links_on_the_account_pages_lead_nowhere_back(client, db):
+    page = client.get("/accounts/login/?next=/events/").content.decode()
+    assert '<a href="/accounts/signup/">Sign up</a>' in page  # the header's
+    assert '<a href="/accounts/signup/?next=/events/">Sign up</a>' in page  # the page's own
 
 
 def test_abandoned_drafts_are_pruned_and_live_ones_kept(db):
