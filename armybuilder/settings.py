@@ -9,6 +9,9 @@ from pathlib import Path
 import dj_database_url
 from django.utils.csp import CSP
 
+from armybuilder import limits
+from armybuilder.runtime_pin import RUNTIME_PREFIX
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 SECRET_KEY = os.environ.get(
@@ -74,6 +77,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 # cached pages hold a placeholder for the CSRF token (armybuilder.pages)
                 "armybuilder.pages.cached_page_csrf",
+                "armybuilder.pageengine.page_engine",
             ],
         },
     },
@@ -91,13 +95,24 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # Every transaction takes SQLite's write lock at BEGIN and a second writer waits up to
-    # 20 s for it, instead of failing when its read turns into a write (armies.saving).
+    # 20 s for it, instead of failing when its read turns into a write (armies.changes.saving).
     DATABASES["default"].setdefault("OPTIONS", {}).update(transaction_mode="IMMEDIATE", timeout=20)
 
+# Seconds a Redis that does not answer (down, paused, unreachable) may cost one call,
+# connecting or reading: the cache then falls back as when Redis is down (armybuilder.ops.
+# rediscache) and the queue's callers as when it is away (printing.jobs).
+MUSTER_REDIS_TIMEOUT = float(os.environ.get("MUSTER_REDIS_TIMEOUT", "0.25"))
 REDIS_URL = os.environ.get("REDIS_URL")
 if REDIS_URL:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        "default": {
+            "BACKEND": "armybuilder.ops.rediscache.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {
+                "socket_connect_timeout": MUSTER_REDIS_TIMEOUT,
+                "socket_timeout": MUSTER_REDIS_TIMEOUT,
+            },
+        }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -115,7 +130,26 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+# the vendored browser runtime, when `make vendor` put it here (armybuilder/pageengine.py)
+_RUNTIME = BASE_DIR / "vendor" / RUNTIME_PREFIX
+STATICFILES_DIRS = [
+    BASE_DIR / "static",
+    *([(RUNTIME_PREFIX, _RUNTIME)] if _RUNTIME.is_dir() else []),
+]
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    # engine/rules.zip, the rules package a page's worker runs (armybuilder/pageengine.py)
+    "armybuilder.pageengine.RulesArchiveFinder",
+]
+# Pages that work figures out work them out on the device too, with the same rules/ run in
+# a Web Worker (armybuilder/pageengine.py); off, they show the server's figures only.
+MUSTER_PAGE_ENGINE = os.environ.get("MUSTER_PAGE_ENGINE", "1").strip().lower() in (
+    "1",
+    "true",
+    "yes",
+    "on",
+)
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -169,16 +203,15 @@ MIDDLEWARE.insert(
 # lets requests through unchecked nor forgets a lock-out.
 CACHES["ratelimit"] = {"BACKEND": "armybuilder.accounts.counters.CounterCache"}
 MUSTER_RATE_LIMIT_CACHE = "ratelimit"
-# Per client address: (requests, seconds). A limited request gets 429 and Retry-After.
-MUSTER_RATE_LIMITS = {
-    "pdf": (30, 600),  # PDF renders: army, shared and rule-set sheets, and the API
-    "import": (30, 3600),  # army files imported
-    "create": (60, 3600),  # armies started, duplicated or copied
-    "signup": (5, 3600),  # accounts made
-    "list-create": (60, 3600),  # army lists made or copied
-    "list-import": (30, 3600),  # army-list files imported
-    "write": (1200, 600),  # any other POST: builder edits, sharing, deleting...
-}
+
+
+# A limited request gets 429 and Retry-After. Per signed-in player's account, then per
+# address of visitors without one (a hall of 30-40 of them behind one address, and every
+# sign-up): docs/running.md, "Rate limits", says why each default.
+MUSTER_RATE_LIMITS = limits.from_environment("MUSTER_LIMIT_", limits.DEFAULT_LIMITS)
+MUSTER_VISITOR_RATE_LIMITS = limits.from_environment(
+    "MUSTER_VISITOR_LIMIT_", limits.DEFAULT_VISITOR_LIMITS
+)
 # Wrong passwords (Muster's log-in and /admin/): lock out with backoff, doubling per failure.
 MUSTER_LOGIN_LOCKOUT = {
     "account_failures": 5,
@@ -231,6 +264,10 @@ SECURE_CSP = {
 # (django-tasks-rq; MUSTER_QUEUE_URL, default redis://127.0.0.1:6379/0) for larger installs.
 MUSTER_TASK_BACKEND = os.environ.get("MUSTER_TASK_BACKEND", "database")
 MUSTER_QUEUE_URL = os.environ.get("MUSTER_QUEUE_URL", "redis://127.0.0.1:6379/0")
+if "timeout=" not in MUSTER_QUEUE_URL:  # redis-py reads the timeouts from the URL
+    MUSTER_QUEUE_URL += ("&" if "?" in MUSTER_QUEUE_URL else "?") + (
+        f"socket_connect_timeout={MUSTER_REDIS_TIMEOUT}&socket_timeout={MUSTER_REDIS_TIMEOUT}"
+    )
 TASK_BACKENDS = {
     "database": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]},
     # "probe": the workers' test job (ops.probe), taken before the renders of "default"

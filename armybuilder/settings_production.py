@@ -7,6 +7,8 @@ import os
 import secrets
 from pathlib import Path
 
+from whitenoise.compress import Compressor
+
 from armybuilder.settings import *  # noqa: F403
 from armybuilder.settings import BASE_DIR, LOGGING, MIDDLEWARE
 
@@ -54,6 +56,11 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     *MIDDLEWARE[1:],
 ]
+# Kept by browsers for good: collectstatic's hashed names, and the page engine's runtime,
+# whose path names its pinned version (armybuilder/pageengine.py).
+WHITENOISE_IMMUTABLE_FILE_TEST = r"\.[0-9a-f]{12}\.[^/]+$|/pyodide-[0-9][^/]*/"
+# the runtime's wasm comes compressed from `make vendor` (brotli takes a minute on it)
+WHITENOISE_SKIP_COMPRESS_EXTENSIONS = (*Compressor.SKIP_COMPRESS_EXTENSIONS, "wasm")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "armybuilder.staticstorage.ModuleManifestStaticFilesStorage"},

@@ -29,6 +29,44 @@ def _quick_passwords():
 
 
 @pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """On a database server the test database's name is this run's own, so two runs at
+    once on one PostgreSQL never share (or drop) each other's (tests/database_names.py)."""
+    from django.conf import settings
+
+    from tests.database_names import own_test_names, run_part
+
+    own_test_names(settings.DATABASES, run_part())
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _page_engine_off():
+    """Pages carry no engine (the rules in the browser, armybuilder/pageengine.py) unless a
+    test asks for it with ``page_engine``: a page that starts Pyodide spends seconds of CPU
+    a journey about something else has no use for."""
+    from django.test import override_settings
+
+    off = override_settings(MUSTER_PAGE_ENGINE=False)
+    off.enable()
+    yield
+    off.disable()
+
+
+@pytest.fixture(scope="session")
+def node_engine():
+    """The rules engine as a page's worker runs it (Pyodide with the rules archive), under
+    Node, started once per test session: ``node_engine.call("rules.page.<m>:<f>", **kw)``."""
+    from tests.engine.node import start_node_engine
+
+    try:
+        engine = start_node_engine()
+    except RuntimeError as missing:
+        pytest.fail(str(missing))
+    yield engine
+    engine.close()
+
+
+@pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     """The test database holds every army list from fixtures/, as `make run` loads them."""
     with django_db_blocker.unblock():
@@ -65,9 +103,10 @@ def generous_rate_limits(settings):
     from django.core.cache import caches
     from django.core.cache.backends.locmem import LocMemCache
 
-    settings.MUSTER_RATE_LIMITS = {
-        name: (1_000_000, 3600)
-        for name in ("pdf", "import", "create", "signup", "list-create", "list-import", "write")
+    names = ("pdf", "import", "create", "list-create", "list-import", "write")
+    settings.MUSTER_RATE_LIMITS = {name: (1_000_000, 3600) for name in names}
+    settings.MUSTER_VISITOR_RATE_LIMITS = {
+        name: (1_000_000, 3600) for name in (*names, "signup", "signup-day")
     }
     settings.MUSTER_LOGIN_LOCKOUT = {"account_failures": 1000, "address_failures": 1000}
     if isinstance(caches["default"], LocMemCache):
@@ -322,3 +361,25 @@ def _waiting_for(turn: _Turn):
             return run(sql, params, many, context)
 
     return execute
+
+
+DATABASE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    """A test marked ``own_databases`` is left out of CI's second run (on PostgreSQL): it
+    runs on databases it makes itself, whichever the suite is given. So it may never reach
+    the configured one; one that asks for it is refused here."""
+    for item in items:
+        if item.get_closest_marker("own_databases") is None:
+            continue
+        asks = DATABASE_FIXTURES & set(getattr(item, "fixturenames", ()))
+        if asks or item.get_closest_marker("django_db") is not None:
+            raise pytest.UsageError(
+                f"{item.nodeid} is marked own_databases but uses the configured database"
+            )

@@ -17,6 +17,8 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
 WORKER = settings.BASE_DIR / "static" / "js" / "sw.js"
+# the page engine's part of the worker, served after it as one script
+WORKER_PARTS = (WORKER, settings.BASE_DIR / "static" / "js" / "sw-engine.js")
 
 
 @require_safe
@@ -69,13 +71,19 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         static("js/changes/conflicts.js"),
         static("js/changes/fields.js"),
         static("js/changes/redraw.js"),
+        static("js/changes/follow.js"),
         static("js/changes/landed.js"),
         static("js/changes/morph.js"),
         static("js/changes/problem.js"),
         static("js/changes/optimistic.js"),
         static("js/changes/kept.js"),
-        static("js/estimate.js"),
+        static("js/changes/keys.js"),
+        static("js/changes/pending.js"),
+        static("js/changes/exact.js"),
         static("js/list-editor.js"),
+        static("js/list-try.js"),
+        static("js/engine/client.js"),
+        static("js/engine/worker.js"),
         static("css/list-editor.css"),
         static("js/vendor/idb-keyval.js"),
         static("js/vendor/idiomorph.js"),
@@ -93,7 +101,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "never": ["/accounts/", "/admin/", "/api/", reverse("healthz"), prints],
     }
     header = f"const SHELL = {json.dumps(shell)};\nconst PATHS = {json.dumps(paths)};\n"
-    return HttpResponse(header + WORKER.read_text(), content_type="text/javascript")
+    script = "\n".join(part.read_text() for part in WORKER_PARTS)
+    return HttpResponse(header + script, content_type="text/javascript")
 
 
 @require_safe

@@ -1,13 +1,19 @@
-"""Two health endpoints, each part ``ok`` or what failed, 200 or 503.
+"""Three health endpoints, each part ``ok`` or what failed, 200 or 503.
 
-``/healthz`` is the load balancer's: can this web process serve pages? Its database and
-its cache answer. It does not depend on the workers: with the workers stuck, every web
-host's pages still answer, and a load balancer must not take them all out.
+``/healthz`` is the load balancer's: can this web process serve pages? Its database
+answers and holds every migration this code expects. Nothing else: with Redis away the
+pages still answer (the cache falls back to rendering, the rate limits count in the
+database, a render waits for the queue), and with the workers stuck they answer too, so a
+load balancer acting on it never takes every host out for what they share.
 
-``/healthz/workers`` is the operator's (or a monitor's): the queue is ``ok`` only when it
-answers, a worker has beaten within ``MUSTER_WORKER_SILENT_SECONDS`` (30), and the workers
-run jobs: their test job (``ops.probe``) has run lately. ``worker`` tells when the newest
-one was seen, and why it waits when it is waiting (the queue or the database away).
+``/healthz/redis`` is the operator's (or a monitor's): the cache's Redis (``REDIS_URL``)
+and the queue's (``MUSTER_QUEUE_URL``, with ``MUSTER_TASK_BACKEND=rq``) answer; a site
+without Redis says which in-process store it uses instead.
+
+``/healthz/workers`` is the operator's too: the queue is ``ok`` only when it answers, a
+worker has beaten within ``MUSTER_WORKER_SILENT_SECONDS`` (30), and the workers run jobs:
+their test job (``ops.probe``) has run lately. ``worker`` tells when the newest one was
+seen, and why it waits when it is waiting (the queue or the database away).
 """
 
 from __future__ import annotations
@@ -35,13 +41,48 @@ def check_database() -> str:
     return "ok"
 
 
+class NotMigrated(Exception):
+    """The database lacks migrations this code expects (a host on a newer release than its
+    database): its pages would fail."""
+
+
+_migrated = False  # once every migration was found applied, this process need not look again
+
+
+def check_migrations() -> str:
+    global _migrated
+    if not _migrated:
+        from django.db.migrations.executor import MigrationExecutor
+
+        executor = MigrationExecutor(connection)
+        plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
+        if plan:
+            raise NotMigrated(f"{len(plan)} migrations not applied (manage.py muster_migrate)")
+        _migrated = True
+    return "ok"
+
+
 def check_cache() -> str:
+    """The cache keeps what is stored in it (on Redis when ``REDIS_URL`` is set)."""
     key = f"muster:healthz:{uuid.uuid4().hex}"
     cache.set(key, "1", 10)
     found = cache.get(key)
     cache.delete(key)
     if found != "1":
         raise RuntimeError("the cache did not return what was stored")
+    from django.core.cache import caches
+    from django.core.cache.backends.redis import RedisCache
+
+    return "ok" if isinstance(caches["default"], RedisCache) else "ok (no Redis: in-process memory)"
+
+
+def check_queue_redis() -> str:
+    """The RQ queue's Redis answers a ping (the database queue needs no Redis)."""
+    if settings.MUSTER_TASK_BACKEND != "rq":
+        return f"ok (no Redis: the {settings.MUSTER_TASK_BACKEND} queue)"
+    import django_rq
+
+    django_rq.get_connection("default").ping()
     return "ok"
 
 
@@ -114,8 +155,9 @@ def _probe_age() -> float | None:
 
 CHECKS: dict[str, Callable[[], str]] = {
     "database": check_database,
-    "cache": check_cache,
+    "migrations": check_migrations,
 }
+REDIS_CHECKS: dict[str, Callable[[], str]] = {"cache": check_cache, "queue": check_queue_redis}
 WORKER_CHECKS: dict[str, Callable[[], str]] = {"queue": check_queue}
 
 
@@ -124,7 +166,7 @@ def _run(checks: dict[str, Callable[[], str]], state: dict[str, object]) -> bool
     for name, check in checks.items():
         try:
             state[name] = check()
-        except NoWorker as exc:
+        except (NoWorker, NotMigrated) as exc:
             logger.warning("healthz: %s", exc)
             state[name] = f"error: {exc}"
             healthy = False
@@ -146,12 +188,23 @@ def _answer(state: dict[str, object], healthy: bool) -> JsonResponse:
 @never_cache
 @require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
-    """The load balancer's check: 200 when this process can serve pages (its database and
-    cache answer), 503 naming the part that does not. The workers are not asked."""
+    """The load balancer's check: 200 when this process can serve pages (its database
+    answers, migrated), 503 naming the part that does not. Redis and the workers are not
+    asked: they have their own checks, named here."""
     state: dict[str, object] = {}
     healthy = _run(CHECKS, state)
+    state["redis"] = reverse("healthz-redis")
     state["workers"] = reverse("healthz-workers")
     return _answer(state, healthy)
+
+
+@never_cache
+@require_safe
+def healthz_redis(request: HttpRequest) -> JsonResponse:
+    """The cache's and the queue's Redis: 200 when both answer (or none is configured),
+    503 naming the one that does not. Pages keep answering meanwhile (see the module)."""
+    state: dict[str, object] = {}
+    return _answer(state, _run(REDIS_CHECKS, state))
 
 
 @never_cache

@@ -1,6 +1,6 @@
 """The worker's heartbeat: a ``WorkerBeat`` row written every few seconds by a thread.
 
-``/healthz`` answers 503 when no worker has beaten for ``MUSTER_WORKER_SILENT_SECONDS``
+``/healthz/workers`` answers 503 when no worker has beaten for ``MUSTER_WORKER_SILENT_SECONDS``
 (30). While a worker renders, its beat names the render (:func:`working_on`): that is the
 render's lease. A render whose lease lapsed (``MUSTER_RENDER_LEASE_SECONDS``, 15), or whose
 worker's process is gone from this machine, lost its worker and is queued again

@@ -19,7 +19,7 @@ class Scheduled(models.Model):
 class WorkerBeat(models.Model):
     """A worker process's heartbeat: written every few seconds while it runs.
 
-    ``/healthz`` reads the newest one (no worker seen for 30 s: 503). ``render`` is the
+    ``/healthz/workers`` reads the newest one (no worker seen for 30 s: 503). ``render`` is the
     render the worker is making now: its lease, so a render whose worker stopped beating
     is queued again instead of waiting forever.
     """

@@ -7,7 +7,7 @@ highest priority on the database queue; on RQ, which has no priorities, in the `
 queue the worker takes from first), about every
 ``MUSTER_WORKER_SILENT_SECONDS / 3`` seconds (one worker sends it for all: the ``Scheduled``
 row named ``probe`` holds when it was sent, ``run_after``, and when one last ran,
-``last_run``). ``/healthz`` calls the queue unhealthy when workers have been beating for
+``last_run``). ``/healthz/workers`` calls the queue unhealthy when workers have been beating for
 longer than :func:`allowance` and no probe has run within it (:func:`failing_for`).
 """
 
@@ -51,7 +51,7 @@ def probe() -> str:
 def send_if_due(now: datetime | None = None) -> bool:
     """Send a probe when the last one ran ``interval`` ago, or has been waiting for
     ``MUSTER_WORKER_SILENT_SECONDS`` (lost with Redis's data, behind a long render, or the
-    workers cannot run it: well before ``/healthz`` would give up on it, so a lost probe
+    workers cannot run it: well before ``/healthz/workers`` would give up on it, so a lost probe
     never makes the queue look broken); whether this call sent one."""
     now = now or timezone.now()
     row, _ = Scheduled.objects.get_or_create(name=NAME)

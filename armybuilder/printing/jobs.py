@@ -15,8 +15,9 @@ outage is never its result, and the next ask (or a worker's heartbeat) queues it
 
 from __future__ import annotations
 
+import hashlib
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timedelta
 from typing import Any, Unpack
 
@@ -47,11 +48,13 @@ def army_render(
     paper: str = "a4",
     *,
     retry: bool = False,
+    charge: Callable[[], None] | None = None,
     **options: Unpack[services.SheetOptions],
 ) -> Render:
-    """The render of one sheet of an army document, queued if it is not stored yet."""
+    """The render of one sheet of an army document, queued if it is not stored yet
+    (``charge``: what a render queued for a request costs, ``throttle.charge``)."""
     key, spec, filename = army_spec(raw, sheet, paper, **options)
-    return _render_for(key, spec, filename, retry=retry)
+    return _render_for(key, spec, filename, retry=retry, charge=charge)
 
 
 def army_spec(
@@ -81,11 +84,30 @@ def ruleset_render(
     options: Mapping[str, Any] | None = None,
     extras: Iterable[str] = (),
     retry: bool = False,
+    charge: Callable[[], None] | None = None,
 ) -> Render:
-    """The rule set's own QRS, queued if it is not stored yet."""
+    """The rule set's own QRS, queued if it is not stored yet (``charge``: as above)."""
     key, spec = services.ruleset_qrs_key(slug, paper, options=options, extras=extras)
     filename = services.pdf_filename(slug, "qrs", spec["paper"])
-    return _render_for(key, {"kind": "ruleset", **spec}, filename, retry=retry)
+    return _render_for(key, {"kind": "ruleset", **spec}, filename, retry=retry, charge=charge)
+
+
+def html_render(
+    html: str,
+    filename: str,
+    *,
+    limit: float | None = None,
+    retry: bool = False,
+    charge: Callable[[], None] | None = None,
+) -> Render:
+    """A sheet an app above printing drew itself (a game's summary), made into a PDF by
+    the worker like every other sheet, queued if it is not stored yet: one render per
+    distinct page, so the same page asked again is served from the store. The caller's
+    view decides who may fetch it (the render is reached through its URL, never by id).
+    ``limit``: the render's time limit in seconds (``pdf.render_pdf``'s default else)."""
+    key = "html:" + hashlib.sha256(html.encode()).hexdigest()
+    spec = {"kind": "html", "html": html, "limit": limit}
+    return _render_for(key, spec, filename, retry=retry, charge=charge)
 
 
 def is_lost(render: Render, now: datetime | None = None, live: set[str] | None = None) -> bool:
@@ -165,7 +187,18 @@ def _requeue(render: Render, now: datetime) -> bool:
     return bool(moved)
 
 
-def _render_for(key: str, spec: dict[str, Any], filename: str, *, retry: bool) -> Render:
+def _render_for(
+    key: str,
+    spec: dict[str, Any],
+    filename: str,
+    *,
+    retry: bool,
+    charge: Callable[[], None] | None = None,
+) -> Render:
+    if charge is not None and not Render.objects.filter(key=key).exists():
+        # only a render to be made costs the asker: one stored (by Print or ahead of it) is
+        # served free, however often it is fetched
+        charge()
     now = timezone.now()
     try:
         render, created = Render.objects.get_or_create(

@@ -23,6 +23,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
 import rules
+from armybuilder import throttle
 from armybuilder.armies.builder.presenters import share_url
 from armybuilder.armies.making.files import exported
 from armybuilder.armies.models import Army
@@ -97,13 +98,38 @@ def _version(request: HttpRequest) -> int | None:
 def _progress(
     request: HttpRequest, render_obj: Render, status: int = 200, version: int | None = None
 ) -> HttpResponse:
+    return _progress_page(request, render_obj, status, version=version, urls=(
+        status_url(render_obj), reverse("printing:download", args=[render_obj.pk])))  # fmt: skip
+
+
+def progress_at(request: HttpRequest, render_obj: Render, url: str) -> HttpResponse:
+    """A sheet whose one URL is also its progress page (a game's summary, reached only
+    through the game's own URLs, never by the render's id): the PDF when it is ready and
+    the page asks for it, else the progress (polled at ``url``), or the failure with
+    "Try again" (``url?retry=1``)."""
+    if render_obj.status == Render.READY and not request.htmx:
+        return render_pdf_response(render_obj)
+    status = 400 if render_obj.status == Render.FAILED else 202 if render_obj.pending else 200
+    return _progress_page(request, render_obj, status if not request.htmx else 200,
+                          urls=(url, url))  # fmt: skip
+
+
+def _progress_page(
+    request: HttpRequest,
+    render_obj: Render,
+    status: int = 200,
+    *,
+    urls: tuple[str, str],
+    version: int | None = None,
+) -> HttpResponse:
+    watched, download = urls
     context = {
         "version": version,
         "render": render_obj,
         "elapsed": jobs.elapsed_seconds(render_obj),
-        "status_url": status_url(render_obj),
-        "download_url": reverse("printing:download", args=[render_obj.pk]),
-        "retry_url": status_url(render_obj) + "?retry=1",
+        "status_url": watched,
+        "download_url": download,
+        "retry_url": watched + "?retry=1",
         # an htmx panel saw it finish: static/js/print.js starts the download once
         "auto_download": bool(request.htmx),
     }
@@ -145,6 +171,12 @@ def api_print_status(request: HttpRequest, render_id: UUID) -> HttpResponse:
     return api_response(render_obj)
 
 
+def pdf_charge(request: HttpRequest) -> Callable[[], None]:
+    """What a render queued for this request costs: one of the asker's PDFs (a render
+    already stored costs nothing, ``jobs``)."""
+    return lambda: throttle.charge(request, "pdf")
+
+
 def saved_army_render(
     request: HttpRequest, army: Army, sheet: str, extras: Iterable[str] = ()
 ) -> Render:
@@ -153,6 +185,7 @@ def saved_army_render(
         exported(army),  # with the list revisions it is checked against
         sheet,
         request.GET.get("paper", "a4"),
+        charge=pdf_charge(request),
         share_url=army_share_url(request, army),
         extras=extras,
         saved=services.SavedArmy(army.owner_id),

@@ -9,8 +9,11 @@ lease (``printing.leases``); the render child dies with the worker.
 A job begins and ends on fresh, checked database connections (a connection the database
 dropped while the worker waited, e.g. a PostgreSQL restart, is replaced, never used), and
 claiming or storing a render is tried again a few times when the database is away for a
-moment. A render cut short by an outage goes back to the queue (``jobs.NOT_QUEUED``): an
-outage is never stored as the render's result.
+moment. A render cut short by an outage of the database or of Redis, also one that reaches
+the worker wrapped in another error (``armybuilder.outage.is_outage`` follows the causes),
+goes back to the queue (``jobs.NOT_QUEUED``), for a worker's next heartbeat or the next ask
+to queue again: an outage is never stored as the render's result, only the render's own
+failure is.
 """
 
 from __future__ import annotations
@@ -24,14 +27,21 @@ from django.db import InterfaceError, OperationalError, close_old_connections, c
 from django.tasks import task
 from django.utils import timezone
 
+from armybuilder.outage import is_outage
 from armybuilder.printing import jobstate, leases, services
 from armybuilder.printing.models import Render
+from armybuilder.printing.pdf import render_pdf
 
 logger = logging.getLogger(__name__)
 # The database is away for now (a restart, a dropped connection): not the render's fault.
 DATABASE_OUTAGES = (OperationalError, InterfaceError)
 ATTEMPTS = 4  # about 6 s of waiting (0.5, 1.5, 4): a restart's usual gap
 NOT_QUEUED = "-"  # printing.jobs: a render the queue does not hold; the next ask queues it
+
+
+class Interrupted(Exception):
+    """The making of a render stopped because a service it uses went away (the outage is
+    the cause): not the render's failure."""
 
 
 def fresh_connections() -> None:
@@ -56,6 +66,8 @@ def with_retries[T](step: Callable[[], T]) -> T:
 
 def make_pdf(spec: dict[str, Any]) -> bytes:
     """The PDF a render's spec describes (see ``printing.jobs``)."""
+    if spec["kind"] == "html":  # a page drawn by the app that asked (jobs.html_render)
+        return render_pdf(spec["html"], limit=spec.get("limit"))
     if spec["kind"] == "army":
         return services.army_sheet_pdf(
             spec["document"],
@@ -92,7 +104,14 @@ def render_claimed(render_id: str) -> str:
 
     def make() -> dict[str, Any]:
         with leases.working_on(render_id):  # the lease: a dead worker's render is re-queued
-            return {"pdf": make_pdf(render.spec), "error": ""}
+            try:
+                return {"pdf": make_pdf(render.spec), "error": ""}
+            except DATABASE_OUTAGES:
+                raise
+            except Exception as exc:
+                if is_outage(exc):
+                    raise Interrupted(f"{type(exc).__name__}: {exc}") from exc
+                raise
 
     try:
         return jobstate.finish(
@@ -100,11 +119,11 @@ def render_claimed(render_id: str) -> str:
             make,
             what=f"render {render_id}",
             unexpected="The PDF renderer stopped unexpectedly; please try again.",
-            not_failures=DATABASE_OUTAGES,
+            not_failures=(*DATABASE_OUTAGES, Interrupted),
             store=with_retries,
         )
-    except DATABASE_OUTAGES as exc:
-        logger.warning("render %s interrupted: the database is away (%s)", render_id, exc)
+    except (*DATABASE_OUTAGES, Interrupted) as exc:
+        logger.warning("render %s interrupted by an outage: %s", render_id, exc)
         _put_back(render_id)
         return "interrupted"
 

@@ -29,6 +29,7 @@ from armybuilder.printing.progress_views import (
     army_share_url,
     browser_response,
     guarded,
+    pdf_charge,
     saved_army_render,
 )
 from rules.qrs import qrs_sheet
@@ -191,7 +192,11 @@ def ruleset_qrs_pdf(request: HttpRequest, slug: str) -> HttpResponse:
             request,
             access.for_anyone(
                 jobs.ruleset_render(
-                    slug, request.GET.get("paper", "a4"), options=options, extras=_extras(request)
+                    slug,
+                    request.GET.get("paper", "a4"),
+                    options=options,
+                    extras=_extras(request),
+                    charge=pdf_charge(request),
                 )
             ),
         )
@@ -242,7 +247,11 @@ def _api_pdf(request: HttpRequest, sheet: str) -> HttpResponse:
         return api_response(
             access.for_anyone(
                 jobs.army_render(
-                    raw, sheet, request.GET.get("paper", "a4"), extras=_extras(request)
+                    raw,
+                    sheet,
+                    request.GET.get("paper", "a4"),
+                    extras=_extras(request),
+                    charge=pdf_charge(request),
                 )
             )
         )

@@ -181,3 +181,29 @@ def worker_settled(page):
             "Promise.race([navigator.serviceWorker.ready,"
             " new Promise(done => setTimeout(done, 5000))]).then(() => true)"
         )
+
+
+@pytest.fixture
+def page_engine(settings, page):
+    """A ``page`` whose pages carry the rules engine (static/js/engine/): the live server
+    names the vendored runtime and the rules archive in each page. Fails, never skips,
+    when the runtime is missing: ``make test`` vendors it (``make vendor``)."""
+    from armybuilder.pageengine import runtime_available
+
+    if not runtime_available():
+        pytest.fail("the page engine's runtime is not vendored: run `make vendor`")
+    settings.MUSTER_PAGE_ENGINE = True
+    return page
+
+
+def engine_ready(page, timeout_ms: int = 60000) -> dict:
+    """Starts the page's engine if it has not started and waits until it is ready; its
+    ``ping`` (Python version and rule sets)."""
+    page.wait_for_function(
+        "() => window.MusterEngine && (MusterEngine.start(), MusterEngine.status === 'ready'"
+        " || MusterEngine.status === 'failed')",
+        timeout=timeout_ms,
+    )
+    status = page.evaluate("MusterEngine.status")
+    assert status == "ready", f"the page engine is {status}"
+    return page.evaluate("MusterEngine.info")

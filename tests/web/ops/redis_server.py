@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 import redis
 
-FALLBACK_DB = 4  # the ops tests' own database on the machine's Redis (test_worker.py: 5)
+FALLBACK_DB = 4  # only without redis-server: one test at a time, under the lock below
 
 
 def free_port() -> int:
@@ -76,3 +76,10 @@ def own_redis(directory: Path) -> Iterator[tuple[str, str]]:
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def module_redis(tmp_path_factory) -> Iterator[tuple[str, str]]:
+    """:func:`own_redis` for a whole test file (its cache's and its queue's URLs)."""
+    with own_redis(tmp_path_factory.mktemp("redis")) as urls:
+        yield urls

@@ -38,6 +38,9 @@ def test_the_service_worker_is_served_from_the_root_as_a_script_naming_the_app_s
     paths = json.loads(body.split("const PATHS = ", 1)[1].split(";\n", 1)[0])
     assert paths["start"] == "/armies/" and paths["shared"] == "/s/"
     assert "/accounts/" in paths["never"] and paths["prints"] in paths["never"]
+    # the page engine's part comes with it, one script: its files kept in a cache of their own
+    assert 'var ENGINE_CACHE = "muster-engine"' in body and "async function engineFile(" in body
+    assert any(url.endswith("js/engine/worker.js") for url in shell)
     assert 'addEventListener("fetch"' in body
 
 
@@ -56,7 +59,7 @@ def test_the_shell_keeps_every_script_of_the_builder_and_every_module_they_impor
     client.force_login(user)
     page = client.get(f"/armies/{saved.pk}/").content.decode()
     scripts = set(re.findall(r'<script[^>]* src="/static/(js/[^"]+)"', page))
-    assert {"js/builder-ui.js", "js/changes/main.js", "js/estimate.js"} <= scripts
+    assert {"js/builder-ui.js", "js/changes/main.js"} <= scripts
     wanted, seen = set(scripts), set()
     while wanted - seen:
         path = (wanted - seen).pop()

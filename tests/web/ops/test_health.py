@@ -1,6 +1,7 @@
 """The health endpoints (ops/health.py): ``/healthz`` for a load balancer (this web
-process can serve pages: its database and cache answer, whatever the workers do), and
-``/healthz/workers`` for the queue with its workers' heartbeat, 503 naming what fails."""
+process can serve pages: its database answers, migrated, whatever Redis and the workers
+do), ``/healthz/redis`` for the cache's and the queue's Redis, and ``/healthz/workers`` for
+the queue with its workers' heartbeat, 503 naming what fails."""
 
 from datetime import timedelta
 
@@ -19,12 +20,13 @@ def a_worker_beats(seconds_ago=0.0, pid=None, render="", waiting=""):
     )  # fmt: skip
 
 
-def test_healthz_reports_the_database_and_cache_and_points_at_the_workers_check(client, db):
+def test_healthz_reports_the_database_and_points_at_the_redis_and_workers_checks(client, db):
     response = client.get("/healthz")
     assert response.status_code == 200
     assert response.json() == {
         "database": "ok",
-        "cache": "ok",
+        "migrations": "ok",
+        "redis": "/healthz/redis",
         "workers": "/healthz/workers",
         "status": "ok",
     }
@@ -64,15 +66,62 @@ def test_healthz_workers_tells_why_the_newest_worker_waits(client, db):
 
 def test_healthz_is_503_and_names_the_part_that_fails(client, db, monkeypatch):
     def broken():
-        raise ConnectionError("cache down")
+        raise ConnectionError("database away")
 
-    monkeypatch.setitem(health.CHECKS, "cache", broken)
+    monkeypatch.setitem(health.CHECKS, "database", broken)
     response = client.get("/healthz")
     assert response.status_code == 503
     body = response.json()
-    assert body["cache"] == "error: ConnectionError"
-    assert body["database"] == "ok" and body["status"] == "unavailable"
+    assert body["database"] == "error: ConnectionError" and body["status"] == "unavailable"
     assert response["Retry-After"]
+
+
+def test_healthz_is_503_while_the_database_lacks_a_migration_this_code_expects(
+    client, db, monkeypatch
+):
+    from django.db.migrations.recorder import MigrationRecorder
+
+    monkeypatch.setattr(health, "_migrated", False)
+    MigrationRecorder.Migration.objects.filter(app="ops").order_by("-id").first().delete()
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["migrations"] == (
+        "error: 1 migrations not applied (manage.py muster_migrate)"
+    )
+
+
+def test_healthz_stays_200_while_redis_is_away_and_healthz_redis_says_so(client, db, settings):
+    settings.CACHES = {
+        **settings.CACHES,
+        "default": {
+            "BACKEND": "armybuilder.ops.rediscache.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there
+            "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25},
+        },
+    }
+    settings.MUSTER_TASK_BACKEND = "rq"
+    import django_rq.settings
+
+    queue = {"URL": "redis://127.0.0.1:1/1?socket_timeout=0.25"}  # nor there
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(django_rq.settings.QUEUES, "default", queue)
+        assert client.get("/healthz").status_code == 200  # pages answer: keep the host
+        response = client.get("/healthz/redis")
+    assert response.status_code == 503 and response["Retry-After"]
+    body = response.json()
+    assert body["cache"] == "error: ConnectionError"
+    assert body["queue"] == "error: ConnectionError"
+    assert body["status"] == "unavailable"
+
+
+def test_healthz_redis_says_which_store_serves_without_redis(client, db):
+    response = client.get("/healthz/redis")
+    assert response.status_code == 200
+    assert response.json() == {
+        "cache": "ok (no Redis: in-process memory)",
+        "queue": "ok (no Redis: the database queue)",
+        "status": "ok",
+    }
 
 
 def test_healthz_workers_checks_the_redis_queue_when_configured(client, db, settings):

@@ -20,9 +20,8 @@ from armybuilder.ops.models import WorkerBeat
 from armybuilder.printing import jobs
 from armybuilder.printing.models import Render
 from tests.support import example
+from tests.web.ops.redis_server import module_redis  # noqa: F401 (the rq queue's Redis)
 from tests.web.printing.test_tasks import queue  # noqa: F401 (both queues, with a worker)
-
-QUEUE_REDIS_URL = "redis://127.0.0.1:6379/5"  # this file's Redis database (the queue fixture)
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ pytestmark = [
         reason="make run needs the project's .venv (make install)",
     ),  # fmt: skip
     pytest.mark.skipif(not own_postgres.possible(), reason="needs root, initdb and runuser"),
+    pytest.mark.own_databases,
 ]
 
 

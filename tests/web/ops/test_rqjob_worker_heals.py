@@ -17,9 +17,12 @@ from tests.support import ROOT
 from tests.web.ops import own_postgres
 from tests.web.ops.redis_server import own_redis
 
-pytestmark = pytest.mark.skipif(
-    not own_postgres.possible(), reason="needs root, initdb, runuser and a postgres user"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        not own_postgres.possible(), reason="needs root, initdb, runuser and a postgres user"
+    ),
+    pytest.mark.own_databases,
+]
 MANAGE = [sys.executable, str(ROOT / "manage.py")]
 ASK = """
 import json

@@ -3,6 +3,8 @@ DEBUG off, static files by WhiteNoise after collectstatic, the worker rendering 
 /healthz, a generated secret key, all from one command on SQLite; and what it survives:
 slow clients, a worker killed mid-render, Redis going away and losing its data."""
 
+import html
+import io
 import json
 import os
 import re
@@ -15,6 +17,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+import zipfile
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
@@ -23,8 +26,13 @@ import pytest
 from bench.pdf import army_of
 from tests.support import ROOT, example
 
-pytestmark = pytest.mark.skipif(not (ROOT / ".venv" / "bin" / "supervisord").exists(),
-                                reason="make run needs the project's .venv (make install)")  # fmt: skip
+pytestmark = [
+    pytest.mark.skipif(
+        not (ROOT / ".venv" / "bin" / "supervisord").exists(),
+        reason="make run needs the project's .venv (make install)",
+    ),
+    pytest.mark.own_databases,
+]
 
 
 def free_port() -> int:
@@ -146,6 +154,25 @@ def trickler(port, head):
     sock = socket.create_connection(("127.0.0.1", port), timeout=30)
     sock.sendall(head)
     return sock
+
+
+def test_make_run_serves_the_page_engine_its_runtime_and_a_hashed_rules_archive(served):
+    base, _ = served
+    _, _, body = fetch(base + "/")
+    meta = re.search(rb'<meta name="muster-engine" content="([^"]+)">', body)
+    assert meta, "the pages name the engine in production"
+    urls = json.loads(html.unescape(meta.group(1).decode()))
+    assert re.fullmatch(r"/static/engine/rules\.[0-9a-f]{12}\.zip", urls["rules"])
+    assert re.fullmatch(r"/static/js/engine/worker\.[0-9a-f]{12}\.js", urls["worker"])
+    status, headers, archive = fetch(base + urls["rules"])
+    assert status == 200 and "immutable" in headers["Cache-Control"]
+    assert zipfile.ZipFile(io.BytesIO(archive)).getinfo("rules/engine.py").file_size > 0
+    status, headers, _ = fetch(
+        base + urls["runtime"] + "pyodide.asm.wasm", headers={"Accept-Encoding": "br"}
+    )
+    assert status == 200 and headers["Content-Type"] == "application/wasm"
+    assert headers["Content-Encoding"] == "br" and "immutable" in headers["Cache-Control"]
+    assert fetch(base + urls["runtime"] + "python_stdlib.zip")[0] == 200
 
 
 def test_slow_clients_get_408_and_never_hold_up_other_pages(served):

@@ -21,28 +21,16 @@ from django.core.management import call_command
 from armybuilder.printing import pdf as pdf_module
 from armybuilder.printing.models import Render
 from tests.support import ROOT, army, example
-from tests.web.ops.redis_server import no_redis
-
-# this file's Redis database; another file using the fixture names its own (QUEUE_REDIS_URL),
-# as files run side by side (make test) and each empties its queue
-REDIS_URL = "redis://127.0.0.1:6379/8"
-
-
-def _redis_or_skip(url):
-    import redis
-
-    try:
-        redis.Redis.from_url(url, socket_connect_timeout=1).ping()
-    except redis.exceptions.RedisError as exc:
-        no_redis(f"Redis does not answer on {url}: {exc}")
+from tests.web.ops.redis_server import module_redis  # noqa: F401 (the rq queue's Redis)
 
 
 @pytest.fixture(params=["database", "rq"])
 def queue(request, settings, monkeypatch):
-    """The task backend under test, and a function that runs its worker until idle."""
+    """The task backend under test, and a function that runs its worker until idle. The RQ
+    queue is on a Redis of the test file's own (a file importing this fixture imports
+    ``module_redis`` too), so files run side by side, or two runs at once, share nothing."""
     if request.param == "rq":
-        url = getattr(request.module, "QUEUE_REDIS_URL", REDIS_URL)
-        _redis_or_skip(url)
+        url = request.getfixturevalue("module_redis")[1]
         import django_rq.queues
         import django_rq.settings
         from django.utils.module_loading import import_string

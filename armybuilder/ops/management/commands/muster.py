@@ -102,6 +102,14 @@ class Command(BaseCommand):
         pdf.add_argument(
             "--include", action="append", default=[], help="optional QRS section, e.g. siege"
         )
+        backup = sub.add_parser(
+            "backup", help="Back the database up to a new file while the site serves."
+        )
+        backup.add_argument("file", help="the backup to write (never overwritten)")
+        restore = sub.add_parser(
+            "restore", help="Load a backup into the configured database, which must be empty."
+        )
+        restore.add_argument("file", help="a backup written by muster backup")
 
     def handle(self, *args: Any, **options: Any) -> None:
         handler = getattr(self, "do_" + options["subcommand"].replace("-", "_"))
@@ -210,4 +218,22 @@ class Command(BaseCommand):
         except OSError as exc:
             raise Malformed(f"cannot write {output}: {exc}") from exc
         self.stdout.write(f"Wrote {output} ({printing.SHEETS[sheet].lower()}, {paper}).")
+        return EXIT_VALID
+
+    def do_backup(self, file: str, **_: Any) -> int:
+        from armybuilder.ops import backup
+
+        try:
+            self.stdout.write(backup.backup(Path(file)))
+        except backup.BackupError as exc:
+            raise Malformed(str(exc)) from exc
+        return EXIT_VALID
+
+    def do_restore(self, file: str, **_: Any) -> int:
+        from armybuilder.ops import backup
+
+        try:
+            self.stdout.write(backup.restore(Path(file)))
+        except backup.BackupError as exc:
+            raise Malformed(str(exc)) from exc
         return EXIT_VALID

@@ -36,7 +36,8 @@ from armybuilder.printing.lifetime import lower_priority
 logger = logging.getLogger("armybuilder.worker")
 MAX_BACKOFF = 30.0
 BATCH_ATTEMPTS = 5  # e.g. SQLite busy for a moment while the web processes write
-RQ_WORKER_CLASS = "rq.worker.SimpleWorker"  # no fork per job: renders run under the heartbeat
+# RQ's worker without a fork per job (renders run under the heartbeat), stopped in a second
+RQ_WORKER_CLASS = "armybuilder.ops.rqworker.Worker"
 # runs Django tasks (RQ's own Job cannot), each on fresh database connections
 RQ_JOB_CLASS = "armybuilder.ops.rqjob.Job"
 RQ_QUEUES = (probe.QUEUE, "default")  # in the order the worker takes from them
