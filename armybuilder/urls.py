@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from armybuilder.ops.app_shell import favicon, manifest, service_worker
-from armybuilder.ops.health import healthz, healthz_workers
+from armybuilder.ops.health import healthz, healthz_redis, healthz_workers
 
 urlpatterns = [
     path("", include("armybuilder.catalog.urls")),
@@ -15,8 +15,10 @@ urlpatterns = [
     path("", include("armybuilder.games.urls")),
     path("accounts/", include("armybuilder.accounts.urls")),
     path("admin/", admin.site.urls),
-    # production: database, cache and queue state for a load balancer or monitor
+    # production: whether this process serves (a load balancer's), and Redis and the
+    # workers for a monitor (armybuilder/ops/health.py)
     path("healthz", healthz, name="healthz"),
+    path("healthz/redis", healthz_redis, name="healthz-redis"),
     path("healthz/workers", healthz_workers, name="healthz-workers"),
     # the installable app: served from the root so the worker's scope is the whole site
     path("manifest.webmanifest", manifest, name="manifest"),

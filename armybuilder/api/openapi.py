@@ -42,6 +42,10 @@ def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
     return {"anyOf": [schema, {"type": "null"}]}
 
 
+# a string that is more than spaces (every string is trimmed before its length is read)
+NOT_BLANK = {"pattern": "\\S", "description": "Not only spaces: names are trimmed."}
+
+
 @cache
 def text_pattern(*, multiline: bool = False) -> str:
     """The text rule (``rules.text``) as a JSON Schema pattern: a character class of every
@@ -100,6 +104,7 @@ def field_schema(field: Field) -> dict[str, Any]:
             schema["maxLength"] = int(field.maximum)
         if field.minimum is not None and int(field.minimum) > 0:
             schema["minLength"] = int(field.minimum)
+            schema["allOf"] = [NOT_BLANK]  # strings are trimmed: spaces alone are empty
         # the text rule: no control or invisible characters; one line unless it is text
         schema["pattern"] = text_pattern(multiline=kind == "text")
     elif kind in ("integer", "number"):
@@ -206,6 +211,7 @@ def ruleset_schemas(ruleset: rules.RuleSet) -> dict[str, dict[str, Any]]:
                 "maxLength": 120,
                 "title": "Army name",
                 "pattern": text_pattern(),
+                "allOf": [NOT_BLANK],
             },
             "ruleset": {"const": ruleset.slug},
             "army_list": {

@@ -75,11 +75,60 @@
     document.documentElement.classList.add("offline-copy");
   }
 
+  // whether the player changed a control of the page (then it is not loaded again for them)
+  function typedIn() {
+    return Array.prototype.some.call(document.querySelectorAll("input, textarea, select"), function (el) {
+      if (el.type === "hidden" || el.type === "submit" || el.type === "button") { return false; }
+      if (el.tagName === "SELECT") {
+        // none marked selected: a single choice shows its first option
+        var marked = Array.prototype.some.call(el.options, function (o) { return o.defaultSelected; });
+        return Array.prototype.some.call(el.options, function (o, i) {
+          return o.selected !== (marked || el.multiple ? o.defaultSelected : i === 0);
+        });
+      }
+      if (el.type === "checkbox" || el.type === "radio") { return el.checked !== el.defaultChecked; }
+      return el.value !== el.defaultValue;
+    });
+  }
+
+  /* A page opened from the copy, back online: the builder draws itself again from the
+   * server (static/js/changes/redraw.js); a page to read (My armies, a rule set, an army's
+   * history) is loaded again once the server answers for it (asked a few times: the link
+   * may come back slowly), unless the player has typed in it. A game's page and the list
+   * editor keep their own work and follow the server themselves. */
+  var leaving = 0;
+  var OWN_STATE = ["builder", "game", "list-editor"];
+  function leaveCopy(tries) {
+    if (!keptAt || navigator.onLine === false || typedIn()) { return; }
+    if (OWN_STATE.some(function (id) { return document.getElementById(id); })) { return; }
+    var mine = ++leaving;
+    fetch(window.location.href, { credentials: "same-origin", cache: "no-store" }).then(function (r) {
+      // the worker answers with the copy (it says when it was kept) while the network fails
+      if (r.ok && !r.headers.get("X-Muster-Kept-At")) {
+        if (mine === leaving && keptAt && !typedIn()) { window.location.reload(); }
+        return;
+      }
+      throw new Error("still the copy");
+    }).catch(function () {
+      if (mine === leaving && tries > 1) { setTimeout(function () { leaveCopy(tries - 1); }, 2000); }
+    });
+  }
+
   window.addEventListener("online", function () {
     showConnection();
     tellWorker({ type: "online" });
+    leaveCopy(5);
   });
   window.addEventListener("offline", showConnection);
+  // a page opened from the copy, drawn again from the server once back online: no
+  // longer the copy (static/js/changes/redraw.js)
+  document.addEventListener("muster:drawn-online", function () {
+    keptAt = null;
+    var note = document.getElementById("offline-copy");
+    if (note) { note.hidden = true; }
+    document.documentElement.classList.remove("offline-copy");
+    showConnection();
+  });
   document.addEventListener("DOMContentLoaded", function () {
     showKeptCopy();
     showConnection();

@@ -28,7 +28,7 @@
  *
  * Only GETs are answered from here; a change (POST) always goes to the network, and the
  * page's own queue keeps it until the server confirms it. */
-/* global SHELL, PATHS */
+/* global SHELL, PATHS, ENGINE_CACHE, ENGINE_FILE, engineFile */
 "use strict";
 var SHELL_CACHE = "muster-shell-v2";
 var META_CACHE = "muster-meta";
@@ -285,8 +285,9 @@ async function stillVersion(path, version) {
 }
 
 /* An army page keeps its roster: the PDF its print link gives ("<page>roster.pdf"). Each
- * fetch counts against the site's PDF limit, so it is fetched again only when the army
- * changed, and at most every two minutes; and only once the page has been still a few
+ * sheet already made costs the player nothing (only a render queued counts against their
+ * PDF limit), yet it is fetched again only when the army changed, and at most every two
+ * minutes; and only once the page has been still a few
  * seconds (the server renders a still army's sheets ahead by then, and the page's own
  * requests come first). A render still queued is waited for. */
 async function keepRoster(path, html, response, owner) {
@@ -415,7 +416,8 @@ self.addEventListener("install", function (event) {
 self.addEventListener("activate", function (event) {
   event.waitUntil(caches.keys().then(function (names) {
     return Promise.all(names.filter(function (name) {
-      return name !== SHELL_CACHE && name !== META_CACHE && name.indexOf(PAGES) !== 0;
+      return name !== SHELL_CACHE && name !== META_CACHE && name !== ENGINE_CACHE &&
+        name.indexOf(PAGES) !== 0;
     }).map(function (name) { return caches.delete(name); }));
   }).then(function () { return self.clients.claim(); }).then(function () {
     return recheck(true).catch(function () {});
@@ -474,6 +476,10 @@ self.addEventListener("fetch", function (event) {
     return;
   }
   if (skipped(url)) { return; }
+  if (url.pathname.indexOf(PATHS.static) === 0 && ENGINE_FILE.test(url.pathname)) {
+    event.respondWith(engineFile(request, url));
+    return;
+  }
   var navigation = request.mode === "navigate";
   event.respondWith(fetch(request).then(function (response) {
     if (GATEWAY_DOWN.indexOf(response.status) !== -1) {

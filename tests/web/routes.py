@@ -228,6 +228,7 @@ ROUTES: dict[str, Rule] = {
     "password_change_done": Rule(SIGNED_IN),
     # operations
     "healthz": Rule(PUBLIC),
+    "healthz-redis": Rule(PUBLIC),
     "healthz-workers": Rule(PUBLIC),
     "manifest": Rule(PUBLIC),
     "service_worker": Rule(PUBLIC),

@@ -10,7 +10,10 @@ from armybuilder.printing.models import Render
 from tests.support import example
 
 INLINE = {
-    "inline script": re.compile(r"<script(?![^>]*\bsrc=)[^>]*>", re.I),
+    # a JSON data block (json_script) is data the browser never runs, which CSP allows
+    "inline script": re.compile(
+        r"<script(?![^>]*\b(?:src=|type=\"application/json\"))[^>]*>", re.I
+    ),
     "style attribute": re.compile(r"\sstyle=", re.I),
     "event handler": re.compile(r"\son[a-z]+=", re.I),
     "hx-on": re.compile(r"\s(data-)?hx-on", re.I),
@@ -34,7 +37,13 @@ def test_every_page_sends_a_strict_content_security_policy(client, db):
     assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
 
 
-def test_pages_carry_no_inline_script_style_or_handler(owner_client, saved):
+@pytest.mark.parametrize("engine", [False, True], ids=["engine-off", "engine-on"])
+def test_pages_carry_no_inline_script_style_or_handler(owner_client, saved, settings, engine):
+    from armybuilder.pageengine import runtime_available
+
+    if engine and not runtime_available():
+        pytest.fail("the page engine's runtime is not vendored: run `make vendor`")
+    settings.MUSTER_PAGE_ENGINE = engine
     token = saved.share_token
     pages = [
         "/",
@@ -56,3 +65,6 @@ def test_pages_carry_no_inline_script_style_or_handler(owner_client, saved):
         html = response.content.decode()
         found = {name for name, pattern in INLINE.items() if pattern.search(html)}
         assert not found, f"{url}: {found}"
+        assert ('id="engine-army" type="application/json"' in html) == (
+            engine and url == f"/armies/{saved.pk}/"
+        ), url
