@@ -172,6 +172,11 @@ class CombatRules:
     # what a player types under "Other numbers" for the sums (name, what it is); a game
     # counts every hit, casualty and impact itself
     numbers_asked: tuple[tuple[str, str], ...] = ()
+    # (section, the source's words) where only the phasing side's units inflict hits in a
+    # player turn (``rules.seats``); None: the source works combat out for both sides
+    one_sided: tuple[str, str] | None = None
+    # the section where only phasing units rally (None: either side's in the rally phase)
+    rally_phasing: str | None = None
 
     def phases(self, options: Mapping[str, Any]) -> tuple[Phase, ...]:
         """The phases of one player's turn, in order."""

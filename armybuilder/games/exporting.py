@@ -40,6 +40,8 @@ def game_document(game: Game, *, by_link: bool = False) -> dict[str, Any]:
         "created": game.created.isoformat(),
         "turn": state.turn,
         "phase": state.phase,
+        "seated": game.seated,
+        "first": game.first,
         "sides": {
             key: {
                 "name": game.side(key).get("name"),
@@ -56,6 +58,8 @@ def game_document(game: Game, *, by_link: bool = False) -> dict[str, Any]:
                 "kind": a.kind,
                 "created": a.created.isoformat(),
                 "undone": a.undone,
+                # the side whose phone made it; "" on one phone (``Game.seated``)
+                "seat": a.seat,
             }
             for a in actions
         ],

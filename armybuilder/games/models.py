@@ -39,6 +39,11 @@ class Game(models.Model):
     # watch, one to play; None while switched off, and a new one makes the old a 404
     view_token = models.CharField(max_length=64, unique=True, null=True, blank=True, default=None)
     play_token = models.CharField(max_length=64, unique=True, null=True, blank=True, default=None)
+    # two phones, each holding one side's seat (the owner's page side A, the link to play
+    # side B: ``rules.seats``); False: one phone plays both sides (solo, chosen at start)
+    seated = models.BooleanField(default=False)
+    # the side that plays the first player turn where the source's turns are one-sided
+    first = models.CharField(max_length=1, default="a", choices=[("a", "A"), ("b", "B")])
 
     class Meta:
         ordering = ["-updated", "-pk"]
@@ -46,6 +51,7 @@ class Game(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(version__gte=1), name="game_version_positive"),
             models.CheckConstraint(condition=Q(turn__gte=1), name="game_turn_positive"),
+            models.CheckConstraint(condition=Q(first__in=["a", "b"]), name="game_first_side"),
             # a link switched off is null, never an empty (guessable) token
             models.CheckConstraint(
                 condition=Q(view_token__isnull=True) | ~Q(view_token=""),
@@ -87,6 +93,8 @@ class GameAction(models.Model):
     # the one-time key the page's script made the action under (None: a form's), so an
     # operation sent again (a lost answer, a queue replayed after a reload) lands once
     key = models.CharField(max_length=64, null=True, blank=True, default=None)
+    # the seat ("a" or "b") whose phone made it; "": a solo game's (or from before seats)
+    seat = models.CharField(max_length=1, blank=True, default="")
 
     class Meta:
         ordering = ["number"]
@@ -97,6 +105,7 @@ class GameAction(models.Model):
                 condition=Q(key__isnull=False),
                 name="game_action_key_once",
             ),
+            models.CheckConstraint(condition=Q(seat__in=["", "a", "b"]), name="game_action_seat"),
         ]
 
     def __str__(self) -> str:

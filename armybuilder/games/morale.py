@@ -10,8 +10,8 @@ from typing import Any
 
 from armybuilder.games import selectors
 from armybuilder.games.models import SIDES, Game, GameAction
-from armybuilder.games.services import Keyed, Refused, record_action
-from rules import table
+from armybuilder.games.services import Keyed, Refused, record_action, side_names
+from rules import seats, table
 from rules.combat import DieSpec
 
 
@@ -41,10 +41,12 @@ def force_morale(
     seed: str = "",
     bonus: int = 0,
     keyed: Keyed | None = None,
+    seat: str | None = None,
 ) -> GameAction:
     """``side``'s force morale roll recorded with the engine's verdict ("fights on" or
     "routs"), read against the units it has lost so far (the log replayed) and its army's
-    size. ``dice`` typed, or ``count`` dice rolled from ``seed`` (a new one when none)."""
+    size. ``dice`` typed, or ``count`` dice rolled from ``seed`` (a new one when none).
+    ``seat``: each player rolls their own side's."""
     if side not in SIDES:
         raise Refused("Choose one of the game's two sides.")
     table.checked_seed(seed)
@@ -52,8 +54,9 @@ def force_morale(
 
     def make(locked: Game, state: selectors.GameState, actions: list[GameAction]) -> dict:
         view = selectors.side_view(locked, side)
+        seats.own(seat, side, side_names(locked), "force morale rolls")
         return table.force_morale(selectors.combat_rules(locked), selectors.options(locked),
                                   state, side, view.name, [c.key for c in view.cards], typed,
                                   count=count, seed=seed, bonus=bonus)  # fmt: skip
 
-    return record_action(game, version, GameAction.FORCE_MORALE, make, keyed)
+    return record_action(game, version, GameAction.FORCE_MORALE, make, keyed, seat)

@@ -7,8 +7,8 @@ from __future__ import annotations
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_safe
 
+from armybuilder.games.access import seat_of
 from armybuilder.games.offers import all_offers
-from armybuilder.games.views import seat_of
 
 
 @require_safe

@@ -46,8 +46,12 @@ def game_schemas() -> dict[str, dict[str, Any]]:
             "kind": {"enum": [k for k, _ in GameAction.KINDS]},
             "created": {"type": "string", "format": "date-time"},
             "undone": {"type": "boolean"},
+            "seat": {
+                "enum": ["", "a", "b"],
+                "description": "The side whose phone made it; empty on a game played on one phone.",
+            },
         },
-        "required": ["number", "kind", "created", "undone"],
+        "required": ["number", "kind", "created", "undone", "seat"],
     }
     side_summary = {
         "type": "object",
@@ -73,6 +77,10 @@ def game_schemas() -> dict[str, dict[str, Any]]:
                 "created": {"type": "string", "format": "date-time"},
                 "turn": {"type": "integer", "minimum": 1},
                 "phase": text,
+                "seated": {"type": "boolean", "description": "Played on two phones, each "
+                           "holding one side's seat (false: one phone plays both)."},
+                "first": {"enum": ["a", "b"], "description": "The side whose player turn "
+                          "comes first where the source's player turns are one-sided."},
                 "sides": {
                     "type": "object",
                     "properties": {"a": side, "b": side},
@@ -93,8 +101,8 @@ def game_schemas() -> dict[str, dict[str, Any]]:
                     "required": ["turns", "sides"],
                 },
             },
-            "required": ["format", "name", "ruleset", "created", "turn", "phase", "sides",
-                         "log", "summary"],
+            "required": ["format", "name", "ruleset", "created", "turn", "phase", "seated",
+                         "first", "sides", "log", "summary"],
         },
     }  # fmt: skip
 

@@ -200,13 +200,16 @@ _VALUES = {"combat": _combat, "rally": _rally, "remove": _remove, "next_phase": 
 # -- applying --------------------------------------------------------------------------------
 
 
-def apply_operations(game: Game, operations: list[Operation]) -> list[Outcome]:
+def apply_operations(
+    game: Game, operations: list[Operation], *, seat: str | None = None
+) -> list[Outcome]:
     """Each operation applied in order, in its own transaction, each key once; a refused
-    one changes nothing and the next is applied all the same. ``game`` is read anew."""
+    one changes nothing and the next is applied all the same. ``game`` is read anew.
+    ``seat``: the phone's side ("a" or "b") in a game on two phones (``rules.seats``)."""
     outcomes = []
     for operation in operations:
         try:
-            action = _apply(game, operation)
+            action = _apply(game, operation, seat)
         except services.Duplicate as exc:
             outcomes.append(Outcome(operation.key, "duplicate", exc.action.number))
         except services.MovedOn as exc:
@@ -225,7 +228,7 @@ def apply_operations(game: Game, operations: list[Operation]) -> list[Outcome]:
     return outcomes
 
 
-def _apply(game: Game, operation: Operation) -> GameAction:
+def _apply(game: Game, operation: Operation, seat: str | None) -> GameAction:
     v, op = operation.value, operation.op
     keyed = Keyed(operation.key, operation.turn, operation.phase)
     if op == "combat":
@@ -233,23 +236,26 @@ def _apply(game: Game, operation: Operation) -> GameAction:
         dice = presenters.read_dice(v["die"])
         numbers = presenters.read_numbers(v["numbers"])
         return services.apply_combat(game, None, v["attacker"], v["target"], v["modifiers"],
-                                     dice, seed=v["seed"], numbers=numbers, keyed=keyed)  # fmt: skip
+                                     dice, seed=v["seed"], numbers=numbers, keyed=keyed,
+                                     seat=seat)  # fmt: skip
     if op == "rally":
         die = presenters.read_rally_die(v["die"])
-        return services.rally(game, None, v["unit"], v["facts"], die, seed=v["seed"], keyed=keyed)
+        return services.rally(game, None, v["unit"], v["facts"], die, seed=v["seed"], keyed=keyed,
+                              seat=seat)  # fmt: skip
     if op == "force_morale":
         dice = presenters.read_dice(v["dice"])
         return morale.force_morale(game, None, v["side"], dice, count=v["count"], seed=v["seed"],
-                                   bonus=v["bonus"], keyed=keyed)  # fmt: skip
+                                   bonus=v["bonus"], keyed=keyed, seat=seat)  # fmt: skip
     if op == "remove":
-        return services.remove_unit(game, None, v["unit"], v["why"].strip()[:200], keyed=keyed)
+        return services.remove_unit(game, None, v["unit"], v["why"].strip()[:200], keyed=keyed,
+                                    seat=seat)  # fmt: skip
     if op == "next_phase":
-        return services.next_phase(game, None, keyed=keyed)
+        return services.next_phase(game, None, keyed=keyed, seat=seat)
     if v["of"] is not None:
-        return services.undo_keyed(game, v["of"], keyed)
+        return services.undo_keyed(game, v["of"], keyed, seat=seat)
     if v["number"] is not None:
-        return services.undo_keyed(game, None, keyed, number=v["number"])
-    return services.undo_last(game, None, keyed=keyed)
+        return services.undo_keyed(game, None, keyed, number=v["number"], seat=seat)
+    return services.undo_last(game, None, keyed=keyed, seat=seat)
 
 
 def _moved_on(game: Game, operation: Operation, state: selectors.GameState) -> str:

@@ -3,13 +3,14 @@ the combat form's input read back (the die typed, the numbers)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from armybuilder.games import selectors
 from armybuilder.games.models import Game, GameAction
-from rules import table_words
+from rules import seats, table, table_words
 from rules.qrs import stat_label
 
 
@@ -33,6 +34,8 @@ class LogLine:
     dice: str
     key: str = ""  # the one-time key the page's script sent it with ("" from a form)
     digest: str = ""  # its words as JSON, for the page to compare with its own working
+    by: str = ""  # whose phone made it, "Normans'" ("": one phone plays both sides)
+    seat: str = ""  # that phone's side, "a" or "b"
 
 
 def cards(game: Game, state: selectors.GameState) -> list[tuple[selectors.SideView, list]]:
@@ -49,13 +52,53 @@ def phase_names(game: Game) -> dict[str, str]:
 def log_lines(game: Game, actions: Iterable[GameAction]) -> list[LogLine]:
     """Every action, newest first, in words; a combat with its worked steps."""
     names = phase_names(game)
+    sides = {k: v.name for k, v in selectors.sides(game).items()}
     lines = []
     for action in actions:
         said = table_words.line(action.kind, action.payload, names)
         lines.append(LogLine(action.number, action.kind, said.text, said.steps, action.undone,
-                             said.dice, action.key or "", said.digest()))  # fmt: skip
+                             said.dice, action.key or "", said.digest(),
+                             seats.of(sides[action.seat]) if action.seat in sides else "",
+                             action.seat))  # fmt: skip
     return lines[::-1]
 
 
 read_dice, read_rally_die = table_words.read_dice, table_words.read_rally_die
 read_numbers = table_words.read_numbers
+
+
+def seat_offer(game: Game, mine: str | None, turn: int) -> dict[str, Any]:
+    """Whose player turn ``turn`` is and what the phone holding seat ``mine`` (None: one
+    phone plays both sides) may do in it (``rules.seats``): the sides whose units it may
+    pick as attackers, rally, remove and roll force morale for, and whether it moves the
+    turn on."""
+    engine, first = selectors.combat_rules(game), game.first
+    names = {k: v.name for k, v in selectors.sides(game).items()}
+    phasing = seats.phasing(engine, turn, first)
+    attack, rally = [], []
+    for side in names:
+        if _allowed(seats.may_attack, engine, mine, side, turn, first, names):
+            attack.append(side)
+        if _allowed(seats.may_rally, engine, mine, side, turn, first, names):
+            rally.append(side)
+    return {
+        "plays": names[mine] if mine else "",
+        "plays_of": seats.of(names[mine]) if mine else "",
+        "phasing": names[phasing] if phasing else "",
+        "phasing_of": seats.of(names[phasing]) if phasing else "",
+        "one_sided_section": engine.one_sided[0] if engine.one_sided else "",
+        # each side's name as an owner, for the page's script to say whose turn it is
+        "turns_of_json": json.dumps({k: seats.of(v) for k, v in names.items()}),
+        "attack_sides": attack,
+        "rally_sides": rally,
+        "own_sides": [k for k in names if mine is None or k == mine],
+        "may_move_on": _allowed(seats.may_end_phase, engine, mine, turn, first, names),
+    }
+
+
+def _allowed(check: Any, *args: Any) -> bool:
+    try:
+        check(*args)
+    except table.Refused:
+        return False
+    return True

@@ -20,7 +20,7 @@ import rules
 from armybuilder.armies.models import Army, new_share_token
 from armybuilder.games import selectors
 from armybuilder.games.models import Game, GameAction
-from rules import table
+from rules import seats, table
 from rules.text import text_problem
 
 # shared with the page's engine (``rules.page.game``): one copy of each piece
@@ -40,9 +40,15 @@ def _frozen(army: Army) -> dict[str, Any]:
     return frozen
 
 
-def start_game(owner: AbstractBaseUser, army_a: Army, army_b: Army) -> Game:
+def start_game(
+    owner: AbstractBaseUser, army_a: Army, army_b: Army, *, seated: bool = False, first: str = "a"
+) -> Game:
     """A game of ``owner``'s between frozen copies of two armies of one rule set (one army
-    twice for solo play)."""
+    twice for solo play). ``seated``: played on two phones, the owner's holding side A's
+    seat and the link to play side B's (``rules.seats``); else one phone plays both.
+    ``first``: the side whose player turn comes first."""
+    if first not in ("a", "b"):
+        raise Refused('The side that goes first is "a" or "b".')
     if army_a.ruleset != army_b.ruleset:
         raise Refused(f"Both armies must be of one rule set: {army_a.name} is "
                       f"{_title(army_a.ruleset)}, {army_b.name} is {_title(army_b.ruleset)}.")  # fmt: skip
@@ -53,7 +59,8 @@ def start_game(owner: AbstractBaseUser, army_a: Army, army_b: Army) -> Game:
     if ruleset.combat() is None:
         raise Refused(f"Muster does not work out combats of {ruleset.title} yet.")
     game = Game(owner=owner, ruleset=ruleset.slug, name=f"{army_a.name} v {army_b.name}"[:300],
-                side_a=_frozen(army_a), side_b=_frozen(army_b))  # fmt: skip
+                side_a=_frozen(army_a), side_b=_frozen(army_b), seated=seated,
+                first=first)  # fmt: skip
     for key, army in (("a", army_a), ("b", army_b)):
         try:
             selectors.side_view(game, key)
@@ -62,6 +69,17 @@ def start_game(owner: AbstractBaseUser, army_a: Army, army_b: Army) -> Game:
     game.phase = selectors.phases(game)[0].key
     game.save()
     return game
+
+
+def choose_seats(game: Game, *, seated: bool, first: str) -> None:
+    """How a game just started is played: on two phones (``seated``) or one, and the side
+    whose player turn comes first. Refused once anything was done in it."""
+    if first not in ("a", "b"):
+        raise Refused('The side that goes first is "a" or "b".')
+    changed = Game.objects.filter(pk=game.pk, version=1).update(seated=seated, first=first)
+    if not changed:
+        raise Refused("The game has begun: who plays which side was chosen at its start.")
+    game.refresh_from_db()
 
 
 def _title(slug: str) -> str:
@@ -112,16 +130,25 @@ def work_out(
     seed: str = "",
     numbers: Mapping[str, int] | None = None,
     state: selectors.GameState | None = None,
+    seat: str | None = None,
 ) -> Worked:
     """The combat worked out by the rule set's engine (``rules.table.work_out``), saving
     nothing. ``die``: the die (or dice) the player rolled at the table; without it the dice
-    are rolled from ``seed`` (a new seed when none is given)."""
+    are rolled from ``seed`` (a new seed when none is given). ``seat``: refused unless that
+    phone may record this attacker's combat now."""
     state = state if state is not None else selectors.state_of(game)
     attacker, target = unit_card(game, attacker_id), unit_card(game, target_id)
+    seats.may_attack(selectors.combat_rules(game), seat, attacker.side, state.turn, game.first,
+                     side_names(game))  # fmt: skip
     target_list = selectors.side_view(game, target.side).army.list_data
     return table.work_out(selectors.combat_rules(game), selectors.options(game), state,
                           attacker, target, target_list, modifiers, die, seed=seed,
                           numbers=numbers)  # fmt: skip
+
+
+def side_names(game: Game) -> dict[str, str]:
+    """Each side's army name, by its key."""
+    return {key: selectors.side_view(game, key).name for key in ("a", "b")}
 
 
 def phases_named(game: Game, message: str) -> str:
@@ -133,7 +160,9 @@ def phases_named(game: Game, message: str) -> str:
 _named = table.named
 
 
-def offered_modifiers(game: Game, attacker_id: str, target_id: str) -> tuple[Any, ...]:
+def offered_modifiers(
+    game: Game, attacker_id: str, target_id: str, *, seat: str | None = None
+) -> tuple[Any, ...]:
     """The modifiers the source allows for this attacker, target and the game's phase
     (automatic ones included, for the page to say they apply); Refused when the attacker
     cannot attack in this phase."""
@@ -141,6 +170,8 @@ def offered_modifiers(game: Game, attacker_id: str, target_id: str) -> tuple[Any
     attacker, target = unit_card(game, attacker_id), unit_card(game, target_id)
     if attacker.side == target.side:
         raise Refused(f"{attacker.name} and {target.name} are on the same side.")
+    seats.may_attack(selectors.combat_rules(game), seat, attacker.side, state.turn, game.first,
+                     side_names(game))  # fmt: skip
     target_list = selectors.side_view(game, target.side).army.list_data
     try:
         return selectors.combat_rules(game).combat_modifiers(
@@ -187,12 +218,18 @@ class Keyed:
 
 @transaction.atomic
 def record_action(
-    game: Game, version: int | None, kind: str, make: Any, keyed: Keyed | None = None
+    game: Game,
+    version: int | None,
+    kind: str,
+    make: Any,
+    keyed: Keyed | None = None,
+    seat: str | None = None,
 ) -> GameAction:
     """One action added to the log under the game's lock: ``make(state)`` answers its
     payload (or raises Refused); the game's turn, phase and version follow. ``keyed``: an
     action whose key the log holds already raises Duplicate, and one made at another turn
-    or phase raises MovedOn, both before anything is written."""
+    or phase raises MovedOn, both before anything is written. ``seat``: the phone's
+    ("a" or "b") that made it, recorded with it (None: a solo game's, no seat)."""
     locked = Game.objects.select_for_update().get(pk=game.pk)
     if version is not None and version != locked.version:
         raise Refused(STALE)
@@ -207,7 +244,8 @@ def record_action(
     payload = make(locked, state, actions)
     number = (locked.actions.aggregate(n=Max("number"))["n"] or 0) + 1
     action = GameAction.objects.create(game=locked, number=number, kind=kind, payload=payload,
-                                       key=keyed.key if keyed else None)  # fmt: skip
+                                       key=keyed.key if keyed else None,
+                                       seat=seat or "")  # fmt: skip
     after = selectors.state_of(locked, [*actions, action])
     Game.objects.filter(pk=locked.pk).update(turn=after.turn, phase=after.phase,
                                              version=locked.version + 1)  # fmt: skip
@@ -226,21 +264,32 @@ def apply_combat(
     seed: str = "",
     numbers: Mapping[str, int] | None = None,
     keyed: Keyed | None = None,
+    seat: str | None = None,
 ) -> GameAction:
     """The combat worked out again on the game as it stands and recorded: the engine's
     hits added to the target, and the target removed when the engine's removal rule says
-    so. With a ``seed`` (and no die) the same dice are rolled as the page showed."""
+    so. With a ``seed`` (and no die) the same dice are rolled as the page showed.
+    ``seat``: refused unless that phone may record this attacker's combat now."""
 
     def make(locked: Game, state: selectors.GameState, actions: list[GameAction]) -> dict:
+        attacker = unit_card(locked, attacker_id)
+        seats.may_attack(selectors.combat_rules(locked), seat, attacker.side, state.turn,
+                         locked.first, side_names(locked))  # fmt: skip
         worked = work_out(locked, attacker_id, target_id, modifiers, die, seed=seed,
                           numbers=numbers, state=state)  # fmt: skip
         return worked.payload()
 
-    return record_action(game, version, GameAction.COMBAT, make, keyed)
+    return record_action(game, version, GameAction.COMBAT, make, keyed, seat)
 
 
 def remove_unit(
-    game: Game, version: int | None, unit_id: str, why: str = "", *, keyed: Keyed | None = None
+    game: Game,
+    version: int | None,
+    unit_id: str,
+    why: str = "",
+    *,
+    keyed: Keyed | None = None,
+    seat: str | None = None,
 ) -> GameAction:
     """A unit taken off the table by the player (routed, fled, a rule Muster does not
     work out)."""
@@ -250,9 +299,11 @@ def remove_unit(
         raise Refused(f"The reason contains {problem}.")
 
     def make(locked: Game, state: selectors.GameState, actions: list[GameAction]) -> dict:
-        return table.removal(state, unit_card(locked, unit_id), why)
+        card = unit_card(locked, unit_id)
+        seats.own(seat, card.side, side_names(locked), "removals")
+        return table.removal(state, card, why)
 
-    return record_action(game, version, GameAction.REMOVE, make, keyed)
+    return record_action(game, version, GameAction.REMOVE, make, keyed, seat)
 
 
 def rally_phase(game: Game) -> str | None:
@@ -269,6 +320,7 @@ def rally(
     *,
     seed: str = "",
     keyed: Keyed | None = None,
+    seat: str | None = None,
 ) -> GameAction:
     """A unit's rally as the rule set's engine works it out from what the unit did this
     turn (``facts``, of those the engine asks) and the die typed, recorded with its steps:
@@ -281,37 +333,51 @@ def rally(
     def make(locked: Game, state: selectors.GameState, actions: list[GameAction]) -> dict:
         engine, options = selectors.combat_rules(locked), selectors.options(locked)
         table.rally_allowed(engine, options, state, facts)  # before the unit is looked up
-        return table.rally(engine, options, state, unit_card(locked, unit_id), facts, die,
-                           seed=seed)  # fmt: skip
+        card = unit_card(locked, unit_id)
+        seats.may_rally(engine, seat, card.side, state.turn, locked.first, side_names(locked))
+        return table.rally(engine, options, state, card, facts, die, seed=seed)
 
-    return record_action(game, version, GameAction.RALLY, make, keyed)
+    return record_action(game, version, GameAction.RALLY, make, keyed, seat)
 
 
-def next_phase(game: Game, version: int | None, *, keyed: Keyed | None = None) -> GameAction:
-    """The turn's next phase in the source's order; after the last, the next turn's first."""
+def next_phase(
+    game: Game, version: int | None, *, keyed: Keyed | None = None, seat: str | None = None
+) -> GameAction:
+    """The turn's next phase in the source's order; after the last, the next turn's first.
+    ``seat``: where player turns are one-sided, only the phasing player moves it on."""
 
     def make(locked: Game, state: selectors.GameState, actions: list[GameAction]) -> dict:
+        seats.may_end_phase(selectors.combat_rules(locked), seat, state.turn, locked.first,
+                            side_names(locked))  # fmt: skip
         return table.next_phase(selectors.phases(locked), state)
 
-    return record_action(game, version, GameAction.NEXT_PHASE, make, keyed)
+    return record_action(game, version, GameAction.NEXT_PHASE, make, keyed, seat)
 
 
-def undo_last(game: Game, version: int | None, *, keyed: Keyed | None = None) -> GameAction:
+def undo_last(
+    game: Game, version: int | None, *, keyed: Keyed | None = None, seat: str | None = None
+) -> GameAction:
     """The last action still standing taken back: marked undone, and an ``undo`` action
-    logged; replaying the log then gives exactly the game as it was before it."""
+    logged; replaying the log then gives exactly the game as it was before it. ``seat``:
+    that phone's last action standing (one's own only)."""
 
     def make(locked: Game, state: selectors.GameState, actions: list[GameAction]) -> dict:
-        if not state.actions:
-            raise Refused("Nothing to undo: no action of this game stands.")
-        return _take_back(state.actions[-1])
+        mine = [a for a in state.actions if seat is None or a.seat in ("", seat)]
+        if not mine:
+            raise Refused("Nothing to undo: no action of this game stands."
+                          if seat is None or not state.actions
+                          else "Nothing to undo: no action of this phone's stands.")  # fmt: skip
+        return _take_back(mine[-1])
 
-    return record_action(game, version, GameAction.UNDO, make, keyed)
+    return record_action(game, version, GameAction.UNDO, make, keyed, seat)
 
 
 NEVER_APPLIED = "Nothing to undo: that action was never applied."
 
 
-def undo_keyed(game: Game, of: str | None, keyed: Keyed, *, number: int = 0) -> GameAction:
+def undo_keyed(
+    game: Game, of: str | None, keyed: Keyed, *, number: int = 0, seat: str | None = None
+) -> GameAction:
     """The action the page's script made under the one-time key ``of`` (or, made by a
     form, the log's action ``number``) taken back, wherever it stands in the log (the game
     is replayed without it). Taken back already: Duplicate, with the undo that did; no
@@ -327,9 +393,10 @@ def undo_keyed(game: Game, of: str | None, keyed: Keyed, *, number: int = 0) -> 
             undo = next((a for a in actions if a.kind == GameAction.UNDO
                          and a.payload.get("of") == found.number), found)  # fmt: skip
             raise Duplicate(undo)
+        seats.may_undo(seat, found.seat, side_names(locked))
         return _take_back(found)
 
-    return record_action(game, None, GameAction.UNDO, make, keyed)
+    return record_action(game, None, GameAction.UNDO, make, keyed, seat)
 
 
 def _take_back(action: GameAction) -> dict[str, Any]:

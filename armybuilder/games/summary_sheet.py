@@ -20,6 +20,7 @@ from armybuilder.games import selectors
 from armybuilder.games.models import Game
 from armybuilder.printing import jobs
 from armybuilder.printing.models import Render
+from rules import seats
 
 # The summary is one short page: a render that takes longer than this is not one.
 TIME_LIMIT = 20.0
@@ -37,8 +38,19 @@ def summary_html(game: Game) -> str:
         "summary": summary,
         "points": any(s.points_lost is not None for s in summary.sides),
         "as_of": game.updated,  # not the time of asking: one page, one render per version
+        "phones": by_phone(game),
     }
     return render_to_string("games/summary_pdf.html", context)
+
+
+def by_phone(game: Game) -> list[tuple[str, int]]:
+    """On two phones, each side's name as an owner ("Normans'") and how many of the
+    actions standing its phone made (in side order); on one phone, nothing."""
+    if not game.seated:
+        return []
+    standing = selectors.state_of(game).actions
+    return [(seats.of(view.name), sum(1 for a in standing if a.seat == key))
+            for key, view in selectors.sides(game).items()]  # fmt: skip
 
 
 def summary_render(

@@ -5,6 +5,7 @@ from django.urls import path
 from django.views.decorators.cache import never_cache
 
 from armybuilder.games import offer_views, views
+from armybuilder.games.access import by_link
 
 app_name = "games"
 
@@ -30,18 +31,14 @@ _patterns = [
     # the opponent's links: the token is the only key, in the URL of every action (the
     # link to watch answers only the page, its version and the file; its actions are 404)
     path("g/<str:token>/", views.game_page, name="shared"),
-    path("g/<str:token>/work-out/", views.by_link(views.work_out), name="shared_work_out"),
-    path("g/<str:token>/apply/", views.by_link(views.apply), name="shared_apply"),
-    path("g/<str:token>/next-phase/", views.by_link(views.next_phase), name="shared_next_phase"),
-    path("g/<str:token>/undo/", views.by_link(views.undo), name="shared_undo"),
-    path("g/<str:token>/remove/", views.by_link(views.remove), name="shared_remove"),
-    path("g/<str:token>/rally/", views.by_link(views.rally), name="shared_rally"),
-    path(
-        "g/<str:token>/force-morale/", views.by_link(views.force_morale), name="shared_force_morale"
-    ),
-    path(
-        "g/<str:token>/operations/", views.by_link(views.operations_batch), name="shared_operations"
-    ),
+    path("g/<str:token>/work-out/", by_link(views.work_out), name="shared_work_out"),
+    path("g/<str:token>/apply/", by_link(views.apply), name="shared_apply"),
+    path("g/<str:token>/next-phase/", by_link(views.next_phase), name="shared_next_phase"),
+    path("g/<str:token>/undo/", by_link(views.undo), name="shared_undo"),
+    path("g/<str:token>/remove/", by_link(views.remove), name="shared_remove"),
+    path("g/<str:token>/rally/", by_link(views.rally), name="shared_rally"),
+    path("g/<str:token>/force-morale/", by_link(views.force_morale), name="shared_force_morale"),
+    path("g/<str:token>/operations/", by_link(views.operations_batch), name="shared_operations"),
     path("g/<str:token>/version", views.version, name="shared_version"),
     path("g/<str:token>/game.json", views.export, name="shared_export"),
     path("g/<str:token>/offers.json", offer_views.offers, name="shared_offers"),

@@ -14,9 +14,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
-from functools import wraps
 from typing import Any
 
 from django.contrib import messages
@@ -24,7 +21,6 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 import rules
@@ -40,6 +36,7 @@ from armybuilder.games import (
     services,
     summary_sheet,
 )
+from armybuilder.games.access import Seat, seat_of
 from armybuilder.games.exporting import game_document
 from armybuilder.games.models import Game
 from armybuilder.games.services import STALE, Refused
@@ -64,52 +61,6 @@ ROUTES = (
 )  # fmt: skip
 
 
-@dataclass(frozen=True)
-class Seat:
-    """Who is at a game's page: its owner (the URL names the game) or whoever holds one of
-    the opponent's links (the URL carries the token, so every form's does too)."""
-
-    game: Game
-    token: str = ""
-    acts: bool = True  # False: the link to watch, which changes nothing
-
-    def url(self, name: str, anchor: str = "") -> str:
-        if self.token:
-            route = "games:shared" if name == "game" else f"games:shared_{name}"
-            found = reverse(route, args=[self.token])
-        else:
-            found = reverse(f"games:{name}", args=[self.game.pk])
-        return found + (f"#{anchor}" if anchor else "")
-
-
-def by_link(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """An action through an opponent's link: a link that cannot act (the link to watch, one
-    switched off or renewed, one made up) is 404 before anything else, as the docs say, so
-    a post to it is never answered with the CSRF check's 403; a link to play is then
-    CSRF-checked as every post is."""
-    checked = csrf_protect(view)
-
-    @csrf_exempt
-    @wraps(view)
-    def through_link(request: HttpRequest, token: str) -> HttpResponse:
-        seat_of(request, None, token, acting=True)
-        return checked(request, token=token)
-
-    through_link.csrf_checked_inside = True  # type: ignore[attr-defined]  # for the route tests
-    return through_link
-
-
-def seat_of(request: HttpRequest, game: int | None, token: str, *, acting: bool) -> Seat:
-    """The owner's seat (``game``), or a link's (``token``); acting on a game through the
-    link to watch is 404, as for a link that does not exist."""
-    if game is not None:
-        return Seat(selectors.game_or_404(request, game))
-    found, plays = selectors.game_by_link_or_404(token)
-    if acting and not plays:
-        raise Http404("no such game")
-    return Seat(found, token, plays)
-
-
 CHOOSE = (
     "Choose two of your armies (or one twice, for a solo game), an army revealed at one of "
     "your events, or give the share link of your opponent's army."
@@ -128,15 +79,21 @@ def _start(request: HttpRequest, armies: list[Army]) -> tuple[Game | None, str]:
         ((o, v) for o in opponents.SOURCES if (v := request.POST.get(o.field, "").strip())),
         (None, ""),
     )
+    seated = request.POST.get("played_on", "two") != "one"
+    goes_first = "b" if request.POST.get("first") == "b" else "a"
     try:
         if link or source is None:
             second = _shared(link) if link else by_pk.get(request.POST.get("army_b", ""))
             if second is None:
                 gone = "That share link leads to no army: it may have been switched off or renewed."
                 return None, gone if link else CHOOSE
-            return services.start_game(request.user, first, second), ""
-        game = source.start(request.user, first, chosen)
-        return game, "" if game is not None else source.missing
+            game = services.start_game(request.user, first, second)
+        else:
+            game = source.start(request.user, first, chosen)
+            if game is None:
+                return None, source.missing
+        services.choose_seats(game, seated=seated, first=goes_first)
+        return game, ""
     except Refused as exc:
         return None, exc.message
 
@@ -185,7 +142,7 @@ def _page(request: HttpRequest, seat: Seat, status: int = 200, **extra: Any) -> 
     offered, refusal = (), ""
     if attacker and target and seat.acts:
         try:
-            offered = services.offered_modifiers(game, attacker, target)
+            offered = services.offered_modifiers(game, attacker, target, seat=seat.side)
         except Refused as exc:
             refusal = exc.message
     asked = selectors.combat_rules(game).numbers_asked
@@ -210,7 +167,8 @@ def _page(request: HttpRequest, seat: Seat, status: int = 200, **extra: Any) -> 
         "numbers_asked": asked,
         "numbers_error": numbers_error,
         "log": presenters.log_lines(game, actions),
-        "can_undo": bool(state.actions),
+        "can_undo": any(seat.side is None or a.seat in ("", seat.side) for a in state.actions),
+        **presenters.seat_offer(game, seat.side, state.turn),
         "rally": _rally_form(game, state.phase),
         "morale": morale.offer(game),
         # (side, name, the verdict that routed it or "", force morale rolls due): the form
@@ -303,7 +261,8 @@ def work_out(request: HttpRequest, game: int | None = None, token: str = "") -> 
         dice = presenters.read_dice(given["die"])
         numbers = presenters.read_numbers(given["numbers"])
         worked = services.work_out(seat.game, given["attacker"], given["target"],
-                                   given["modifiers"], dice, numbers=numbers)  # fmt: skip
+                                   given["modifiers"], dice, numbers=numbers,
+                                   seat=seat.side)  # fmt: skip
     except Refused as exc:
         return _refused(request, seat, exc, ticked=given["modifiers"], given=given, **pair)
     return _page(request, seat, worked=worked, given=given, ticked=given["modifiers"], **pair)
@@ -319,7 +278,7 @@ def apply(request: HttpRequest, game: int | None = None, token: str = "") -> Htt
         action = services.apply_combat(
             seat.game, _version(request), given["attacker"], given["target"],
             given["modifiers"], dice, seed=given["seed"],
-            numbers=presenters.read_numbers(given["numbers"]),
+            numbers=presenters.read_numbers(given["numbers"]), seat=seat.side,
         )  # fmt: skip
     except Refused as exc:  # the form drawn again as it was sent
         return _refused(request, seat, exc, ticked=given["modifiers"], given=given,
@@ -336,7 +295,7 @@ def _change(
 ) -> HttpResponse:
     seat = seat_of(request, game, token, acting=True)
     try:
-        change(seat.game)
+        change(seat.game, seat.side)
     except Refused as exc:
         return _refused(request, seat, exc)
     messages.success(request, done)
@@ -346,20 +305,22 @@ def _change(
 @require_POST
 def next_phase(request: HttpRequest, game: int | None = None, token: str = "") -> HttpResponse:
     version = _version(request)
-    return _change(request, game, token, lambda g: services.next_phase(g, version), "Next phase.")
+    return _change(request, game, token, lambda g, s: services.next_phase(g, version, seat=s),
+                   "Next phase.")  # fmt: skip
 
 
 @require_POST
 def undo(request: HttpRequest, game: int | None = None, token: str = "") -> HttpResponse:
     version = _version(request)
-    return _change(request, game, token, lambda g: services.undo_last(g, version), "Taken back.")
+    return _change(request, game, token, lambda g, s: services.undo_last(g, version, seat=s),
+                   "Taken back.")  # fmt: skip
 
 
 @require_POST
 def remove(request: HttpRequest, game: int | None = None, token: str = "") -> HttpResponse:
     version, unit = _version(request), request.POST.get("unit", "")
     why = request.POST.get("why", "").strip()[:200]
-    return _change(request, game, token, lambda g: services.remove_unit(g, version, unit, why),
+    return _change(request, game, token, lambda g, s: services.remove_unit(g, version, unit, why, seat=s),
                    "Unit removed.")  # fmt: skip
 
 
@@ -371,7 +332,7 @@ def rally(request: HttpRequest, game: int | None = None, token: str = "") -> Htt
     facts = request.POST.getlist("fact")[:20]
     try:
         die = presenters.read_rally_die(request.POST.get("die", ""))
-        action = services.rally(seat.game, version, unit, facts, die)
+        action = services.rally(seat.game, version, unit, facts, die, seat=seat.side)
     except Refused as exc:
         return _refused(request, seat, exc)
     messages.success(request, f"{action.payload['unit_name']}: "
@@ -390,7 +351,8 @@ def force_morale(request: HttpRequest, game: int | None = None, token: str = "")
     try:
         dice = presenters.read_dice(request.POST.get("dice", "")[:40])
         count = _whole(request.POST.get("count", "1"))
-        action = morale.force_morale(seat.game, version, side, dice, count=count, bonus=bonus)
+        action = morale.force_morale(seat.game, version, side, dice, count=count, bonus=bonus,
+                                     seat=seat.side)  # fmt: skip
     except Refused as exc:
         return _refused(request, seat, exc)
     p = action.payload
@@ -418,7 +380,7 @@ def operations_batch(
         said = "the body is not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else exc.message
         return no_store(JsonResponse({"error": said}, status=400))
     seat = seat_of(request, game, token, acting=True)
-    done = operations.apply_operations(seat.game, batch)
+    done = operations.apply_operations(seat.game, batch, seat=seat.side)
     answer = {"version": seat.game.version, "results": [o.to_json() for o in done]}
     return no_store(JsonResponse(answer))
 

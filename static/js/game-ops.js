@@ -20,6 +20,7 @@ import { onceKey, randomHex } from "./changes/keys.js";
 import * as queue from "./changes/queue.js";
 import { follow } from "./game-follow.js";
 import * as exact from "./game-engine.js";
+import { whoseTurn } from "./game-where.js";
 
 const root = document.getElementById("game");
 const GAME = root && root.dataset.game ? "game-" + root.dataset.game : null;
@@ -136,6 +137,8 @@ function lay() {
   if (now.turn !== Number(data().turn) || now.phase !== data().phase) {
     const shown = document.getElementById("where");
     setText(shown, "Turn " + now.turn + ", " + phaseName(now.phase));
+    const whose = document.getElementById("whose");
+    if (whose) { setText(whose, whoseTurn(data(), now.turn)); }
     shown.appendChild(document.createTextNode(" "));
     const mark = document.createElement("span");
     mark.className = "optimistic-mark";
@@ -286,15 +289,17 @@ function combatFrom(form) {
   return enqueue("combat", value, unitName(value.attacker) + " against " + unitName(value.target) + " (" + dice + ")");
 }
 
-/* What Undo would take back on this phone: its newest action not sent (or on its way),
- * else the newest in the log still standing and not taken back by a waiting undo. */
+/* What Undo would take back on this phone: its newest action not sent (or on its way), else
+ * the newest standing in the log, its own on two phones, not taken back by a waiting undo. */
 function undoTarget() {
   const waiting = unseen();
   const taken = new Set(waiting.filter((r) => r.op === "undo").map((r) => r.value.of || "#" + r.value.number));
   const mine = waiting.filter((r) => r.op !== "undo" && !taken.has(r.key));
   if (mine.length) { return { record: mine[mine.length - 1] }; }
   const lines = Array.from(game().querySelectorAll(".game-log > li[data-kind]"));
+  const seat = data().seat;
   const line = lines.find((li) => li.getAttribute("data-kind") !== "undo" && !li.classList.contains("undone")
+    && (!seat || !li.dataset.seat || li.dataset.seat === seat)
     && !taken.has(li.getAttribute("data-key") || "#" + li.value));
   return line ? { line: line } : null;
 }

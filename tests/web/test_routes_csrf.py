@@ -35,7 +35,7 @@ PROTECTED = [r for r in all_routes() if not _declared(r)]
 
 
 def test_only_the_declared_views_are_csrf_exempt():
-    # a view that looks its link up before the CSRF check (games.views.by_link) is checked
+    # a view that looks its link up before the CSRF check (games.access.by_link) is checked
     # all the same: it is posted to without a token below, as every protected route is
     exempt = {str(r) for r in all_routes() if getattr(r.view, "csrf_exempt", False)
               and not getattr(r.view, "csrf_checked_inside", False)}  # fmt: skip

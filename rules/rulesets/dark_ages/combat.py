@@ -119,6 +119,9 @@ EDITIONS = {
 
 
 class DarkAgesCombat(CombatRules):
+    one_sided = ("3) Melee, One-Sided Melee",
+                 "units only inflict casualties during their own player turn")  # fmt: skip
+
     def __init__(self, ruleset: Fighter) -> None:
         self.ruleset = ruleset
         self.edition = EDITIONS[ruleset.slug]

@@ -105,6 +105,8 @@ BY_CODE = {r.code: r for r in RULINGS}
 
 class FeudalCombat(CombatRules):
     rulings = RULINGS
+    one_sided = ("3.1 One-Sided Mêlée", "units only inflict Hits during their own player turn")
+    rally_phasing = "4.1a Rallying"
 
     def phases(self, options: Mapping[str, Any]) -> tuple[Phase, ...]:
         return PHASES

@@ -1,0 +1,35 @@
+"""Who is at a game's page: the owner's page plays side A on two phones, the link to play
+side B, the link to watch none; on one phone nobody holds a seat; a link that cannot act
+is 404 before anything else."""
+
+from __future__ import annotations
+
+import pytest
+from django.http import Http404
+from django.test import RequestFactory
+
+from armybuilder.games import services
+from armybuilder.games.access import Seat, seat_of
+
+pytestmark = pytest.mark.django_db
+
+
+def test_on_two_phones_the_owner_plays_a_and_the_link_to_play_b(user, feudal_armies):
+    game = services.start_game(user, *feudal_armies, seated=True)
+    assert Seat(game).side == "a"
+    assert Seat(game, "some-token").side == "b"
+    assert Seat(game, "some-token", acts=False).side is None  # the link to watch
+
+
+def test_on_one_phone_nobody_holds_a_seat(game):
+    assert Seat(game).side is None and Seat(game, "some-token").side is None
+
+
+def test_acting_through_the_link_to_watch_is_404(game):
+    view = services.set_link(game, "view", True)
+    request = RequestFactory().post("/")
+    assert seat_of(request, None, view, acting=False).acts is False
+    with pytest.raises(Http404):
+        seat_of(request, None, view, acting=True)
+    with pytest.raises(Http404):
+        seat_of(request, None, "made-up", acting=False)
