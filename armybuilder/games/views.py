@@ -155,6 +155,7 @@ def _page(request: HttpRequest, seat: Seat, status: int = 200, **extra: Any) -> 
         "seat": seat,
         "urls": {name: seat.url(name) for name in ROUTES},
         "links": _links(request, seat),
+        "links_open": request.GET.get("links") == "open",
         "turn": state.turn,
         "phase": presenters.phase_names(game).get(state.phase, state.phase),
         "phase_key": state.phase,
@@ -397,7 +398,8 @@ def links(request: HttpRequest, game: int) -> HttpResponse:
         return _refused(request, Seat(found), exc)
     what = "watch" if which == "view" else "play"
     messages.success(request, f"A new link to {what}." if on else f"The link to {what} is off.")
-    return redirect(_game_url(found, "links"))
+    # the links' panel drawn open, the new link in sight to copy
+    return redirect(reverse("games:game", args=[found.pk]) + "?links=open#links")
 
 
 @require_safe

@@ -20,7 +20,7 @@ import { onceKey, randomHex } from "./changes/keys.js";
 import * as queue from "./changes/queue.js";
 import { follow } from "./game-follow.js";
 import * as exact from "./game-engine.js";
-import { whoseTurn } from "./game-where.js";
+import { rollDue, whoseTurn } from "./game-where.js";
 
 const root = document.getElementById("game");
 const GAME = root && root.dataset.game ? "game-" + root.dataset.game : null;
@@ -150,15 +150,14 @@ function lay() {
   if (rally) {
     const here = rally.getAttribute("data-rally-phase") === now.phase;
     setHidden(rally, !here);
-    const later = game().querySelector("[data-rally-later]");
-    if (later) { setHidden(later, here); }
+    const later = game().querySelector("[data-rally-later]");  if (later) { setHidden(later, here); }
   }
   const taken = new Set(mine.filter((r) => r.op === "undo" && r.value && r.value.of).map((r) => r.value.of));
-  const undo = game().querySelector('form[data-op="undo"]');
-  if (undo) { setHidden(undo, !undoable()); }
+  const undo = game().querySelector('form[data-op="undo"]');  if (undo) { setHidden(undo, !undoable()); }
   Object.entries(exact.units()).forEach(([key, text]) => {
     const shown = cardOf(key) && cardOf(key).querySelector(".unit-state");
     if (shown) { setHidden(shown, true); shown.after(note(text)); }
+    if (/^Removed|To be removed/.test(text)) { rollDue(game(), key); }
   });
   mine.forEach((r) => {
     const v = r.value || {};
@@ -172,7 +171,7 @@ function lay() {
     }
     if (r.op === "remove") {
       const card = cardOf(v.unit);
-      if (card) { addClass(card, "removed"); }
+      if (card) { addClass(card, "removed"); rollDue(game(), v.unit); }
       if (card && !exact.units()[v.unit]) { card.appendChild(note("Removed: " + (v.why || "by the player"))); }
     } else if (r.op === "combat") {
       const card = cardOf(v.target);

@@ -85,6 +85,7 @@ def test_two_phones_play_three_turns_of_a_d5_game(live_server, new_context, game
         offline.get_by_label("Die (leave empty to roll)").fill("6")
         offline.get_by_role("button", name="Apply when sent").click()
         horse = card(opponent, a["Horse"])
+        horse.locator(".unit-more > summary").click()  # the card opens
         horse.get_by_text("Remove from the table…").click()
         horse.get_by_label("Why (routed, fled…)").fill("routed")
         horse.get_by_role("button", name="Remove Horse").click()
@@ -100,6 +101,7 @@ def test_two_phones_play_three_turns_of_a_d5_game(live_server, new_context, game
 
         # turn 3: the owner's levy is taken off the table by hand too
         levy = card(owner, b["Levy"])
+        levy.locator(".unit-more > summary").click()  # the card opens
         levy.get_by_text("Remove from the table…").click()
         levy.get_by_label("Why (routed, fled…)").fill("fled")
         levy.get_by_role("button", name="Remove Levy").click()

@@ -117,6 +117,7 @@ def test_two_phones_follow_each_other_over_three_turns(live_server, new_context,
         follows(game, owner, watcher)
         kept(owner)
         card = owner.locator(f"#unit-{_slug(b['Knights'])}")
+        card.locator(".unit-more > summary").click()  # the card opens
         card.get_by_text("Remove from the table…").click()
         card.get_by_label("Why (routed, fled…)").fill("routed")
         card.get_by_role("button", name="Remove Knights").click()
@@ -137,6 +138,7 @@ def test_two_phones_follow_each_other_over_three_turns(live_server, new_context,
         owner.locator("#combat").get_by_label("Die (leave empty to roll)").fill("6")
         still_kept(opponent)  # it followed the owner's Choose... and nothing else
         card = opponent.locator(f"#unit-{_slug(a['Knights'])}")
+        card.locator(".unit-more > summary").click()  # the card opens
         card.get_by_text("Remove from the table…").click()
         card.get_by_role("button", name="Remove Knights").click()
         expect(owner.get_by_text("The game moved on:")).to_be_visible()
@@ -197,6 +199,7 @@ def test_a_d5_game_is_followed_both_ways(live_server, new_context, db):
         follows(game, owner)
         still_kept(owner)
         card = owner.locator(f"#unit-{_slug(_key(game, 'b', 'B'))}")
+        card.locator(".unit-more > summary").click()  # the card opens
         card.get_by_text("Remove from the table…").click()
         card.get_by_role("button", name="Remove B").click()
         expect(opponent.locator(f"#unit-{_slug(_key(game, 'b', 'B'))}")).to_contain_text("Removed")

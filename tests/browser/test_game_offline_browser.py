@@ -93,6 +93,7 @@ def test_a_phone_offline_for_a_turn_plays_it_and_it_lands_in_order(live_server, 
         expect(card(owner, b["Serjeants"])).to_contain_text("hits worked out when sent")
         # a removal, taken back before it was ever sent
         bowmen = card(owner, b["Bowmen"])
+        bowmen.locator(".unit-more > summary").click()  # the card opens
         bowmen.get_by_text("Remove from the table…").click()
         bowmen.get_by_label("Why (routed, fled…)").fill("fled")
         bowmen.get_by_role("button", name="Remove Bowmen").click()

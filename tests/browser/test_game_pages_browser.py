@@ -135,3 +135,35 @@ def test_force_morale_rolled_through_the_pages_queue_routs_a_side(live_server, n
         audited(page, "routed")
     finally:
         context.close()
+
+
+TWELVE = [
+    {"name": name, "type": kind}
+    for name, kind in (
+        ("Knights", "knights"), ("Serjeants", "serjeants"), ("Bowmen", "bowmen"),
+        ("Brigans", "brigans"), ("Freemen", "freemen"),
+    )
+] * 3  # fmt: skip
+
+
+def test_a_feudal_game_of_twelve_units_a_side_is_at_most_three_phone_screens(
+    live_server, new_context
+):
+    user = User.objects.create_user("twelve")
+    sides = [
+        create_army(army("feudal-2017", TWELVE[:12], name=name), owner=user)
+        for name in ("Normans", "Saxons")
+    ]
+    game = services.start_game(user, *sides, seated=True)
+    phone = VIEWPORTS["phone"]
+    context = logged_in_context(new_context, live_server, user, phone)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/games/{game.pk}/")
+        expect(page.locator(".unit-card")).to_have_count(24)
+        high = page.evaluate("document.documentElement.scrollHeight")
+        print(f"feudal 12 a side: {high} px, {high / phone['height']:.2f} screens")
+        assert high <= 3 * phone["height"], f"{high} px: {high / phone['height']:.1f} screens"
+        audited(page, "twelve-a-side")
+    finally:
+        context.close()

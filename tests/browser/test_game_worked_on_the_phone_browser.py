@@ -184,6 +184,7 @@ def test_offline_a_removal_a_force_morale_roll_and_a_rally_show_at_once_as_the_s
     connection(page.context, page, on=False)
     # Normans lose their knights, roll force morale (two dice from the phone's seed)
     knights_card = card(page, knights)
+    knights_card.locator(".unit-more > summary").click()  # the card opens
     knights_card.get_by_text("Remove from the table…").click()
     knights_card.get_by_label("Why (routed, fled…)").fill("fled")
     knights_card.get_by_role("button", name="Remove Knights").click()
