@@ -19,7 +19,7 @@ from armybuilder.armies.changes.commands import SetValue
 from armybuilder.armies.models import Army
 from armybuilder.catalog.selectors import army_lookup
 from tests.browser.conftest import OFFLINE_LOAD_FAILURES, engine_ready
-from tests.browser.screen import Held, same_as_fresh, under_the_worker
+from tests.browser.screen import Held, same_as_fresh, settled, under_the_worker
 from tests.browser.test_builder_journeys import (
     TIMEOUT,
     entry_units,
@@ -443,6 +443,9 @@ def test_a_move_sent_as_the_tab_closed_is_shown_once_by_the_next_page(
     again = page.context.new_page()
     again.set_default_timeout(TIMEOUT)
     again.goto(f"{live_server.url}/armies/{saved.pk}/")
+    # the device's queue read (the move may still be in it) and sent again: then settled
+    expect(again.locator("html[data-queue-read]")).to_have_count(1)
+    settled(again)
     expect(again.locator("#pending-changes")).to_be_hidden()
     expect(again.locator("#army-version")).to_have_value(str(saved.version))
     assert shown(again) == moved

@@ -480,6 +480,8 @@ function start() {
       return value !== undefined && !sameValue(value, fromOf(wrap));
     });
   arrive().then(() => {
+    // what this device still had to send is laid on the page and on its way (tests wait on it)
+    document.documentElement.dataset.queueRead = "1";
     early.forEach((wrap) => { if (wrap.isConnected) { changed(wrap, 0); } });
     if (navigation === "back_forward" || navigation === "reload" || copy) {
       freshen();
