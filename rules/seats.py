@@ -16,12 +16,14 @@ plays both sides) has none, and nothing here refuses it anything. With seats:
 - Undo takes back one's own actions only.
 
 Where the player turns are one-sided the game's turn counter counts them (as the page and
-the log say "Turn 2"): the side that goes first plays the odd ones. Every refusal names the rule and its section.
+the log say "Turn 2"): the side that goes first plays the odd ones. Every refusal names
+the rule and its section.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from rules.combat import CombatRules
 from rules.table import Refused
@@ -38,62 +40,55 @@ def other(side: str) -> str:
     return "b" if side == "a" else "a"
 
 
-def phasing(engine: CombatRules, turn: int, first: str) -> str | None:
-    """The side whose player turn ``turn`` is, where the source's turns are one-sided
-    (None: both sides act in every turn)."""
-    if engine.one_sided is None:
-        return None
-    return first if turn % 2 == 1 else other(first)
+@dataclass(frozen=True)
+class Turn:
+    """A game's turn as ``rules.seats`` reads it: the rule set's combat rules, the turn's
+    number, the side that goes first and each side's army name (by "a" and "b")."""
+
+    engine: CombatRules
+    number: int
+    first: str
+    names: Mapping[str, str]
+
+    @property
+    def phasing(self) -> str | None:
+        """The side whose player turn this is, where the source's turns are one-sided
+        (None: both sides act in every turn)."""
+        if self.engine.one_sided is None:
+            return None
+        return self.first if self.number % 2 == 1 else other(self.first)
 
 
-def may_attack(
-    engine: CombatRules,
-    seat: str | None,
-    attacker_side: str,
-    turn: int,
-    first: str,
-    names: Mapping[str, str],
-) -> None:
-    """Refused unless ``seat`` may record a combat of a unit of ``attacker_side`` now."""
+def may_attack(turn: Turn, seat: str | None, side: str) -> None:
+    """Refused unless ``seat`` may record a combat of a unit of ``side`` now."""
     if seat is None:
         return
-    own(seat, attacker_side, names, "combats")
-    turns = phasing(engine, turn, first)
-    if turns is not None and attacker_side != turns:
-        section, words = engine.one_sided or ("", "")
-        raise Refused(f"It is {of(names[turns])} player turn: {words} ({section}). "
-                      f"{of(names[attacker_side])} units fight in their own player turn.")  # fmt: skip
+    own(seat, side, turn.names, "combats")
+    phasing = turn.phasing
+    if phasing is not None and side != phasing:
+        section, words = turn.engine.one_sided or ("", "")
+        raise Refused(f"It is {of(turn.names[phasing])} player turn: {words} ({section}). "
+                      f"{of(turn.names[side])} units fight in their own player turn.")  # fmt: skip
 
 
-def may_rally(
-    engine: CombatRules,
-    seat: str | None,
-    side: str,
-    turn: int,
-    first: str,
-    names: Mapping[str, str],
-) -> None:
+def may_rally(turn: Turn, seat: str | None, side: str) -> None:
     """Refused unless ``seat`` may rally a unit of ``side`` now."""
     if seat is None:
         return
-    own(seat, side, names, "rallies")
-    turns = phasing(engine, turn, first)
-    if turns is not None and side != turns and engine.rally_phasing:
-        raise Refused(f"It is {of(names[turns])} player turn: only phasing units rally "
-                      f"({engine.rally_phasing}).")  # fmt: skip
+    own(seat, side, turn.names, "rallies")
+    phasing, section = turn.phasing, turn.engine.rally_phasing
+    if phasing is not None and side != phasing and section:
+        raise Refused(f"It is {of(turn.names[phasing])} player turn: only phasing units rally "
+                      f"({section}).")  # fmt: skip
 
 
-def may_end_phase(
-    engine: CombatRules, seat: str | None, turn: int, first: str, names: Mapping[str, str]
-) -> None:
+def may_end_phase(turn: Turn, seat: str | None) -> None:
     """Refused unless ``seat`` may move the turn on: the phasing player ends their own
     phases where the player turns are one-sided."""
-    if seat is None:
-        return
-    turns = phasing(engine, turn, first)
-    if turns is not None and seat != turns:
-        raise Refused(f"It is {of(names[turns])} player turn: their player moves it on to the "
-                      "next phase.")  # fmt: skip
+    phasing = turn.phasing
+    if seat is not None and phasing is not None and seat != phasing:
+        raise Refused(f"It is {of(turn.names[phasing])} player turn: their player moves it on "
+                      "to the next phase.")  # fmt: skip
 
 
 def own(seat: str | None, side: str, names: Mapping[str, str], what: str) -> None:

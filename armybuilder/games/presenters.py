@@ -72,27 +72,21 @@ def seat_offer(game: Game, mine: str | None, turn: int) -> dict[str, Any]:
     phone plays both sides) may do in it (``rules.seats``): the sides whose units it may
     pick as attackers, rally, remove and roll force morale for, and whether it moves the
     turn on."""
-    engine, first = selectors.combat_rules(game), game.first
     names = {k: v.name for k, v in selectors.sides(game).items()}
-    phasing = seats.phasing(engine, turn, first)
-    attack, rally = [], []
-    for side in names:
-        if _allowed(seats.may_attack, engine, mine, side, turn, first, names):
-            attack.append(side)
-        if _allowed(seats.may_rally, engine, mine, side, turn, first, names):
-            rally.append(side)
+    at = seats.Turn(selectors.combat_rules(game), turn, game.first, names)
+    phasing, one_sided = at.phasing, at.engine.one_sided
     return {
         "plays": names[mine] if mine else "",
         "plays_of": seats.of(names[mine]) if mine else "",
         "phasing": names[phasing] if phasing else "",
         "phasing_of": seats.of(names[phasing]) if phasing else "",
-        "one_sided_section": engine.one_sided[0] if engine.one_sided else "",
+        "one_sided_section": one_sided[0] if one_sided else "",
         # each side's name as an owner, for the page's script to say whose turn it is
         "turns_of_json": json.dumps({k: seats.of(v) for k, v in names.items()}),
-        "attack_sides": attack,
-        "rally_sides": rally,
+        "attack_sides": [k for k in names if _allowed(seats.may_attack, at, mine, k)],
+        "rally_sides": [k for k in names if _allowed(seats.may_rally, at, mine, k)],
         "own_sides": [k for k in names if mine is None or k == mine],
-        "may_move_on": _allowed(seats.may_end_phase, engine, mine, turn, first, names),
+        "may_move_on": _allowed(seats.may_end_phase, at, mine),
     }
 
 
