@@ -100,3 +100,38 @@ def test_each_phone_plays_its_own_side_in_the_sources_turn_order(live_server, ne
         combats = game.actions.filter(kind="combat")
         assert [(c.seat, c.undone) for c in combats] == [("a", False), ("b", True)]
         audited(owner, "seat-log")
+
+
+DARK_AGES = [{"name": "Warband", "type": "warband"}, {"name": "Shieldwall", "type": "infantry"}]
+
+
+def test_in_dark_ages_the_other_phone_is_refused_by_one_sided_melee(live_server, new_context):
+    user = User.objects.create_user("dark")
+    sides = [create_army(army("dark-ages-2015", DARK_AGES, name=name), owner=user)
+             for name in ("Saxons", "Danes")]  # fmt: skip
+    game = services.start_game(user, *sides, seated=True, first="b")
+    with two_phones(live_server, new_context, game, ("Warband", "Shieldwall")) as phones:
+        owner, opponent, a, b = phones.owner, phones.opponent, phones.a, phones.b
+        expect(owner.locator("#whose")).to_have_text("Danes' player turn")  # Danes go first
+        for phase in ("2) Shooting", "3) Melee"):
+            opponent.get_by_role("button", name="Next phase").click()
+            expect(owner.locator("#where")).to_have_text(f"Turn 1, {phase}")
+        owner.goto(f"{owner.url.split('?')[0]}?attacker={a['Warband']}"
+                   f"&target={b['Shieldwall']}#combat")  # fmt: skip
+        refusal = owner.locator("#combat [role=alert]")
+        expect(refusal).to_contain_text("It is Danes' player turn")
+        expect(refusal).to_contain_text("One-Sided Melee")
+        taps = 0
+        for button in (
+            card(opponent, b["Warband"]).get_by_role("button", name="Attacker: Warband"),
+            card(opponent, a["Shieldwall"]).get_by_role("button", name="Target: Shieldwall"),
+            opponent.get_by_role("button", name="Work out"),
+            opponent.get_by_role("button", name="Apply"),
+        ):
+            button.click()
+            taps += 1
+        assert taps == 4
+        expect(owner.locator("#log li").first).to_contain_text("Warband against Shieldwall")
+        expect(owner.locator("#log li").first).to_contain_text("— Danes' phone")
+        expect(owner.get_by_role("button", name="Undo")).to_be_hidden()  # nothing of its own
+        assert [(c.seat, c.undone) for c in game.actions.filter(kind="combat")] == [("b", False)]
