@@ -52,7 +52,7 @@ def phase_names(game: Game) -> dict[str, str]:
 def log_lines(game: Game, actions: Iterable[GameAction]) -> list[LogLine]:
     """Every action, newest first, in words; a combat with its worked steps."""
     names = phase_names(game)
-    sides = {k: v.name for k, v in selectors.sides(game).items()}
+    sides = selectors.side_names(game)
     lines = []
     for action in actions:
         said = table_words.line(action.kind, action.payload, names)
@@ -72,8 +72,8 @@ def seat_offer(game: Game, mine: str | None, turn: int) -> dict[str, Any]:
     phone plays both sides) may do in it (``rules.seats``): the sides whose units it may
     pick as attackers, rally, remove and roll force morale for, and whether it moves the
     turn on."""
-    names = {k: v.name for k, v in selectors.sides(game).items()}
-    at = seats.Turn(selectors.combat_rules(game), turn, game.first, names)
+    at = selectors.turn_of(game, turn)
+    names = at.names
     phasing, one_sided = at.phasing, at.engine.one_sided
     return {
         "plays": names[mine] if mine else "",

@@ -21,7 +21,7 @@ import rules
 from armybuilder.catalog import services as catalog
 from armybuilder.catalog.selectors import pinned_lookup
 from armybuilder.games.models import SIDES, Game, GameAction
-from rules import table
+from rules import seats, table
 from rules.combat import CombatRules, Phase
 from rules.presentation import numbered_names
 
@@ -139,6 +139,16 @@ def side_view(game: Game, key: str) -> SideView:
 
 def sides(game: Game) -> dict[str, SideView]:
     return {key: side_view(game, key) for key in SIDES}
+
+
+def side_names(game: Game) -> dict[str, str]:
+    """Each side's army name, by its key."""
+    return {key: view.name for key, view in sides(game).items()}
+
+
+def turn_of(game: Game, number: int) -> seats.Turn:
+    """The game's turn ``number`` as ``rules.seats`` reads who may act in it."""
+    return seats.Turn(combat_rules(game), number, game.first, side_names(game))
 
 
 def live_actions(actions: Iterable[GameAction]) -> list[GameAction]:

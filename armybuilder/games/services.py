@@ -138,21 +138,11 @@ def work_out(
     phone may record this attacker's combat now."""
     state = state if state is not None else selectors.state_of(game)
     attacker, target = unit_card(game, attacker_id), unit_card(game, target_id)
-    seats.may_attack(turn_of(game, state.turn), seat, attacker.side)
+    seats.may_attack(selectors.turn_of(game, state.turn), seat, attacker.side)
     target_list = selectors.side_view(game, target.side).army.list_data
     return table.work_out(selectors.combat_rules(game), selectors.options(game), state,
                           attacker, target, target_list, modifiers, die, seed=seed,
                           numbers=numbers)  # fmt: skip
-
-
-def side_names(game: Game) -> dict[str, str]:
-    """Each side's army name, by its key."""
-    return {key: selectors.side_view(game, key).name for key in ("a", "b")}
-
-
-def turn_of(game: Game, number: int) -> seats.Turn:
-    """The game's turn ``number`` as ``rules.seats`` reads who may act in it."""
-    return seats.Turn(selectors.combat_rules(game), number, game.first, side_names(game))
 
 
 def phases_named(game: Game, message: str) -> str:
@@ -174,7 +164,7 @@ def offered_modifiers(
     attacker, target = unit_card(game, attacker_id), unit_card(game, target_id)
     if attacker.side == target.side:
         raise Refused(f"{attacker.name} and {target.name} are on the same side.")
-    seats.may_attack(turn_of(game, state.turn), seat, attacker.side)
+    seats.may_attack(selectors.turn_of(game, state.turn), seat, attacker.side)
     target_list = selectors.side_view(game, target.side).army.list_data
     try:
         return selectors.combat_rules(game).combat_modifiers(
@@ -276,7 +266,7 @@ def apply_combat(
 
     def make(locked: Game, state: selectors.GameState, actions: list[GameAction]) -> dict:
         attacker = unit_card(locked, attacker_id)
-        seats.may_attack(turn_of(locked, state.turn), seat, attacker.side)
+        seats.may_attack(selectors.turn_of(locked, state.turn), seat, attacker.side)
         worked = work_out(locked, attacker_id, target_id, modifiers, die, seed=seed,
                           numbers=numbers, state=state)  # fmt: skip
         return worked.payload()
@@ -302,7 +292,7 @@ def remove_unit(
 
     def make(locked: Game, state: selectors.GameState, actions: list[GameAction]) -> dict:
         card = unit_card(locked, unit_id)
-        seats.own(seat, card.side, side_names(locked), "removals")
+        seats.own(seat, card.side, selectors.side_names(locked), "removals")
         return table.removal(state, card, why)
 
     return record_action(game, version, GameAction.REMOVE, make, keyed, seat)
@@ -336,7 +326,7 @@ def rally(
         engine, options = selectors.combat_rules(locked), selectors.options(locked)
         table.rally_allowed(engine, options, state, facts)  # before the unit is looked up
         card = unit_card(locked, unit_id)
-        seats.may_rally(turn_of(locked, state.turn), seat, card.side)
+        seats.may_rally(selectors.turn_of(locked, state.turn), seat, card.side)
         return table.rally(engine, options, state, card, facts, die, seed=seed)
 
     return record_action(game, version, GameAction.RALLY, make, keyed, seat)
@@ -349,7 +339,7 @@ def next_phase(
     ``seat``: where player turns are one-sided, only the phasing player moves it on."""
 
     def make(locked: Game, state: selectors.GameState, actions: list[GameAction]) -> dict:
-        seats.may_end_phase(turn_of(locked, state.turn), seat)
+        seats.may_end_phase(selectors.turn_of(locked, state.turn), seat)
         return table.next_phase(selectors.phases(locked), state)
 
     return record_action(game, version, GameAction.NEXT_PHASE, make, keyed, seat)
@@ -394,7 +384,7 @@ def undo_keyed(
             undo = next((a for a in actions if a.kind == GameAction.UNDO
                          and a.payload.get("of") == found.number), found)  # fmt: skip
             raise Duplicate(undo)
-        seats.may_undo(seat, found.seat, side_names(locked))
+        seats.may_undo(seat, found.seat, selectors.side_names(locked))
         return _take_back(found)
 
     return record_action(game, None, GameAction.UNDO, make, keyed, seat)

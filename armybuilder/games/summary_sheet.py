@@ -49,8 +49,8 @@ def by_phone(game: Game) -> list[tuple[str, int]]:
     if not game.seated:
         return []
     standing = selectors.state_of(game).actions
-    return [(seats.of(view.name), sum(1 for a in standing if a.seat == key))
-            for key, view in selectors.sides(game).items()]  # fmt: skip
+    return [(seats.of(name), sum(1 for a in standing if a.seat == key))
+            for key, name in selectors.side_names(game).items()]  # fmt: skip
 
 
 def summary_render(
