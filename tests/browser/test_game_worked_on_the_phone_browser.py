@@ -189,6 +189,7 @@ def test_offline_a_removal_a_force_morale_roll_and_a_rally_show_at_once_as_the_s
     knights_card.get_by_label("Why (routed, fled…)").fill("fled")
     knights_card.get_by_role("button", name="Remove Knights").click()
     expect(knights_card).to_contain_text("Removed: fled (not yet saved)")
+    expect(knights_card.locator(".unit-picks")).to_be_hidden()  # a removed unit is not picked
     morale = page.locator("form[data-op=force_morale][data-side-name=Normans]")
     morale.locator("#morale-count-a").select_option("2")
     morale.get_by_role("button", name="Force morale: Normans").click()
