@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 
 from armybuilder.games import services
 from armybuilder.games.models import Game
+from rules.combat import counted
 from tests.browser.conftest import OFFLINE_LOAD_FAILURES, engine_ready
 from tests.browser.game_phones import PHONE, card, connection, solo_game
 from tests.browser.screen import Held
@@ -66,7 +67,7 @@ def test_offline_a_combat_shows_its_hits_and_steps_at_once_and_the_server_agrees
     expect(worked).to_contain_text(re.compile(r"Dice: \d \(rolled from seed [0-9a-f]{16}\)"))
     expect(worked.locator("ol.steps li cite").first).not_to_be_empty()
     said = worked.locator("p").first.inner_text()
-    hits = int(re.search(r"Knights: (\d+) hits", said).group(1))
+    hits = int(re.search(r"Knights: (\d+) hits?\b", said).group(1))
     # the unit's new state, in the page's words, before any answer
     expect(target).to_contain_text(f"{hits} hits (not yet saved)" if hits else "no hits")
     expect(page.locator("#game-pending")).to_contain_text(
@@ -122,7 +123,8 @@ def test_online_work_out_is_answered_on_the_phone_and_applied_with_its_seed(
     expect(line).to_have_attribute("data-engine", "same")
     recorded = Game.objects.get(pk=game.pk).actions.get(kind="combat").payload
     assert recorded["seed"] == dice.group(1)
-    assert f"Knights: {recorded['result']['hits']} hits" in shown
+    result = recorded["result"]
+    assert f"Knights: {counted(result['hits'], result['unit'])} (" in shown
 
 
 @OFFLINE_LOAD_FAILURES
