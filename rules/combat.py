@@ -117,7 +117,9 @@ class Verdict:
 
 def counted(count: int, unit: str) -> str:
     """``count`` of the source's unit of damage, named in the plural (``hits``): ``1 hit``,
-    ``0 hits``, ``4 hits``."""
+    ``0 hits``, ``4 hits``, ``1 casualty``."""
+    if count == 1 and unit.endswith("ies"):
+        return f"{count} {unit[:-3]}y"
     if count == 1 and unit.endswith("s"):
         return f"{count} {unit[:-1]}"
     return f"{count} {unit}"

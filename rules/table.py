@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from rules.combat import Combat, CombatRules, Phase, Rally, Result
+from rules.combat import Combat, CombatRules, Phase, Rally, Result, counted
 from rules.errors import MalformedDocument
 from rules.text import text_problem
 
@@ -123,7 +123,7 @@ class UnitState:
         return self.removed or self.pending is not None
 
     def damage_text(self) -> str:
-        shown = [f"{n} {unit}" for unit, n in sorted(self.damage.items()) if n]
+        shown = [counted(n, unit) for unit, n in sorted(self.damage.items()) if n]
         return ", ".join(shown) or "no hits"
 
     def to_json(self) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""A game's actions in words: a combat's line counts its hits in good English."""
+"""A game's actions in words: a combat's line and a unit's card count hits in good English."""
 
 from __future__ import annotations
 
@@ -24,3 +24,11 @@ def test_a_combat_of_one_hit_says_one_hit_in_the_log():
     said = line("combat", combat(1), NAMES).text
     assert said == "Turn 2, Phase 3: Melee: Knights against Serjeants: 1 hit (3 in all)"
     assert ": 4 hits (3 in all)" in line("combat", combat(4), NAMES).text
+
+
+def test_a_unit_card_with_one_hit_says_one_hit():
+    from rules.table import UnitState
+
+    assert UnitState({"hits": 1}).damage_text() == "1 hit"
+    assert UnitState({"hits": 3, "casualties": 1}).damage_text() == "1 casualty, 3 hits"
+    assert UnitState({"hits": 0}).damage_text() == "no hits"
