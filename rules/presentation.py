@@ -160,6 +160,13 @@ def matrix_words(rows: Sequence[int] | None) -> str:
     return f"Fits force-matrix row{'s' if len(rows) != 1 else ''} {', '.join(str(r) for r in rows)}"
 
 
+def called_units(units: Sequence[Any]) -> list[str]:
+    """What each unit of an army is called wherever it is shown (the builder's cards, the
+    order of battle, a game's cards, pickers and log): its name, numbered when other units
+    have it too (``numbered_names``)."""
+    return numbered_names([str(u.get("name", "")) if isinstance(u, Mapping) else "" for u in units])
+
+
 def numbered_names(names: Sequence[str]) -> list[str]:
     """Names that tell units apart: a name two or more units share is numbered in the
     army's order ("Fyrd shieldwall 1", "Fyrd shieldwall 2"), skipping a number whose name
@@ -177,7 +184,7 @@ def numbered_names(names: Sequence[str]) -> list[str]:
     found = []
     for name in names:
         key = said(name)
-        if counts[key] == 1:
+        if counts[key] == 1 or not key:  # a blank name has nothing to number
             found.append(name)
             continue
         number = last.get(key, 0) + 1

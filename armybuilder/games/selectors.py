@@ -23,7 +23,7 @@ from armybuilder.catalog.selectors import pinned_lookup
 from armybuilder.games.models import SIDES, Game, GameAction
 from rules import seats, table
 from rules.combat import CombatRules, Phase
-from rules.presentation import numbered_names
+from rules.presentation import called_units
 
 
 @dataclass(frozen=True)
@@ -123,7 +123,7 @@ def side_view(game: Game, key: str) -> SideView:
         army, report = read_side(side, game.__dict__.get("_lookups"))
         cards = []
         # units of one name are numbered in the game: cards, pickers, log and summary
-        names = numbered_names([str(u["name"]) for u in army.units])
+        names = called_units(army.units)
         for i, unit in enumerate(army.units):
             ident = army.unit_ids[i] if i < len(army.unit_ids) else None
             if ident is None:

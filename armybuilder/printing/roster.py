@@ -14,10 +14,11 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import rules
+from rules import presentation
 from rules.base import Issue, ItemReport
 from rules.fields import Field
 from rules.qrs import stat_label
@@ -98,14 +99,19 @@ def build_roster(
     army: rules.Army, report: rules.Report, *, list_name: str = "", group_identical: bool = True
 ) -> Roster:
     ruleset = rules.get_ruleset(army.ruleset)
+    # units of one name are numbered as in the builder and a game (rules.presentation)
+    called = presentation.called_units(army.units)
     units = tuple(
-        _unit_block(ruleset, unit, item, report, army.list_title)
-        for unit, item in zip(army.units, report.units, strict=True)
+        _unit_block(ruleset, unit, replace(item, name=name), report, army.list_title)
+        for unit, item, name in zip(army.units, report.units, called, strict=True)
     )
     groups = _groups(ruleset, army, report, units)
     if group_identical:
         keys = {b.number: _same_key(u, b) for u, b in zip(army.units, units, strict=True)}
-        groups = tuple(Group(g.title, g.general, _merged(g.units, keys), g.points) for g in groups)
+        own = {b.number: str(u.get("name", "")) for u, b in zip(army.units, units, strict=True)}
+        groups = tuple(
+            Group(g.title, g.general, _merged(g.units, keys, own), g.points) for g in groups
+        )
     return Roster(
         name=army.name,
         ruleset_title=ruleset.title,
@@ -130,8 +136,11 @@ def _same_key(unit: Mapping[str, Any], block: UnitBlock) -> str:
     return json.dumps([dict(unit), block.points, problems], sort_keys=True, default=str)
 
 
-def _merged(blocks: tuple[UnitBlock, ...], keys: Mapping[int, str]) -> tuple[UnitBlock, ...]:
-    """One card per run of identical units (in the order the first of each appears)."""
+def _merged(
+    blocks: tuple[UnitBlock, ...], keys: Mapping[int, str], own: Mapping[int, str]
+) -> tuple[UnitBlock, ...]:
+    """One card per run of identical units (in the order the first of each appears): it
+    carries their own name, unnumbered, and the numbers of their places."""
     seen: dict[str, list[UnitBlock]] = {}
     for block in blocks:
         seen.setdefault(keys[block.number], []).append(block)
@@ -139,7 +148,8 @@ def _merged(blocks: tuple[UnitBlock, ...], keys: Mapping[int, str]) -> tuple[Uni
     for same in seen.values():
         first = same[0]
         if len(same) > 1:
-            first = dataclasses.replace(first, numbers=tuple(b.number for b in same))
+            numbers = tuple(b.number for b in same)
+            first = dataclasses.replace(first, name=own[first.number], numbers=numbers)
         merged.append(first)
     return tuple(merged)
 

@@ -359,6 +359,7 @@ def _items(
     reports = found.units if kind == "units" else found.generals
     ids = army.unit_ids if kind == "units" else army.general_ids
     shown = []
+    called = presentation.called_units(items) if kind == "units" else None
     for i, (item, item_report) in enumerate(zip(items, reports, strict=True)):
         item_id = (ids[i] if i < len(ids) else None) or ""
         anchor = presentation.item_anchor(kind, item_id, i)
@@ -368,7 +369,7 @@ def _items(
                 "id": item_id,
                 "anchor": anchor,
                 "number": i + 1,
-                "name": str(item.get("name", "")),
+                "name": called[i] if called else str(item.get("name", "")),
                 "points": item_report.points,
                 "breakdown": list(item_report.breakdown),
                 "stats": [list(pair) for pair in presentation.stat_items(item_report.stats)],

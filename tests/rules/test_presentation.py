@@ -26,3 +26,10 @@ def test_every_unit_ends_with_a_name_of_its_own(names):
     assert len({" ".join(n.split()).casefold() for n in found}) == len(found)
     for before, after in zip(names, found, strict=True):
         assert after == before or after.startswith(before + " ")
+
+
+def test_units_are_called_by_their_name_numbered_among_units_of_that_name():
+    from rules.presentation import called_units
+
+    units = [{"name": "Fyrd"}, {"name": "Hird"}, {"name": " fyrd"}, {"name": ""}, {"name": ""}]
+    assert called_units(units) == ["Fyrd 1", "Hird", " fyrd 2", "", ""]

@@ -28,6 +28,7 @@ from armybuilder.armies.builder.controls import Control, control_id
 from armybuilder.armies.changes.operations import Batch, Outcome
 from armybuilder.armies.documents import Checked, check_army
 from armybuilder.catalog.selectors import lists_for
+from rules import presentation
 from rules.base import EntryStatus
 
 WHOLE = ("settings", "roll", "undo", "restore")  # the builder is redrawn after these
@@ -169,12 +170,17 @@ def _items(
     was = {i.get("id"): i for i in batch.before.get(kind) or () if isinstance(i, dict)}
     now = checked.army.document[kind]
     set_targets = {t for t, _ in set_by_page}
+    called_before, called_now = _called(batch.before, kind), _called(checked.army.document, kind)
     for at, item_id in enumerate(after):
         if item_id in stayed:
             old_item = was.get(item_id)
             # a change copies only what it changes: an untouched unit is the very same dict
             same = old_item is now[at] or old_item == now[at]
             if same and item_id not in set_targets:
+                if called_before.get(item_id) != called_now.get(item_id):
+                    # another unit took or left its name: only its numbered name moved
+                    row = presenters.item_row(checked, ruleset, kind, at, with_controls=False)
+                    parts.append(_render(request, "item-summary", {**ctx, "row": row, "oob": True}))
                 continue  # untouched: nothing of its card is sent
             old = was.get(item_id) or {}
             parts += _changed(request, checked, ctx, kind, item_id, at, old, set_by_page)
@@ -202,6 +208,19 @@ def _items(
         parts.append(f'<div hx-swap-oob="{where}">{card}</div>')
         placed.add(item_id)
     return parts
+
+
+def _called(document: Any, kind: str) -> dict[str, str]:
+    """Each unit's id -> what its card calls it (numbered among units of one name)."""
+    items = document.get(kind) if isinstance(document, dict) else None
+    items = [i for i in items or () if isinstance(i, dict)]
+    if kind != "units":
+        return {}
+    return {
+        i["id"]: n
+        for i, n in zip(items, presentation.called_units(items), strict=True)
+        if i.get("id")
+    }
 
 
 def _focuses(operation: Any) -> bool:

@@ -226,7 +226,9 @@ def item_row(
     return Row(
         kind=kind,
         index=index,
-        name=str(item.get("name", "")),
+        name=presentation.called_units(items)[index]
+        if kind == "units"
+        else str(item.get("name", "")),
         points=item_report.points,
         breakdown=tuple(item_report.breakdown),
         stats=stat_items(item_report.stats),

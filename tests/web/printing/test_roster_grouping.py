@@ -46,6 +46,8 @@ def test_one_card_per_unit_when_the_player_asks():
     html = services.army_sheet_html(twelve_units(), "roster", extras=["one-card-per-unit"])
     assert len(cards(html)) == 12
     assert "×4" not in html
+    # each card names its unit as the builder and a game do: numbered among its name
+    assert [n for n in range(1, 5) if f"Knights {n}<" in html] == [1, 2, 3, 4]
 
 
 @pytest.mark.django_db
@@ -54,6 +56,7 @@ def test_units_differing_only_in_a_problem_or_a_field_keep_their_own_cards():
     document["units"][5]["figures"] = 13
     html = services.army_sheet_html(document, "roster")
     assert "Knights ×3" in html and len(cards(html)) == 10
+    assert "Knights 2<" in html  # the one that differs, by its number among the Knights
 
 
 @pytest.mark.django_db

@@ -246,7 +246,10 @@ def test_structural_changes_answer_only_the_cards_they_touch(owner_client, user)
     text = owner_client.post(
         base + f"{spears}/duplicate/", {"version": 2}, headers=HX
     ).content.decode()
-    assert text.count('class="item-name">Spears<') == 1  # the copy only
+    # the copy's whole card, and of the first Spears only its head: both numbered now
+    assert text.count('class="item-name">Spears 2<') == 1
+    assert text.count('class="item-name">Spears 1<') == 1
+    assert text.count(f'<li id="unit-{spears}"') == 0
     assert f'hx-swap-oob="afterend:#unit-{spears}"' in text
     add = f"/armies/{saved.pk}/units/add/"
     text = owner_client.post(add, {"version": 3}, headers=HX).content.decode()

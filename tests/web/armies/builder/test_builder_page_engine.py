@@ -43,7 +43,12 @@ ARMIES = {
     ),
     "into-the-dark": lambda: army(
         "into-the-dark",
-        [{"name": "Militia", "quality": "levy", "figures": 12}, {"name": "Spears", "figures": 8}],
+        # two of one name: the engine numbers them as the server does, copies and renames too
+        [
+            {"name": "Militia", "quality": "levy", "figures": 12},
+            {"name": "Spears", "figures": 8},
+            {"name": "Militia", "quality": "levy", "figures": 10},
+        ],
         points_limit=150,
     ),
     "dark-ages-d5": lambda: army(
@@ -65,6 +70,7 @@ def server_drawing(saved: Any) -> dict[str, Any]:
         "units": [
             {
                 "id": row.item_id,
+                "name": row.name,
                 "points": row.points,
                 "breakdown": list(row.breakdown),
                 "stats": [[s.label, s.value] for s in row.stats],
@@ -97,6 +103,7 @@ def engine_drawing(figures: dict[str, Any]) -> dict[str, Any]:
         "units": [
             {
                 "id": u["id"],
+                "name": u["name"],
                 "points": u["points"],
                 "breakdown": u["breakdown"],
                 "stats": u["stats"],
