@@ -184,12 +184,16 @@ def test_what_undo_said_stays_when_the_follower_draws_the_same_version_after_it(
     # follower sees the version move and asks for a drawing, which comes after the answer
     answers: list = []
     drawings: list = []
+    sent: list = []
 
     def slow_answer(route) -> None:
+        # marked before the server is asked: under load the follower can see the undo's
+        # version while its answer is still being fetched here, and that drawing is the one
+        sent.append(True)
         answers.append((route, route.fetch()))
 
     def late_drawing(route) -> None:
-        if route.request.method == "GET" and answers and not drawings:
+        if route.request.method == "GET" and sent and not drawings:
             drawings.append(route)
         else:
             route.continue_()
@@ -198,7 +202,7 @@ def test_what_undo_said_stays_when_the_follower_draws_the_same_version_after_it(
     page.route(f"{live_server.url}/armies/{saved.pk}/", late_drawing)
     page.locator("#undo-button").click()
     deadline = time.monotonic() + 10
-    while not drawings and time.monotonic() < deadline:
+    while not (drawings and answers) and time.monotonic() < deadline:
         page.wait_for_timeout(100)
     assert answers and drawings, "the follower asked for a drawing while the answer was held"
     route, answer = answers[0]
