@@ -34,12 +34,15 @@ class Seat:
             return None
         return "b" if self.token else "a"
 
-    def url(self, name: str, anchor: str = "") -> str:
+    def url(self, name: str, anchor: str = "", *, op: str = "") -> str:
+        """The route ``name`` (``act``: the form of the kind of action ``op``) under the
+        owner's URL or this seat's link."""
+        named = [op] if op else []
         if self.token:
             route = "games:shared" if name == "game" else f"games:shared_{name}"
-            found = reverse(route, args=[self.token])
+            found = reverse(route, args=[self.token, *named])
         else:
-            found = reverse(f"games:{name}", args=[self.game.pk])
+            found = reverse(f"games:{name}", args=[self.game.pk, *named])
         return found + (f"#{anchor}" if anchor else "")
 
 
@@ -52,9 +55,9 @@ def by_link(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
 
     @csrf_exempt
     @wraps(view)
-    def through_link(request: HttpRequest, token: str) -> HttpResponse:
+    def through_link(request: HttpRequest, token: str, **named: str) -> HttpResponse:
         seat_of(request, None, token, acting=True)
-        return checked(request, token=token)
+        return checked(request, token=token, **named)
 
     through_link.csrf_checked_inside = True  # type: ignore[attr-defined]  # for the route tests
     return through_link

@@ -13,7 +13,8 @@ of the page's queue carries are ignored):
   twice. A key refused before may be sent again, and is then applied if it can be.
 - ``base_version``: the game's version the page showed (a whole number, 0 or more). It
   refuses nothing by itself: what conflicts is the turn and phase (below).
-- ``op`` and ``value``: ``combat`` (``attacker``, ``target``, ``modifiers``, ``die`` and
+- ``op`` and ``value``: one of the kinds of ``games.kinds.KINDS``, whose ``parse`` reads
+  the value: ``combat`` (``attacker``, ``target``, ``modifiers``, ``die`` and
   ``numbers`` as typed, ``seed``), ``rally`` (``unit``, ``facts``, ``die``,
   ``seed``: the die is rolled from it when none is typed, so a resend rolls the same),
   ``force_morale`` (``side``: "a" or "b", ``dice`` as typed, ``count``: how many to roll
@@ -35,17 +36,14 @@ from typing import Any
 
 from django.db import IntegrityError
 
-from armybuilder.games import morale, presenters, selectors, services
+from armybuilder.games import kinds, presenters, selectors, services
 from armybuilder.games.models import Game, GameAction
 from armybuilder.games.services import Keyed, Refused
 from armybuilder.jsonbody import BadOperation
 from armybuilder.oncekeys import RULE as KEY_RULE
 from armybuilder.oncekeys import is_once_key
 
-OPS = ("combat", "rally", "remove", "next_phase", "undo", "force_morale")
 MAX_BATCH = 200
-MAX_MODIFIERS = 50
-MAX_FACTS = 20
 MAX_TURN = 100_000
 
 
@@ -54,7 +52,7 @@ class Operation:
     key: str
     op: str
     base_version: int
-    value: Mapping[str, Any]  # read strictly for its op (``_VALUES``)
+    value: Mapping[str, Any]  # read strictly by its kind (``kinds.KINDS[op].parse``)
     turn: int | None = None  # where the player made it (None: undo)
     phase: str | None = None
 
@@ -104,24 +102,18 @@ def _operation(raw: Any, path: str) -> Operation:
     if type(base) is not int or base < 0:
         raise BadOperation(f"{path}.base_version: a whole number, 0 or more")
     op = raw.get("op")
-    if op not in OPS:
-        raise BadOperation(f"{path}.op: one of {', '.join(OPS)}")
+    kind = kinds.KINDS.get(op) if isinstance(op, str) else None
+    if kind is None:
+        raise BadOperation(f"{path}.op: one of {', '.join(kinds.KINDS)}")
     value = raw.get("value", {})
     if not isinstance(value, Mapping):
         raise BadOperation(f"{path}.value: an object")
-    read = _VALUES[op](value, f"{path}.value")
-    if op == "undo":
-        return Operation(key, op, base, read)
     where = f"{path}.value"
-    return Operation(key, op, base, read, _turn(value, where), _text(value, "phase", where, 40, 1))
-
-
-def _text(value: Mapping[str, Any], name: str, path: str, longest: int, shortest: int = 0) -> str:
-    found = value.get(name, "" if not shortest else None)
-    if not isinstance(found, str) or not shortest <= len(found) <= longest:
-        least = f"{shortest} to " if shortest else "up to "
-        raise BadOperation(f"{path}.{name}: text of {least}{longest} characters")
-    return found
+    read = kind.parse(value, where)
+    if not kind.placed:
+        return Operation(key, op, base, read)
+    phase = kinds.text(value, "phase", where, 40, 1)
+    return Operation(key, op, base, read, _turn(value, where), phase)
 
 
 def _turn(value: Mapping[str, Any], path: str) -> int:
@@ -129,72 +121,6 @@ def _turn(value: Mapping[str, Any], path: str) -> int:
     if type(found) is not int or not 1 <= found <= MAX_TURN:
         raise BadOperation(f"{path}.turn: the turn it was made in, a whole number from 1")
     return found
-
-
-def _keys(value: Mapping[str, Any], name: str, path: str, most: int) -> list[str]:
-    found = value.get(name, [])
-    if (not isinstance(found, list) or len(found) > most
-            or not all(isinstance(k, str) and len(k) <= 60 for k in found)):  # fmt: skip
-        raise BadOperation(f"{path}.{name}: a list of at most {most} keys (text)")
-    return found
-
-
-def _combat(value: Mapping[str, Any], path: str) -> dict[str, Any]:
-    return {
-        "attacker": _text(value, "attacker", path, 100, 1),
-        "target": _text(value, "target", path, 100, 1),
-        "modifiers": _keys(value, "modifiers", path, MAX_MODIFIERS),
-        "die": _text(value, "die", path, 1000),
-        "numbers": _text(value, "numbers", path, 400),
-        "seed": _text(value, "seed", path, 64),
-    }
-
-
-def _rally(value: Mapping[str, Any], path: str) -> dict[str, Any]:
-    return {
-        "unit": _text(value, "unit", path, 100, 1),
-        "facts": _keys(value, "facts", path, MAX_FACTS),
-        "die": _text(value, "die", path, 100),
-        "seed": _text(value, "seed", path, 64),
-    }
-
-
-def _force_morale(value: Mapping[str, Any], path: str) -> dict[str, Any]:
-    side = value.get("side")
-    if side not in ("a", "b"):
-        raise BadOperation(f'{path}.side: "a" or "b"')
-    found = {"side": side, "dice": _text(value, "dice", path, 40),
-             "seed": _text(value, "seed", path, 64)}  # fmt: skip
-    for name, least in (("bonus", 0), ("count", 1)):  # the engine bounds them by the source
-        number = value.get(name, least)
-        if type(number) is not int or not least <= number <= 20:
-            raise BadOperation(f"{path}.{name}: a whole number from {least} to 20")
-        found[name] = number
-    return found
-
-
-def _remove(value: Mapping[str, Any], path: str) -> dict[str, Any]:
-    return {"unit": _text(value, "unit", path, 100, 1), "why": _text(value, "why", path, 1000)}
-
-
-def _next_phase(value: Mapping[str, Any], path: str) -> dict[str, Any]:
-    return {}
-
-
-def _undo(value: Mapping[str, Any], path: str) -> dict[str, Any]:
-    of, number = value.get("of"), value.get("number")
-    if of is not None and not is_once_key(of):
-        raise BadOperation(f"{path}.of: the key of the operation to take back, {KEY_RULE}")
-    # an action made by a form has no key: the page names it by its number in the log
-    if number is not None and (
-        isinstance(number, bool) or not isinstance(number, int) or not 1 <= number < 10**9
-    ):
-        raise BadOperation(f"{path}.number: the number of the action to take back, from 1")
-    return {"of": of, "number": number if of is None else None}
-
-
-_VALUES = {"combat": _combat, "rally": _rally, "remove": _remove, "next_phase": _next_phase,
-           "undo": _undo, "force_morale": _force_morale}  # fmt: skip
 
 
 # -- applying --------------------------------------------------------------------------------
@@ -229,33 +155,9 @@ def apply_operations(
 
 
 def _apply(game: Game, operation: Operation, seat: str | None) -> GameAction:
-    v, op = operation.value, operation.op
     keyed = Keyed(operation.key, operation.turn, operation.phase)
-    if op == "combat":
-        # read as the Work out and Apply form reads them
-        dice = presenters.read_dice(v["die"])
-        numbers = presenters.read_numbers(v["numbers"])
-        return services.apply_combat(game, None, v["attacker"], v["target"], v["modifiers"],
-                                     dice, seed=v["seed"], numbers=numbers, keyed=keyed,
-                                     seat=seat)  # fmt: skip
-    if op == "rally":
-        die = presenters.read_rally_die(v["die"])
-        return services.rally(game, None, v["unit"], v["facts"], die, seed=v["seed"], keyed=keyed,
-                              seat=seat)  # fmt: skip
-    if op == "force_morale":
-        dice = presenters.read_dice(v["dice"])
-        return morale.force_morale(game, None, v["side"], dice, count=v["count"], seed=v["seed"],
-                                   bonus=v["bonus"], keyed=keyed, seat=seat)  # fmt: skip
-    if op == "remove":
-        return services.remove_unit(game, None, v["unit"], v["why"].strip()[:200], keyed=keyed,
-                                    seat=seat)  # fmt: skip
-    if op == "next_phase":
-        return services.next_phase(game, None, keyed=keyed, seat=seat)
-    if v["of"] is not None:
-        return services.undo_keyed(game, v["of"], keyed, seat=seat)
-    if v["number"] is not None:
-        return services.undo_keyed(game, None, keyed, number=v["number"], seat=seat)
-    return services.undo_last(game, None, keyed=keyed, seat=seat)
+    made = kinds.Made(keyed=keyed)
+    return kinds.KINDS[operation.op].apply(game, operation.value, seat, made)
 
 
 def _moved_on(game: Game, operation: Operation, state: selectors.GameState) -> str:
@@ -277,20 +179,4 @@ def _moved_on(game: Game, operation: Operation, state: selectors.GameState) -> s
 
 
 def _what(game: Game, operation: Operation) -> str:
-    v = operation.value
-    if operation.op == "combat":
-        return f"combat of {_name(game, v['attacker'])} against {_name(game, v['target'])}"
-    if operation.op == "rally":
-        return f"rally of {_name(game, v['unit'])}"
-    if operation.op == "remove":
-        return f"removal of {_name(game, v['unit'])}"
-    if operation.op == "force_morale":
-        return f"force morale of {selectors.side_view(game, v['side']).name}"
-    return "Next phase"
-
-
-def _name(game: Game, unit: str) -> str:
-    try:
-        return services.unit_card(game, unit).name
-    except Refused:
-        return "a unit this game does not have"
+    return kinds.KINDS[operation.op].what(game, operation.value)

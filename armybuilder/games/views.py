@@ -27,7 +27,7 @@ import rules
 from armybuilder.armies.models import Army
 from armybuilder.armies.selectors import armies_for, shared_army_or_404
 from armybuilder.games import (
-    morale,
+    kinds,
     operations,
     opponents,
     presenters,
@@ -43,7 +43,6 @@ from armybuilder.games.services import STALE, Refused
 from armybuilder.nostore import no_store
 from armybuilder.printing.pdf import PrintError
 from armybuilder.printing.progress_views import error_page, pdf_charge, progress_at
-from rules.combat import counted
 from rules.document import load_json
 from rules.errors import MalformedDocument
 
@@ -55,10 +54,7 @@ def _game_url(game: Game, anchor: str = "") -> str:
 
 
 # the routes a game's page links to, each under the owner's name and the link's
-ROUTES = (
-    "game", "work_out", "apply", "next_phase", "undo", "remove", "rally", "export", "version",
-    "offers", "operations", "summary_pdf", "force_morale",
-)  # fmt: skip
+ROUTES = ("game", "work_out", "export", "version", "offers", "operations", "summary_pdf")
 
 
 CHOOSE = (
@@ -153,7 +149,11 @@ def _page(request: HttpRequest, seat: Seat, status: int = 200, **extra: Any) -> 
     context = {
         "game": game,
         "seat": seat,
-        "urls": {name: seat.url(name) for name in ROUTES},
+        # and each kind of action's form (``urls.do.<kind>``)
+        "urls": {
+            **{name: seat.url(name) for name in ROUTES},
+            "do": {k: seat.url("act", op=k) for k in kinds.KINDS},
+        },  # fmt: skip
         "links": _links(request, seat),
         "links_open": request.GET.get("links") == "open",
         "turn": state.turn,
@@ -170,8 +170,8 @@ def _page(request: HttpRequest, seat: Seat, status: int = 200, **extra: Any) -> 
         "log": presenters.log_lines(game, actions),
         "can_undo": any(seat.side is None or a.seat in ("", seat.side) for a in state.actions),
         **presenters.seat_offer(game, seat.side, state.turn),
-        "rally": _rally_form(game, state.phase),
-        "morale": morale.offer(game),
+        # the kinds whose form is a section of its own (its partial), with what it draws
+        "kind_forms": _kind_forms(seat, state),
         # (side, name, the verdict that routed it or "", force morale rolls due): the form
         # and the sides' headings
         "morale_sides": [
@@ -194,16 +194,13 @@ def _page(request: HttpRequest, seat: Seat, status: int = 200, **extra: Any) -> 
     return no_store(render(request, "games/game.html", context, status=status))
 
 
-def _rally_form(game: Game, phase: str) -> dict[str, Any] | None:
-    """What the rally form asks (the engine's facts), in the phase the source rallies in;
-    else where it is, for the page to say; None for a rule set without rallies."""
-    engine, options = selectors.combat_rules(game), selectors.options(game)
-    when = engine.rally_phase(options)
-    if when is None:
-        return None
-    at = engine.phase(when, options)
-    return {"now": phase == when, "key": when, "phase": at.name,
-            "facts": engine.rally_facts(options)}  # fmt: skip
+def _kind_forms(seat: Seat, state: selectors.GameState) -> list[tuple[Any, Any, str]]:
+    """(kind, what its form draws, its URL) for each kind with a partial of its own that
+    this page draws (none on the link to watch)."""
+    if not seat.acts:
+        return []
+    drawn = [(k, k.form(seat.game, state, seat.side)) for k in kinds.KINDS.values() if k.partial]
+    return [(k, form, seat.url("act", op=k.name)) for k, form in drawn if form is not None]
 
 
 def _links(request: HttpRequest, seat: Seat) -> list[tuple[str, str, str]]:
@@ -228,18 +225,6 @@ def game_page(request: HttpRequest, game: int | None = None, token: str = "") ->
     return _page(request, seat)
 
 
-def _combat_input(request: HttpRequest) -> dict[str, Any]:
-    post = request.POST
-    return {
-        "attacker": post.get("attacker", ""),
-        "target": post.get("target", ""),
-        "modifiers": post.getlist("modifier"),
-        "die": post.get("die", ""),
-        "seed": post.get("seed", "")[:64],
-        "numbers": post.get("numbers", "")[:400],
-    }
-
-
 def _version(request: HttpRequest) -> int | None:
     value = request.POST.get("version", "")
     return int(value) if value.isdigit() and len(value) < 10 else None
@@ -256,7 +241,7 @@ def _refused(request: HttpRequest, seat: Seat, exc: Refused, **extra: Any) -> Ht
 def work_out(request: HttpRequest, game: int | None = None, token: str = "") -> HttpResponse:
     """The combat worked out, nothing saved: the page with its steps and an Apply button."""
     seat = seat_of(request, game, token, acting=True)
-    given = _combat_input(request)
+    given = kinds.KINDS["combat"].from_form(request.POST, seat.game)  # the Apply form's fields
     pair = {"attacker": given["attacker"], "target": given["target"]}
     try:
         dice = presenters.read_dice(given["die"])
@@ -270,101 +255,27 @@ def work_out(request: HttpRequest, game: int | None = None, token: str = "") -> 
 
 
 @require_POST
-def apply(request: HttpRequest, game: int | None = None, token: str = "") -> HttpResponse:
-    """The combat worked out again on the game as it stands, and recorded."""
+def act(request: HttpRequest, op: str, game: int | None = None, token: str = "") -> HttpResponse:
+    """One action by its kind's form (``games.kinds``: ``op`` is its name): the post read
+    into the value the page's script would send, parsed as the batch parses it, applied at
+    the version the page was drawn at, then Post/Redirect/Get; refused, the page again
+    with the refusal (and the form as sent, where the kind draws it again)."""
     seat = seat_of(request, game, token, acting=True)
-    given = _combat_input(request)
+    kind = kinds.KINDS.get(op)
+    if kind is None:  # unregistered since the URL was matched
+        raise Http404("no such action")
+    value: dict[str, Any] = {}
     try:
-        dice = presenters.read_dice(given["die"])
-        action = services.apply_combat(
-            seat.game, _version(request), given["attacker"], given["target"],
-            given["modifiers"], dice, seed=given["seed"],
-            numbers=presenters.read_numbers(given["numbers"]), seat=seat.side,
-        )  # fmt: skip
-    except Refused as exc:  # the form drawn again as it was sent
-        return _refused(request, seat, exc, ticked=given["modifiers"], given=given,
-                        attacker=given["attacker"], target=given["target"])  # fmt: skip
-    result = action.payload["result"]
-    messages.success(request, f"{action.payload['target_name']}: "
-                              f"{counted(result['hits'], result['unit'])} "
-                              f"({result['total']} in all).")  # fmt: skip
-    return redirect(seat.url("game", "log"))
-
-
-def _change(
-    request: HttpRequest, game: int | None, token: str, change: Any, done: str
-) -> HttpResponse:
-    seat = seat_of(request, game, token, acting=True)
-    try:
-        change(seat.game, seat.side)
+        value = kind.from_form(request.POST, seat.game)
+        parsed = kind.parse(value, "form")
+        action = kind.apply(seat.game, parsed, seat.side, kinds.Made(version=_version(request)))
+    except operations.BadOperation as exc:  # a post no form of the page makes
+        return _refused(request, seat, Refused(f"This form was not sent as the page draws it "
+                                               f"({exc.message})."), **kind.redraw(value))  # fmt: skip
     except Refused as exc:
-        return _refused(request, seat, exc)
-    messages.success(request, done)
-    return redirect(seat.url("game"))
-
-
-@require_POST
-def next_phase(request: HttpRequest, game: int | None = None, token: str = "") -> HttpResponse:
-    version = _version(request)
-    return _change(request, game, token, lambda g, s: services.next_phase(g, version, seat=s),
-                   "Next phase.")  # fmt: skip
-
-
-@require_POST
-def undo(request: HttpRequest, game: int | None = None, token: str = "") -> HttpResponse:
-    version = _version(request)
-    return _change(request, game, token, lambda g, s: services.undo_last(g, version, seat=s),
-                   "Taken back.")  # fmt: skip
-
-
-@require_POST
-def remove(request: HttpRequest, game: int | None = None, token: str = "") -> HttpResponse:
-    version, unit = _version(request), request.POST.get("unit", "")
-    why = request.POST.get("why", "").strip()[:200]
-    return _change(request, game, token, lambda g, s: services.remove_unit(g, version, unit, why, seat=s),
-                   "Unit removed.")  # fmt: skip
-
-
-@require_POST
-def rally(request: HttpRequest, game: int | None = None, token: str = "") -> HttpResponse:
-    """A unit's rally, worked out by the engine from what it did and the die typed."""
-    seat = seat_of(request, game, token, acting=True)
-    version, unit = _version(request), request.POST.get("unit", "")
-    facts = request.POST.getlist("fact")[:20]
-    try:
-        die = presenters.read_rally_die(request.POST.get("die", ""))
-        action = services.rally(seat.game, version, unit, facts, die, seat=seat.side)
-    except Refused as exc:
-        return _refused(request, seat, exc)
-    messages.success(request, f"{action.payload['unit_name']}: "
-                              f"{action.payload['result']['steps'][-1]['text']}.")  # fmt: skip
-    return redirect(seat.url("game", "log"))
-
-
-@require_POST
-def force_morale(request: HttpRequest, game: int | None = None, token: str = "") -> HttpResponse:
-    """A side's force morale roll, worked out by the engine from the units it has lost."""
-    seat = seat_of(request, game, token, acting=True)
-    version, side = _version(request), request.POST.get("side", "")[:2]
-    offered = morale.offer(seat.game)
-    ticked = set(request.POST.getlist("bonus")[:20])
-    bonus = len(ticked & {k for k, _ in offered["bonuses"]}) if offered else 0
-    try:
-        dice = presenters.read_dice(request.POST.get("dice", "")[:40])
-        count = _whole(request.POST.get("count", "1"))
-        action = morale.force_morale(seat.game, version, side, dice, count=count, bonus=bonus,
-                                     seat=seat.side)  # fmt: skip
-    except Refused as exc:
-        return _refused(request, seat, exc)
-    p = action.payload
-    messages.success(request, f"{p['side_name']}: {p['verdict']['text']}.")
-    return redirect(seat.url("game", "log"))
-
-
-def _whole(text: str) -> int:
-    if not text.isdigit() or len(text) > 2:
-        raise Refused("Choose how many dice to roll from those offered.")
-    return int(text)
+        return _refused(request, seat, exc, **kind.redraw(value))
+    messages.success(request, kind.done(action))
+    return redirect(seat.url("game", kind.anchor))
 
 
 @require_POST

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
 from armybuilder.armies.services import create_army
-from armybuilder.games import services
+from armybuilder.games import kinds, services
 from tests.support import army
 
 KNIGHTS = {"name": "Knights", "type": "knights"}
@@ -45,3 +46,13 @@ def unit(game, side: str, name: str) -> str:
 def to_phase(game, key: str) -> None:
     while game.phase != key:
         services.next_phase(game, game.version)
+
+
+def route(name: str, game=None, token: str = "") -> str:
+    """A game's route by its name, the owner's (``game``) or by a link (``token``); a kind
+    of action's form by the kind's name (``games.kinds``: "combat" is the Apply form)."""
+    acting = name in kinds.KINDS
+    if token:
+        named = "games:shared" if name == "game" else f"games:shared_{name}"
+        return reverse("games:shared_act" if acting else named, args=[token, name][: 1 + acting])
+    return reverse("games:act" if acting else f"games:{name}", args=[game.pk, name][: 1 + acting])

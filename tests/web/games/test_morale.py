@@ -18,7 +18,7 @@ from armybuilder.games import morale, selectors, services
 from armybuilder.games.models import GameAction
 from armybuilder.games.services import Refused
 from tests.support import army
-from tests.web.games.conftest import unit
+from tests.web.games.conftest import route, unit
 from tests.web.games.operations import next_phase, operation, results, send, url
 
 pytestmark = pytest.mark.django_db
@@ -137,7 +137,7 @@ def test_dark_ages_higher_than_the_units_lost(user):
 
 
 def page_url(name: str, game) -> str:
-    return reverse(f"games:{name}", args=[game.pk])
+    return route(name, game)
 
 
 def test_the_form_posts_the_roll_and_the_page_shows_the_rout(game, owner_client):
@@ -183,10 +183,10 @@ def test_a_refused_form_says_why_and_a_stale_one_is_409(game, owner_client):
 def test_the_link_to_play_rolls_the_link_to_watch_is_404(game):
     lose_knights(game, "a")
     play, view = services.set_link(game, "play", True), services.set_link(game, "view", True)
-    answer = Client().post(reverse("games:shared_force_morale", args=[play]),
+    answer = Client().post(route("force_morale", token=play),
                            {"version": game.version, "side": "a", "dice": "4"})  # fmt: skip
     assert answer.status_code == 302
-    watch = Client().post(reverse("games:shared_force_morale", args=[view]),
+    watch = Client().post(route("force_morale", token=view),
                           {"version": game.version, "side": "a", "dice": "4"})  # fmt: skip
     assert watch.status_code == 404
     assert game.actions.filter(kind=GameAction.FORCE_MORALE).count() == 1

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
-from django.urls import reverse
 
 from armybuilder.games import selectors
 from armybuilder.games.models import Game, GameAction
-from tests.web.games.conftest import to_phase, unit
+from tests.web.games.conftest import route, to_phase, unit
 from tests.web.games.operations import combat, next_phase, operation, results, send, statuses
 from tests.web.games.operations import url as owners
 from tests.web.games.test_views_links import links, shared
@@ -127,8 +126,8 @@ def test_undo_without_a_key_takes_back_the_last_action_standing(game, owner_clie
 
 def test_undo_names_an_action_made_by_a_form_by_its_number_in_the_log(game, owner_client):
     """Actions made without the script have no key: the page names them by their number."""
-    owner_client.post(reverse("games:next_phase", args=[game.pk]), {"version": game.version})
-    owner_client.post(reverse("games:next_phase", args=[game.pk]), {"version": game.version + 1})
+    owner_client.post(route("next_phase", game), {"version": game.version})
+    owner_client.post(route("next_phase", game), {"version": game.version + 1})
     first = game.actions.get(number=1)
     said = results(send(owner_client, owners(game), operation("undo", {"number": first.number})))
     assert said[0]["status"] == "applied"

@@ -12,7 +12,7 @@ from django.urls import reverse
 from armybuilder.games import selectors, services, summary_sheet
 from armybuilder.games.exporting import game_document
 from armybuilder.games.models import Game, GameAction
-from tests.web.games.conftest import to_phase, unit
+from tests.web.games.conftest import route, to_phase, unit
 from tests.web.games.operations import operation, results, send
 from tests.web.games.test_views_links import links, shared
 
@@ -60,7 +60,7 @@ def test_the_opponents_phone_inflicts_no_hits_in_the_owners_player_turn(seated, 
     play = links(owner_client, seated, "play")
     opponent = Client()
     theirs, mine = unit(seated, "b", "Knights"), unit(seated, "a", "Serjeants")
-    answer = opponent.post(shared("apply", play), {"attacker": theirs, "target": mine,
+    answer = opponent.post(shared("combat", play), {"attacker": theirs, "target": mine,
                                                    "die": "3", "version": seated.version})  # fmt: skip
     said = answer.content.decode()
     assert answer.status_code == 400
@@ -69,7 +69,7 @@ def test_the_opponents_phone_inflicts_no_hits_in_the_owners_player_turn(seated, 
     assert refused[0]["status"] == "refused" and "3.1 One-Sided Mêlée" in refused[0]["message"]
     assert not seated.actions.filter(kind=GameAction.COMBAT).exists()
     # nor does the owner's phone record the Saxons' combats, nor move on their turn
-    applied = owner_client.post(reverse("games:apply", args=[seated.pk]),
+    applied = owner_client.post(route("combat", seated),
                                 {"attacker": theirs, "target": mine, "die": "3",
                                  "version": seated.version})  # fmt: skip
     assert "This phone plays Normans: Saxons&#x27; combats" in applied.content.decode()
@@ -127,7 +127,7 @@ def test_undo_takes_back_only_the_phones_own_actions(seated, owner_client):
     )
     assert "Nothing to undo: no action of this phone&#x27;s stands." in answer.content.decode()
     assert not seated.actions.filter(undone=True).exists()
-    owner_client.post(reverse("games:undo", args=[seated.pk]),
+    owner_client.post(route("undo", seated),
                       {"version": Game.objects.get(pk=seated.pk).version})  # fmt: skip
     assert seated.actions.get(key=combat["key"]).undone
 

@@ -14,14 +14,14 @@ from armybuilder.armies.services import create_army, regenerate_share_token, sto
 from armybuilder.games import selectors
 from armybuilder.games.models import Game
 from tests.support import army
-from tests.web.games.conftest import to_phase, unit
+from tests.web.games.conftest import route, to_phase, unit
 from tests.web.routes import signed_in
 
 pytestmark = pytest.mark.django_db
 
 
 def url(name: str, game: Game) -> str:
-    return reverse(f"games:{name}", args=[game.pk])
+    return route(name, game)
 
 
 def test_starting_a_game_between_two_of_my_armies(owner_client, feudal_armies):
@@ -55,7 +55,7 @@ def test_another_player_and_a_visitor_get_404(game, client):
     for name in ("game", "export"):
         assert mallory.get(url(name, game)).status_code == 404
         assert client.get(url(name, game)).status_code == 404
-    for name in ("next_phase", "undo", "apply", "work_out", "remove"):
+    for name in ("next_phase", "undo", "combat", "work_out", "remove"):
         assert mallory.post(url(name, game), {"version": game.version}).status_code == 404
     assert game.actions.count() == 0
 
@@ -95,9 +95,9 @@ def test_work_out_apply_and_undo_without_javascript(game, owner_client):
     page = worked.content.decode()
     assert worked.status_code == 200
     assert "Die 3 +2 knights = 5 hits (3.2a)" in page and "3.2 Resolving Mêlée" in page
-    assert "10 hits" in page and 'action="' + url("apply", game) in page
+    assert "10 hits" in page and 'action="' + url("combat", game) in page
     assert selectors.state_of(game).of(target).damage == {}  # nothing saved yet
-    applied = owner_client.post(url("apply", game), {**combat, "version": game.version})
+    applied = owner_client.post(url("combat", game), {**combat, "version": game.version})
     assert applied.status_code == 302 and applied["Location"].endswith("#log")
     page = owner_client.get(url("game", game)).content.decode()
     assert "10 hits (10 in all)" in page and "<h3>Knights against Knights</h3>" not in page
@@ -114,7 +114,7 @@ def test_a_rolled_die_shows_its_seed_and_applies_the_same_dice(game, owner_clien
     page = owner_client.post(url("work_out", game), combat).content.decode()
     seed = re.search(r'name="seed" value="([0-9a-f]+)"', page).group(1)
     assert f"rolled from seed <code>{seed}</code>" in page
-    owner_client.post(url("apply", game), {**combat, "seed": seed, "version": game.version})
+    owner_client.post(url("combat", game), {**combat, "seed": seed, "version": game.version})
     action = game.actions.get(kind="combat")
     assert action.payload["seed"] == seed
 

@@ -12,11 +12,11 @@ from django.urls import reverse
 
 from armybuilder.games import selectors
 from armybuilder.games.models import Game
-from tests.web.games.conftest import to_phase, unit
+from tests.web.games.conftest import route, to_phase, unit
 from tests.web.routes import signed_in
 
 pytestmark = pytest.mark.django_db
-ACTIONS = ("work_out", "apply", "next_phase", "undo", "remove")
+ACTIONS = ("work_out", "combat", "next_phase", "undo", "remove")
 
 
 def links(owner: Client, game: Game, which: str, do: str = "new") -> str | None:
@@ -26,7 +26,7 @@ def links(owner: Client, game: Game, which: str, do: str = "new") -> str | None:
 
 
 def shared(name: str, token: str) -> str:
-    return reverse("games:shared" if name == "game" else f"games:shared_{name}", args=[token])
+    return route(name, token=token)
 
 
 def test_the_owner_makes_both_links_and_sees_them(game, owner_client):
@@ -67,7 +67,7 @@ def test_the_link_to_play_does_what_the_owner_does_without_an_account(game, owne
     combat = {"attacker": unit(game, "b", "Knights"), "target": target, "die": "3"}
     worked = opponent.post(shared("work_out", play), combat).content.decode()
     assert f'action="/g/{play}/apply/"' in worked
-    applied = opponent.post(shared("apply", play), {**combat, "version": game.version})
+    applied = opponent.post(shared("combat", play), {**combat, "version": game.version})
     assert applied.status_code == 302 and applied["Location"] == shared("game", play) + "#log"
     assert selectors.state_of(game).of(target).damage == {"hits": 5}
     game.refresh_from_db()

@@ -8,13 +8,13 @@ from django.test import Client
 from django.urls import reverse
 
 from armybuilder.games import selectors, services
-from tests.web.games.conftest import to_phase, unit
+from tests.web.games.conftest import route, to_phase, unit
 
 pytestmark = pytest.mark.django_db
 
 
 def url(name: str, game) -> str:
-    return reverse(f"games:{name}", args=[game.pk])
+    return route(name, game)
 
 
 def rally_form(page: str) -> str:
@@ -70,7 +70,7 @@ def test_the_link_to_play_rallies(game, owner_client):
     page = opponent.get(reverse("games:shared", args=[play])).content.decode()
     assert f'action="/g/{play}/rally/"' in page
     target = unit(game, "a", "Serjeants")
-    answer = opponent.post(reverse("games:shared_rally", args=[play]),
+    answer = opponent.post(route("rally", token=play),
                            {"version": game.version, "unit": target})  # fmt: skip
     assert answer.status_code == 302
     assert game.actions.filter(kind="rally").count() == 1

@@ -13,7 +13,7 @@ from armybuilder.armies.services import create_army
 from armybuilder.games import selectors, services
 from rules.combat_request import combat_rulesets
 from tests.support import army
-from tests.web.games.conftest import unit
+from tests.web.games.conftest import route, unit
 
 pytestmark = pytest.mark.django_db
 # Dewitt's mêlée rolls the attacker's stand and the target's; Into the Dark a d6 per four
@@ -38,7 +38,7 @@ def test_each_phase_draws_and_a_melee_is_worked_out(slug, user, owner_client):
             text = worked.content.decode()
             assert worked.status_code == 200, (slug, re.findall(r'role="alert">([^<]*)', text))
             assert "<cite>" in text and "Apply" in text
-            applied = owner_client.post(reverse("games:apply", args=[game.pk]),
+            applied = owner_client.post(route("combat", game),
                                         {**pair, "die": dice, "numbers": NUMBERS.get(slug, ""),
                                          "version": game.version})  # fmt: skip
             assert applied.status_code == 302, slug
@@ -60,8 +60,8 @@ def test_a_number_the_rules_do_not_ask_for_is_refused_at_the_field_naming_those_
     typed, user, owner_client
 ):
     game, pair = melee_game("into-the-dark", user)
-    for view in ("games:work_out", "games:apply"):
-        answer = owner_client.post(reverse(view, args=[game.pk]), {
+    for view in ("work_out", "combat"):
+        answer = owner_client.post(route(view, game), {
             **pair, "die": "4 4 4", "numbers": typed, "version": game.version})  # fmt: skip
         assert answer.status_code == 400
         field = re.search(r'<input[^>]*id="numbers"[^>]*>\s*<span[^>]*id="numbers-error"[^>]*>'
