@@ -109,4 +109,6 @@ def line(kind: str, payload: Mapping[str, Any], names: Mapping[str, str]) -> Lin
         return Line(f"Turn {p['turn']}: {p['unit_name']} removed: {p['why']}")
     if kind == UNDO:
         return Line(f"Undo: action {p['of']} taken back")
-    return Line(kind.replace("_", " ").capitalize())
+    # a kind of action this table does not know (a plug-in's) records its own words in its
+    # payload, so the log (and its file) says it without the web layer's help
+    return Line(str(p.get("said") or kind.replace("_", " ").capitalize()))

@@ -32,3 +32,9 @@ def test_a_unit_card_with_one_hit_says_one_hit():
     assert UnitState({"hits": 1}).damage_text() == "1 hit"
     assert UnitState({"hits": 3, "casualties": 1}).damage_text() == "1 casualty, 3 hits"
     assert UnitState({"hits": 0}).damage_text() == "no hits"
+
+
+def test_a_kind_of_action_the_table_does_not_know_says_the_words_it_recorded():
+    said = line("note", {"turn": 2, "said": "Turn 2: the ford holds"}, NAMES)
+    assert (said.text, said.dice, said.steps) == ("Turn 2: the ford holds", "", ())
+    assert line("war_cry", {}, NAMES).text == "War cry"
