@@ -1,0 +1,47 @@
+"""A kind of game action that exists only in the tests: a player's note in a game's log
+("the left flank holds the ford"). It is the whole of what a new kind of action is: this
+one class, registered with ``armybuilder.games.kinds.register(Note())``, and its form's
+partial (``templates/games/_toy_note.html`` beside it). Nothing in ``armybuilder/`` or
+``rules/`` names it; tests/web/games/test_kinds.py plays it through the game's page, its
+form and the batch of operations.
+
+A note changes nothing on the table, so ``rules.table`` has nothing to replay: its payload
+carries its words (``said``), which the log reads back.
+"""
+
+from __future__ import annotations
+
+from armybuilder.games import kinds, selectors, services
+from armybuilder.games.models import Game, GameAction
+from rules.text import text_problem
+
+
+class Note(kinds.GameKind):
+    name, path, anchor = "note", "note", "log"
+    fields = (kinds.Posted("text", longest=200),)
+    partial = "games/_toy_note.html"
+
+    def parse(self, value: kinds.Parsed, path: str) -> dict[str, str]:
+        return {"text": kinds.text(value, "text", path, 200, 1)}
+
+    def apply(
+        self, game: Game, parsed: kinds.Parsed, seat: kinds.Side, made: kinds.Made = kinds.BARE
+    ) -> GameAction:
+        problem = text_problem(parsed["text"])
+        if problem:
+            raise services.Refused(f"The note contains {problem}.")
+
+        def make(locked: Game, state: selectors.GameState, actions: list[GameAction]) -> dict:
+            return {"turn": state.turn, "phase": state.phase, "text": parsed["text"],
+                    "said": f"Turn {state.turn}: note: {parsed['text']}"}  # fmt: skip
+
+        return services.record_action(game, made.version, self.name, make, made.keyed, seat)
+
+    def what(self, game: Game, parsed: kinds.Parsed) -> str:
+        return "note"
+
+    def done(self, action: GameAction) -> str:
+        return "Noted."
+
+    def form(self, game: Game, state: selectors.GameState, seat: kinds.Side) -> dict:
+        return {"turn": state.turn}
