@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import rules
+from armybuilder.games import kinds
 from armybuilder.games.exporting import FORMAT
-from armybuilder.games.models import GameAction
 
 JSON = "application/json"
 
@@ -43,7 +43,7 @@ def game_schemas() -> dict[str, dict[str, Any]]:
         "unit_name, why), next_phase (from, to), undo (of, of_kind).",
         "properties": {
             "number": {"type": "integer", "minimum": 1},
-            "kind": {"enum": [k for k, _ in GameAction.KINDS]},
+            "kind": {"enum": list(kinds.KINDS)},  # a kind registered by a plug-in too
             "created": {"type": "string", "format": "date-time"},
             "undone": {"type": "boolean"},
             "seat": {

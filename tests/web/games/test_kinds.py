@@ -15,6 +15,7 @@ from django.urls import NoReverseMatch, resolve, reverse
 
 from armybuilder.games import kinds, selectors
 from armybuilder.games.models import Game
+from armybuilder.games.openapi import game_schemas
 from armybuilder.jsonbody import BadOperation
 from tests.support import ROOT
 from tests.toy_ruleset.game_kinds import Note
@@ -183,11 +184,17 @@ def test_a_kind_unregistered_is_gone_from_the_page_the_form_and_the_batch(game, 
     kinds.register(Note())
     kinds.unregister(Note.name)
     assert owner_client.post(route("next_phase", game), {"version": 1}).status_code == 302
+    assert f"/games/{game.pk}/note/" not in owner_client.get(route("game", game)).content.decode()
     assert owner_client.post(f"/games/{game.pk}/note/", {"text": "x"}).status_code == 404
     refused = send(owner_client, url(game), operation("note", {"text": "x", "turn": 1,
                                                                "phase": "shoot"}))  # fmt: skip
     assert refused.status_code == 400 and "op: one of combat" in refused.json()["error"]
     assert Game.objects.get(pk=game.pk).actions.count() == 1
+
+
+def test_the_game_files_description_names_a_registered_kind(note):
+    log = game_schemas()["GameDocument"]["properties"]["log"]["items"]
+    assert log["properties"]["kind"]["enum"] == [*PATHS, "note"]
 
 
 def test_the_table_replays_a_kind_it_does_not_know_as_nothing_changed(game, note):
