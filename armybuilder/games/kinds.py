@@ -17,6 +17,7 @@ operation's key and where it was made; by default neither).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -33,6 +34,8 @@ from rules.combat import counted
 
 MAX_MODIFIERS = 50
 MAX_FACTS = 20
+PATH = "[a-z][a-z0-9-]{0,39}"  # a kind's form's URL segment (``urls.KindPath``)
+KIND_LENGTH = GameAction._meta.get_field("kind").max_length
 
 Parsed = Mapping[str, Any]  # a value as its kind's ``parse`` answered it
 Side = str | None  # the phone's seat, "a" or "b" (None: one phone plays both sides)
@@ -346,6 +349,9 @@ def register(kind: GameKind) -> GameKind:
     take it at once. Refused when its name or its form's path is taken."""
     if kind.name in KINDS or by_path(kind.path) is not None:
         raise ValueError(f"a game action kind {kind.name!r} (or at {kind.path!r}) exists")
+    if not re.fullmatch(PATH, kind.path) or len(kind.name) > KIND_LENGTH:
+        raise ValueError(f"{kind.name!r}: a name of at most {KIND_LENGTH} characters (as the "
+                         f"log keeps it) and a path of {PATH}")  # fmt: skip
     KINDS[kind.name] = kind
     return kind
 

@@ -15,7 +15,7 @@ class KindPath:
     name (``next_phase``). Looked up in ``kinds.KINDS`` at each request, so a kind
     registered later is served too; any other segment matches no kind (404)."""
 
-    regex = "[a-z][a-z0-9-]{0,39}"
+    regex = kinds.PATH
 
     def to_python(self, value: str) -> str:
         found = kinds.by_path(value)

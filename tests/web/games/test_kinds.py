@@ -79,7 +79,13 @@ def test_a_kind_is_registered_once_by_name_and_by_path():
 
     with pytest.raises(ValueError, match="shout"):
         kinds.register(Shout())
-    assert "shout" not in kinds.KINDS
+    Shout.path = "shout_out"  # not a path a URL of a kind matches
+    with pytest.raises(ValueError, match="a path of"):
+        kinds.register(Shout())
+    Shout.name, Shout.path = "a_very_long_shout", "shout"  # longer than the log keeps
+    with pytest.raises(ValueError, match="at most 12 characters"):
+        kinds.register(Shout())
+    assert not {"shout", "a_very_long_shout"} & set(kinds.KINDS)
 
 
 @pytest.mark.parametrize(
