@@ -149,7 +149,7 @@ class GameKind:
         """What the page needs to draw the form again as it was sent, when refused."""
         return {}
 
-    def form(self, game: Game, state: selectors.GameState, seat: str | None) -> Any:
+    def form(self, game: Game, state: selectors.GameState, seat: Side) -> Any:
         """What ``partial`` draws its form with (None: not drawn on this page)."""
         return None
 
@@ -218,7 +218,7 @@ class Rally(GameKind):
     def done(self, action: GameAction) -> str:
         return f"{action.payload['unit_name']}: {action.payload['result']['steps'][-1]['text']}."
 
-    def form(self, game: Game, state: selectors.GameState, seat: str | None) -> Any:
+    def form(self, game: Game, state: selectors.GameState, seat: Side) -> Any:
         """What the form asks (the engine's facts), drawn in the source's rally phase (and
         hidden outside it, for the page's script to show offline); None for a rule set
         without rallies, or a phone whose seat rallies no unit this turn."""
@@ -334,7 +334,7 @@ class ForceMorale(GameKind):
     def done(self, action: GameAction) -> str:
         return f"{action.payload['side_name']}: {action.payload['verdict']['text']}."
 
-    def form(self, game: Game, state: selectors.GameState, seat: str | None) -> Any:
+    def form(self, game: Game, state: selectors.GameState, seat: Side) -> Any:
         return morale.offer(game)
 
 
