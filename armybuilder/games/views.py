@@ -149,11 +149,11 @@ def _page(request: HttpRequest, seat: Seat, status: int = 200, **extra: Any) -> 
     context = {
         "game": game,
         "seat": seat,
-        # and each kind of action's form (``urls.do.<kind>``)
+        # the page's routes, and each kind of action's form (``urls.do.<kind>``)
         "urls": {
             **{name: seat.url(name) for name in ROUTES},
             "do": {k: seat.url("act", op=k) for k in kinds.KINDS},
-        },  # fmt: skip
+        },
         "links": _links(request, seat),
         "links_open": request.GET.get("links") == "open",
         "turn": state.turn,
