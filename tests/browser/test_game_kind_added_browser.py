@@ -8,22 +8,17 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from armybuilder.games import kinds
 from tests.browser.game_phones import solo_game
 from tests.browser.test_axe_audit import VIEWPORTS, logged_in_context
-from tests.support import ROOT
-from tests.toy_ruleset.game_kinds import Note
+from tests.toy_ruleset.game_kinds import registered
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
 def note(settings):
-    engine = {**settings.TEMPLATES[0]}
-    engine["DIRS"] = [*engine["DIRS"], ROOT / "tests" / "toy_ruleset" / "templates"]
-    settings.TEMPLATES = [engine, *settings.TEMPLATES[1:]]
-    yield kinds.register(Note())
-    kinds.unregister(Note.name)
+    with registered(settings) as kind:
+        yield kind
 
 
 def test_a_kind_added_by_one_class_is_posted_logged_and_taken_back_on_a_phone(

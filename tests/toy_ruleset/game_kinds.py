@@ -11,6 +11,11 @@ carries its words (``said``), which the log reads back.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
 from armybuilder.games import kinds, selectors, services
 from armybuilder.games.models import Game, GameAction
 from rules.text import text_problem
@@ -45,3 +50,19 @@ class Note(kinds.GameKind):
 
     def form(self, game: Game, state: selectors.GameState, seat: kinds.Side) -> dict:
         return {"turn": state.turn}
+
+
+@contextmanager
+def registered(settings: Any) -> Iterator[Note]:
+    """The note registered and its partial on the template path (``settings``: the test's
+    settings, as pytest-django gives them), as a plug-in's app would have them; both gone
+    again after."""
+    engine = {**settings.TEMPLATES[0]}
+    engine["DIRS"] = [*engine["DIRS"], Path(__file__).parent / "templates"]
+    settings.TEMPLATES = [engine, *settings.TEMPLATES[1:]]
+    note = Note()
+    kinds.register(note)
+    try:
+        yield note
+    finally:
+        kinds.unregister(Note.name)

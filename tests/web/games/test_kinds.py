@@ -17,8 +17,7 @@ from armybuilder.games import kinds, selectors
 from armybuilder.games.models import Game
 from armybuilder.games.openapi import game_schemas
 from armybuilder.jsonbody import BadOperation
-from tests.support import ROOT
-from tests.toy_ruleset.game_kinds import Note
+from tests.toy_ruleset.game_kinds import Note, registered
 from tests.web.games.conftest import route, to_phase, unit
 from tests.web.games.operations import operation, results, send, url
 from tests.web.games.test_views_links import links
@@ -33,13 +32,8 @@ PATHS = {"combat": "apply", "rally": "rally", "remove": "remove", "next_phase": 
 
 @pytest.fixture
 def note(settings):
-    """The toy note registered, its partial on the template path; gone again after."""
-    engine = {**settings.TEMPLATES[0]}
-    engine["DIRS"] = [*engine["DIRS"], ROOT / "tests" / "toy_ruleset" / "templates"]
-    settings.TEMPLATES = [engine, *settings.TEMPLATES[1:]]
-    registered = kinds.register(Note())
-    yield registered
-    kinds.unregister(Note.name)
+    with registered(settings) as kind:
+        yield kind
 
 
 def post(data: dict) -> QueryDict:
