@@ -3,7 +3,8 @@
 It is registered with ``rules.registry.register_package("tests.toy_ruleset")``; nothing in
 ``rules/`` or ``armybuilder/`` names it. tests/web/test_toy_ruleset.py shows that with that
 one registration it appears on the rule-set pages, checks through the API and the CLI,
-builds in the builder and prints.
+builds in the builder and prints. Beside it, ``game_kinds.py`` is what a plug-in adds to
+games at the table: one kind of action (a note in the log) and its form's partial.
 """
 
 from __future__ import annotations
