@@ -76,6 +76,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         static("js/changes/morph.js"),
         static("js/changes/problem.js"),
         static("js/changes/optimistic.js"),
+        static("js/changes/layer.js"),
         static("js/changes/kept.js"),
         static("js/changes/keys.js"),
         static("js/changes/pending.js"),
