@@ -75,8 +75,8 @@ export function follow(s) {
    * (0: not known). While one is on its way, another is asked only for a newer version
    * than it brings (or once it stalled); else one more follows it, or none is needed. */
   function draw(reason, version) {
-    const url = s.page(reason);
-    if (!url || !here() || navigator.onLine === false) { return Promise.resolve(); }
+    const url = here() ? s.page(reason) : null;
+    if (!url || navigator.onLine === false) { return Promise.resolve(); }
     if (latest && !stalled(latest) && (!version || !latest.version || version <= latest.version)) {
       if (!version || !latest.version) { wanted = true; }
       return latest.promise;
