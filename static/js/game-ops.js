@@ -118,7 +118,7 @@ const WAITING = {
 
 /* A combat, rally or force morale roll: as this phone's engine worked it out, else waiting. */
 function drawWorked(r, v, taken) {
-  const [at, where] = AT[r.op](v);
+  const [at, place] = AT[r.op](v);
   const by = exact.resultOf(r.key);
   let drawn;
   if (by && by.status !== "waits" && !taken.has(r.key)) {
@@ -127,7 +127,7 @@ function drawWorked(r, v, taken) {
   } else {
     drawn = note(WAITING[r.op](r, v, taken));
   }
-  if (at) { at.insertAdjacentElement(where, drawn); }
+  if (at) { at.insertAdjacentElement(place, drawn); }
 }
 
 const DRAWN = {
