@@ -5,7 +5,7 @@
  * stays chosen. A player in the middle of a form (typing in a field, or a combat worked out
  * and not yet applied) is not disturbed: a notice offers to show the game as it stands
  * instead. Without JavaScript nothing of this runs and the page is read anew by reloading it. */
-import { follow as follower, morphOptions } from "./changes/follow.js";
+import { follow as follower, morphOptions, typed } from "./changes/follow.js";
 import { Idiomorph } from "./vendor/idiomorph.js";
 
 const OWN = ["game-pending", "game-refused", "combat-offline"];  // game-ops.js writes these
@@ -13,16 +13,6 @@ const OWN = ["game-pending", "game-refused", "combat-offline"];  // game-ops.js 
 function game() { return document.getElementById("game"); }
 
 function shown() { return Number(game().dataset.version); }
-
-function typed(el) {
-  if (el.tagName === "TEXTAREA") { return el.value !== el.defaultValue; }
-  if (el.tagName === "SELECT") {
-    return Array.prototype.some.call(el.options, (o) => o.selected !== o.defaultSelected);
-  }
-  if (el.tagName !== "INPUT") { return false; }
-  if (el.type === "checkbox" || el.type === "radio") { return el.checked !== el.defaultChecked; }
-  return el.type !== "hidden" && el.value !== el.defaultValue;
-}
 
 function inProgress() {
   const here = game();

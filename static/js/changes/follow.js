@@ -1,9 +1,10 @@
-/* The one way a page follows what it shows (a "subject": the builder's army, a game): while
- * the page is visible it asks the subject's version about once a second and, when the
- * subject moved on, fetches the page once more and morphs the subject's element into place
- * (idiomorph, vendored), so that only what differs changes. The builder (redraw.js) and
- * the game (game-follow.js) each give it their element, their URLs and their hooks; what
- * either one draws itself stays in its own module.
+/* The one way a page follows what it shows (a "subject": the builder's army, a list being
+ * edited, a game): while the page is visible it asks the subject's version about once a
+ * second and, when the subject moved on, fetches the page once more and morphs the
+ * subject's element into place (idiomorph, vendored), so that only what differs changes.
+ * The builder (redraw.js), the list editor (list-follow.js) and the game (game-follow.js)
+ * each give it their element, their URLs and their hooks; what each one draws itself
+ * stays in its own module.
  *
  * Light on the server and the phone: the version's ETag is sent back (`If-None-Match`), so
  * while nothing changed the answer is a 304 with no body; a hidden page (another tab, the
@@ -13,16 +14,28 @@
  *
  * Nothing the player is in the middle of is lost: the focused control keeps its value,
  * caret and text, an open <details> stays open, the page's own notes stay (hook `own`),
- * and each subject keeps what else is its player's (hooks `node`, `attribute`, `removed`).
- * A drawing never goes back: one older than what the page shows, or asked before one of
- * the page's own answers landed (`answered`), is dropped and asked again; two drawings
- * answered out of order on a slow link cannot put the older over the newer. */
+ * and each subject keeps what else is its player's (hooks `node`, `attribute`, `removed`,
+ * `focused`). A drawing never goes back: one older than what the page shows, or asked
+ * before one of the page's own answers landed (`answered`), is dropped and asked again;
+ * two drawings answered out of order on a slow link cannot put the older over the newer. */
 import { Idiomorph } from "../vendor/idiomorph.js";
 
 const PERIOD = 1000;    // ms: "another device's change shows within two seconds"
 const STALLED = 10000;  // ms: an answer that never comes does not stop the following
 
 function element(node) { return node && node.nodeType === 1; }
+
+/* Whether the player changed a control since the server drew it (its value is not the
+ * drawn one). */
+export function typed(el) {
+  if (el.tagName === "TEXTAREA") { return el.value !== el.defaultValue; }
+  if (el.tagName === "SELECT") {
+    return Array.prototype.some.call(el.options, (o) => o.selected !== o.defaultSelected);
+  }
+  if (el.tagName !== "INPUT") { return false; }
+  if (el.type === "checkbox" || el.type === "radio") { return el.checked !== el.defaultChecked; }
+  return el.type !== "hidden" && el.value !== el.defaultValue;
+}
 
 /* Idiomorph's options for a subject: the rules every page keeps, then the subject's. */
 export function morphOptions(hooks) {
@@ -35,8 +48,10 @@ export function morphOptions(hooks) {
     callbacks: {
       beforeNodeMorphed(old, fresh) {
         if (!element(old)) { return true; }
-        // the control the player is in keeps its value, caret and text being typed
-        if (old === document.activeElement && /^(INPUT|TEXTAREA|SELECT)$/.test(old.tagName)) { return false; }
+        // the control the player is in keeps its value, caret and text being typed (a
+        // subject's hook `focused` may let one follow the server, e.g. one not changed)
+        if (old === document.activeElement && /^(INPUT|TEXTAREA|SELECT)$/.test(old.tagName)
+            && (!hooks.focused || hooks.focused(old))) { return false; }
         if (old.id && own.indexOf(old.id) !== -1) { return false; }
         return hooks.node ? hooks.node(old, fresh) : true;
       },
