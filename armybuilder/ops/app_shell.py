@@ -82,6 +82,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         static("js/changes/pending.js"),
         static("js/changes/exact.js"),
         static("js/list-editor.js"),
+        static("js/list-follow.js"),
         static("js/list-try.js"),
         static("js/engine/client.js"),
         static("js/engine/worker.js"),
