@@ -57,7 +57,6 @@ function page(asked) {
 const following = game() && game().dataset.versionUrl ? follower({
   id: "game",
   headers: { Accept: "text/html" },
-  versionUrl: () => game().dataset.versionUrl,
   page: page,
   shown: shown,
   drawn: (fresh) => Number(fresh.dataset.version),

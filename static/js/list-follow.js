@@ -66,14 +66,9 @@ export function followList(h) {
   const rules = options(h.keep);
   const follower = follow({
     id: ID,
-    versionUrl: () => editor().dataset.versionUrl,
-    page: () => window.location.pathname + window.location.search,
     shown: () => Number(editor().dataset.revision),
     drawn: (fresh) => Number(fresh.dataset.revision),
     paused: () => h.paused() || follower.drawing(),
-    // the device's copy (the service worker's answer when the network failed) is never
-    // drawn over the page
-    refused: (page) => page.documentElement.hasAttribute("data-offline-copy"),
     moved: (version) => follower.draw(true, version),
     morph(fresh) {
       h.busy(true);

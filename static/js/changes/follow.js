@@ -65,12 +65,14 @@ export function morphOptions(hooks) {
   };
 }
 
-/* Follows one subject. `s`: id (its element's), versionUrl() and page(reason) (the URL to
- * draw from, or null: nothing to draw), shown() (the version on screen) and drawn(fresh)
- * (a fetched drawing's), morph(fresh, reason, url) (a promise), moved(version, copy) (the
- * poll saw another version, or the page is the device's copy), and optionally copies, paused()
- * (the poll asks nothing now), same() (the poll saw the version shown), busy(more),
- * refused(page) (a fetched page never drawn) and headers. */
+/* Follows one subject. `s`: id (its element's, which names the version's URL in
+ * `data-version-url`), shown() (the version on screen) and drawn(fresh) (a fetched
+ * drawing's), morph(fresh, reason, url) (a promise), moved(version, copy) (the poll saw
+ * another version, or the page is the device's copy), and optionally page(reason) (the URL
+ * to draw from, or null: nothing to draw; else the page's own), copies, paused() (the poll
+ * asks nothing now), same() (the poll saw the version shown), busy(more) and headers. A
+ * fetched page that is the device's copy (the service worker's answer when the network
+ * failed) is never drawn over the page: asked again once the server answers. */
 export function follow(s) {
   let generation = 0;  // bumped by every answer of the page's own: a drawing asked before it is stale
   let latest = null;   // the drawing asked last: {promise, version (0: not known), since}
@@ -81,6 +83,7 @@ export function follow(s) {
   let tagged = 0;
 
   const here = () => document.getElementById(s.id);
+  const pageOf = (reason) => (s.page ? s.page(reason) : window.location.pathname + window.location.search);
   const stalled = (run) => Date.now() - run.since >= STALLED;
 
   /* Whether a drawing from the server is on its way (one that stalled no longer counts). */
@@ -90,7 +93,7 @@ export function follow(s) {
    * (0: not known). While one is on its way, another is asked only for a newer version
    * than it brings (or once it stalled); else one more follows it, or none is needed. */
   function draw(reason, version) {
-    const url = here() ? s.page(reason) : null;
+    const url = here() ? pageOf(reason) : null;
     if (!url || navigator.onLine === false) { return Promise.resolve(); }
     if (latest && !stalled(latest) && (!version || !latest.version || version <= latest.version)) {
       if (!version || !latest.version) { wanted = true; }
@@ -105,7 +108,7 @@ export function follow(s) {
       .then((html) => {
         const page = html ? new DOMParser().parseFromString(html, "text/html") : null;
         const fresh = page ? page.getElementById(s.id) : null;
-        if (!fresh || !here() || (s.refused && s.refused(page))) { return null; }
+        if (!fresh || !here() || page.documentElement.hasAttribute("data-offline-copy")) { return null; }
         if (generation !== before || s.drawn(fresh) < s.shown()) {
           if (latest === run) { wanted = true; }  // else the newer one asked since brings it
           return null;
@@ -135,7 +138,7 @@ export function follow(s) {
   /* Asks the subject's version once; `eager`: even while paused (a page shown again asks
    * whatever is on its way: one change stuck on a slow link must not hide the others). */
   async function ask(eager) {
-    const url = here() ? s.versionUrl() : null;
+    const url = here() ? here().dataset.versionUrl : null;
     if (!url || asking || document.hidden || navigator.onLine === false) { return null; }
     if (!eager && s.paused && s.paused()) { return null; }
     // a page opened from the device's copy (`copies`: the subject's page is kept so) is

@@ -41,15 +41,10 @@ function ownPending() {
 const follower = follow({
   id: "builder",
   copies: true,
-  versionUrl: () => builder().dataset.versionUrl,
-  page: () => window.location.pathname + window.location.search,
   shown: versionNow,
   drawn: drawn,
   busy: busy,
   paused: () => ownPending() || follower.drawing(),
-  // the device's copy (the service worker's answer when the network failed) is never
-  // drawn over the page: asked again once the server answers
-  refused: (page) => page.documentElement.hasAttribute("data-offline-copy"),
   moved: (version, copy) => (copy ? redraw(false) : follower.draw(true, version)),
   morph(fresh, notice) {
     // said to come from another tab or device, unless this page's own answers explain it
