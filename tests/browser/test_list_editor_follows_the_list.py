@@ -106,3 +106,27 @@ def test_a_conflict_still_to_choose_stays_as_another_tabs_change_comes_in(live_s
     entries = by_id(made)
     assert (entries["thegns"]["name"], entries["fyrd"]["max"]) == ("Thegns of the hall", 5)
     expect(name_a).to_have_value("Thegns of the hall")  # followed by the first tab
+
+
+def test_after_keeping_theirs_the_fields_next_change_is_made_from_theirs(live_server, page: Page):
+    user = sign_in(page.context, live_server, "ann")
+    made = own_list(user, "into-the-dark", "Saxon raiders", THREE_ENTRIES)
+    first, second = tab(page.context, live_server, made), tab(page.context, live_server, made)
+    name_b = item_of(second, "entries", 0).get_by_label("Name", exact=True)
+    name_b.fill("Thegns of the hall")
+    name_a = item_of(first, "entries", 0).get_by_label("Name", exact=True)
+    name_a.fill("Huscarls")
+    leave(first, name_a)
+    answered(first)
+    leave(second, name_b)
+    conflict = item_of(second, "entries", 0).locator(".conflict")
+    conflict.get_by_role("button", name="Keep theirs").click()
+    expect(second.locator(".conflict")).to_have_count(0)
+    expect(name_b).to_have_value("Huscarls")
+    # theirs is now what the field was drawn with: changed again, it saves
+    name_b.fill("Huscarls of the hall")
+    leave(second, name_b)
+    answered(second)
+    expect(second.locator(".conflict")).to_have_count(0)
+    assert by_id(made)["thegns"]["name"] == "Huscarls of the hall"
+    expect(name_a).to_have_value("Huscarls of the hall")
