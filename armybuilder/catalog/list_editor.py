@@ -16,15 +16,17 @@ import copy
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.cache import get_conditional_response
 from django.utils.text import slugify
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods
 
 import rules
 from armybuilder.catalog import list_operations, services
 from armybuilder.catalog.list_page_controls import editor_context
 from armybuilder.catalog.list_views import authored_list_or_404, editor_url
+from armybuilder.nostore import no_store
 from rules.list_changes import Place, Refusal
 from rules.list_document import ListDocument
 from rules.list_shape import ListShape
@@ -98,3 +100,20 @@ def edit_list(request: HttpRequest, slug: str, list_slug: str) -> HttpResponse:
     if request.htmx:
         return render(request, f"{TEMPLATE}#editor", context, status=status)
     return render(request, TEMPLATE, context, status=status)
+
+
+@require_GET
+def version(request: HttpRequest, slug: str, list_slug: str) -> JsonResponse:
+    """The list's revision number, the version the editor's operations name: an open
+    editor asks it about once a second while visible, to follow changes saved in another
+    tab or on another device. Whoever may not open the editor gets 404, as there; its
+    ETag names the revision, so a page that sends it back in ``If-None-Match`` is answered
+    304 with no body while nothing changed. A support use was logged when the editor was
+    opened, not once more a second."""
+    army_list = authored_list_or_404(request, slug, list_slug, record=False)
+    shape_or_404(slug)
+    number = army_list.latest_revision
+    etag = f'"list-{army_list.pk}-v{number}"'
+    response = get_conditional_response(request, etag=etag) or JsonResponse({"version": number})
+    response["ETag"] = etag
+    return no_store(response)

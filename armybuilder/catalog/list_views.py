@@ -26,9 +26,13 @@ STATUS_WORDS = {
 }
 
 
-def authored_list_or_404(request: HttpRequest, slug: str, list_slug: str) -> ArmyList:
+def authored_list_or_404(
+    request: HttpRequest, slug: str, list_slug: str, *, record: bool = True
+) -> ArmyList:
+    """The list if the request may edit it, else 404; ``record=False``: a support use is
+    not logged again (``services.can``), for what an open editor asks every second."""
     army_list = selectors.get_list(slug, list_slug)
-    if army_list is None or not services.can(request.user, "edit", army_list):
+    if army_list is None or not services.can(request.user, "edit", army_list, record=record):
         raise Http404("no such army list")
     return army_list
 

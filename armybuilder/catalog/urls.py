@@ -17,6 +17,7 @@ urlpatterns = [
     path(f"{LIST}undelete/", list_views.list_undelete, name="list_undelete"),  # undoes a delete
     path(f"{LIST}copy/", list_views.list_copy, name="list_copy"),
     path(f"{LIST}edit/", list_editor.edit_list, name="list_edit"),
+    path(f"{LIST}version.json", list_editor.version, name="list_version"),
     path(f"{LIST}operations/", list_operation_views.operations, name="list_operations"),
     path(f"{LIST}history/", list_history.history, name="list_history"),
     path(f"{LIST}history/compare/", list_history.compare, name="list_compare"),

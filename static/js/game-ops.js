@@ -10,22 +10,22 @@
  *
  * Online, a combat is chosen and worked out by the server's forms (they offer what the
  * source allows for the pair and phase); offline the page draws the same choice from the
- * game's offers, kept on the phone (GET .../offers.json, asked once a game). Each waiting
+ * game's offers, kept on the phone (game-choose.js). Each waiting
  * combat, rally, removal and force morale roll is worked out at once by the page's engine
  * (game-engine.js) from the seed the phone chose, and compared with the server's log when
  * it lands; without the engine it is worked out when sent.
  *
  * Without JavaScript nothing of this runs: the forms post as they are. */
 import { onceKey, randomHex } from "./changes/keys.js";
+import { MARK, layer } from "./changes/layer.js";
 import * as queue from "./changes/queue.js";
 import { follow } from "./game-follow.js";
 import * as exact from "./game-engine.js";
+import { chooseOffline, field, keepOffers, offers } from "./game-choose.js";
 import { rollDue, whoseTurn } from "./game-where.js";
 
 const root = document.getElementById("game");
 const GAME = root && root.dataset.game ? "game-" + root.dataset.game : null;
-const MARK = "not yet saved";
-const OFFERS = "muster-offers-";
 
 function game() { return document.getElementById("game"); }
 function data() { return game().dataset; }
@@ -73,46 +73,15 @@ function where() {
 
 // -- what this phone has not sent, drawn over the server's drawing -------------------------
 
+// (game-engine.js marks the lines it draws with the same data-pending-mark)
+const pending = layer("data-pending", { mark: "data-pending-mark" });
+const { setText, addClass, setHidden } = pending;
+
 function note(text) {
-  const p = document.createElement("p");
+  const p = pending.marked(document.createElement("p"));
   p.className = "pending-note";
-  p.setAttribute("data-pending-mark", "");
   p.textContent = text + " (" + MARK + ")";
   return p;
-}
-
-function setText(element, text) {
-  if (!element.hasAttribute("data-pending-was")) { element.setAttribute("data-pending-was", element.textContent); }
-  element.textContent = text;
-}
-
-function addClass(element, name) {
-  if (element.classList.contains(name)) { return; }
-  element.classList.add(name);
-  element.setAttribute("data-pending-class", name);
-}
-
-function setHidden(element, hidden) {
-  if (element.hidden === hidden) { return; }
-  if (!element.hasAttribute("data-pending-hidden")) { element.setAttribute("data-pending-hidden", element.hidden ? "1" : "0"); }
-  element.hidden = hidden;
-}
-
-function lift() {
-  const here = game();
-  here.querySelectorAll("[data-pending-mark]").forEach((e) => e.remove());
-  here.querySelectorAll("[data-pending-was]").forEach((e) => {
-    e.textContent = e.getAttribute("data-pending-was");
-    e.removeAttribute("data-pending-was");
-  });
-  here.querySelectorAll("[data-pending-class]").forEach((e) => {
-    e.classList.remove(e.getAttribute("data-pending-class"));
-    e.removeAttribute("data-pending-class");
-  });
-  here.querySelectorAll("[data-pending-hidden]").forEach((e) => {
-    e.hidden = e.getAttribute("data-pending-hidden") === "1";
-    e.removeAttribute("data-pending-hidden");
-  });
 }
 
 function cardOf(key) {
@@ -129,9 +98,56 @@ function lineOf(value) {
 
 let status = "";  // why what waits has not gone yet ("offline, sent when the connection returns")
 
+// -- each kind's waiting action, drawn over the server's drawing (one entry a kind) ----------
+
+// where a combat's, a rally's and a force morale roll's note goes: its unit's card (the
+// target's, for a combat), or under its side's heading
+const AT = {
+  combat: (v) => [cardOf(v.target), "beforeend"],
+  rally: (v) => [cardOf(v.unit), "beforeend"],
+  force_morale: (v) => [document.getElementById("side-" + v.side), "afterend"],
+};
+
+// what one says while it waits to be worked out (by the engine, or when sent)
+const WAITING = {
+  combat: (r, v, taken) => (taken.has(r.key) ? "A combat by " + unitName(v.attacker) + ", taken back"
+    : "Attacked by " + unitName(v.attacker) + ": hits worked out when sent"),
+  rally: () => "Rallies: worked out when sent",
+  force_morale: () => "Force morale: worked out when sent",
+};
+
+/* A combat, rally or force morale roll: as this phone's engine worked it out, else waiting. */
+function drawWorked(r, v, taken) {
+  const [at, place] = AT[r.op](v);
+  const by = exact.resultOf(r.key);
+  let drawn;
+  if (by && by.status !== "waits" && !taken.has(r.key)) {
+    drawn = by.status === "worked" ? exact.drawLine(by.line, MARK)
+      : note(by.status === "refused" ? (r.label || r.op) + ": the rules refuse it: " + by.message : (r.label || r.op) + ": taken back");
+  } else {
+    drawn = note(WAITING[r.op](r, v, taken));
+  }
+  if (at) { at.insertAdjacentElement(place, drawn); }
+}
+
+const DRAWN = {
+  combat: drawWorked,
+  rally: drawWorked,
+  force_morale: drawWorked,
+  remove(r, v) {
+    const card = cardOf(v.unit);
+    if (card) { addClass(card, "removed"); rollDue(game(), v.unit); }
+    if (card && !exact.units()[v.unit]) { card.appendChild(note("Removed: " + (v.why || "by the player"))); }
+  },
+  undo(r, v) {
+    const line = lineOf(v);
+    if (line) { addClass(line, "undone"); line.appendChild(note(" Taken back")); }
+  },
+};
+
 function lay() {
   if (!GAME || !game()) { return; }
-  lift();
+  pending.lift(game());
   const mine = unseen();
   const now = where();
   if (now.turn !== Number(data().turn) || now.phase !== data().phase) {
@@ -140,9 +156,8 @@ function lay() {
     const whose = document.getElementById("whose");
     if (whose) { setText(whose, whoseTurn(data(), now.turn)); }
     shown.appendChild(document.createTextNode(" "));
-    const mark = document.createElement("span");
+    const mark = pending.marked(document.createElement("span"));
     mark.className = "optimistic-mark";
-    mark.setAttribute("data-pending-mark", "");
     mark.textContent = "(" + MARK + ")";
     shown.appendChild(mark);
   }
@@ -152,44 +167,14 @@ function lay() {
     setHidden(rally, !here);
     const later = game().querySelector("[data-rally-later]");  if (later) { setHidden(later, here); }
   }
-  const taken = new Set(mine.filter((r) => r.op === "undo" && r.value && r.value.of).map((r) => r.value.of));
   const undo = game().querySelector('form[data-op="undo"]');  if (undo) { setHidden(undo, !undoable()); }
   Object.entries(exact.units()).forEach(([key, text]) => {
     const shown = cardOf(key) && cardOf(key).querySelector(".unit-state");
     if (shown) { setHidden(shown, true); shown.after(note(text)); }
     if (/^Removed|To be removed/.test(text)) { rollDue(game(), key); }
   });
-  mine.forEach((r) => {
-    const v = r.value || {};
-    const by = exact.resultOf(r.key);
-    if (by && by.status !== "waits" && !taken.has(r.key) && ["combat", "rally", "force_morale"].includes(r.op)) {
-      const at = r.op === "force_morale" ? document.getElementById("side-" + v.side) : cardOf(r.op === "combat" ? v.target : v.unit);
-      const drawn = by.status === "worked" ? exact.drawLine(by.line, MARK)
-        : note(by.status === "refused" ? (r.label || r.op) + ": the rules refuse it: " + by.message : (r.label || r.op) + ": taken back");
-      if (at && r.op === "force_morale") { at.insertAdjacentElement("afterend", drawn); } else if (at) { at.appendChild(drawn); }
-      return;
-    }
-    if (r.op === "remove") {
-      const card = cardOf(v.unit);
-      if (card) { addClass(card, "removed"); rollDue(game(), v.unit); }
-      if (card && !exact.units()[v.unit]) { card.appendChild(note("Removed: " + (v.why || "by the player"))); }
-    } else if (r.op === "combat") {
-      const card = cardOf(v.target);
-      const what = taken.has(r.key) ? "A combat by " + unitName(v.attacker) + ", taken back"
-        : "Attacked by " + unitName(v.attacker) + ": hits worked out when sent";
-      if (card) { card.appendChild(note(what)); }
-    } else if (r.op === "rally") {
-      const card = cardOf(v.unit);
-      if (card) { card.appendChild(note("Rallies: worked out when sent")); }
-    } else if (r.op === "force_morale") {
-      // under the side's heading: the roll is worked out (and maybe rolled) when sent
-      const heading = document.getElementById("side-" + v.side);
-      if (heading) { heading.insertAdjacentElement("afterend", note("Force morale: worked out when sent")); }
-    } else if (r.op === "undo") {
-      const line = lineOf(v);
-      if (line) { addClass(line, "undone"); line.appendChild(note(" Taken back")); }
-    }
-  });
+  const taken = new Set(mine.filter((r) => r.op === "undo" && r.value && r.value.of).map((r) => r.value.of));
+  pending.each(mine, DRAWN, taken);
   drawPending(queue.pending(GAME));
   exact.ask(mine, (offers() || {}).table);
   exact.compare();
@@ -266,10 +251,6 @@ function checked(form, name) {
   return Array.from(form.querySelectorAll('input[name="' + name + '"]:checked:not([disabled])')).map((i) => i.value);
 }
 
-function field(form, name) {
-  const input = form.querySelector('[name="' + name + '"]');
-  return input ? input.value.trim() : "";
-}
 
 function combatOf(form) {
   const now = where();
@@ -320,143 +301,77 @@ function undo() {
   enqueue("undo", key ? { of: key } : { number: line.value }, "Take back: " + (text || "action " + line.value));
 }
 
-document.addEventListener("submit", (event) => {
-  const form = event.target;
-  if (!GAME || !(form instanceof HTMLFormElement) || !form.dataset.op || !game() || !game().contains(form)) { return; }
-  const op = form.dataset.op;
-  if (op === "choose" || op === "work_out") {
-    // online with the engine ready, the combat is worked out on the phone, at once, from
-    // the seed it chose (the server works it out again when applied, from the same seed)
-    const table = (offers() || {}).table;
-    if (op === "work_out" && !form.hasAttribute("data-offline") && exact.working() && table) {
-      event.preventDefault();
-      exact.workOutHere(form, unseen(), table, combatOf(form));
-      return;
-    }
-    // else online the server's forms offer what applies and work the combat out before it counts
-    if (online() && !form.hasAttribute("data-offline")) { return; }
-    event.preventDefault();
-    if (op === "choose") {  // a card's pick sets its half of the combat's pair
-      const pair = form.dataset.pick ? game().querySelector("form.game-pair") : form;
-      if (pair && pair !== form) { pair.elements[form.dataset.pick].value = field(form, form.dataset.pick); }
-      chooseOffline(pair || form); return;
-    }
-    combatFrom(form);
-    const die = form.querySelector('[name="die"]');
-    if (die) { die.value = ""; }
-    return;
-  }
-  event.preventDefault();
-  const now = where();
-  if (op === "next_phase") {
-    enqueue("next_phase", now, "Next phase, from Turn " + now.turn + ", " + phaseName(now.phase));
-  } else if (op === "undo") {
-    undo();
-  } else if (op === "remove") {
+/* Each kind's form read into its operation (one entry a kind): the value the server reads
+ * (a die or dice left empty: the seed goes with the operation, so a resend rolls the same)
+ * and the label the page shows while it waits. */
+const ACTS = {
+  next_phase: (form, now) => enqueue("next_phase", now, "Next phase, from Turn " + now.turn + ", " + phaseName(now.phase)),
+  undo: () => undo(),
+  remove(form, now) {
     const unit = field(form, "unit");
     enqueue("remove", { unit: unit, why: field(form, "why"), turn: now.turn, phase: now.phase }, "Remove " + unitName(unit));
     const open = form.closest("details");
     if (open) { open.open = false; }
     form.reset();
-  } else if (op === "rally") {
+  },
+  rally(form, now) {
     const unit = field(form, "unit");
     if (!unit) { return; }
     const die = field(form, "die");
-    // the seed goes with the operation, so a resend rolls the same die
     enqueue("rally", { unit: unit, facts: checked(form, "fact"), die: die, seed: die ? "" : randomHex(8), turn: now.turn, phase: now.phase },
       "Rally " + unitName(unit));
     form.reset();
-  } else if (op === "force_morale") {
+  },
+  force_morale(form, now) {
     const dice = field(form, "dice");
-    const count = Number(field(form, "count") || "1");
-    // as the rally's, the seed goes with the operation so a resend rolls the same dice
-    enqueue("force_morale", { side: field(form, "side"), dice: dice, count: count, seed: dice ? "" : randomHex(8),
-      bonus: checked(form, "bonus").length, turn: now.turn, phase: now.phase },
+    enqueue("force_morale", { side: field(form, "side"), dice: dice, count: Number(field(form, "count") || "1"),
+      seed: dice ? "" : randomHex(8), bonus: checked(form, "bonus").length, turn: now.turn, phase: now.phase },
     "Force morale: " + (form.getAttribute("data-side-name") || field(form, "side")));
     form.reset();
-  } else if (op === "combat") {
+  },
+  combat(form) {
     combatFrom(form);
     // the worked-out combat is on its way: the page goes back to the game
     const worked = form.closest("[data-in-progress]");
     if (worked) { worked.hidden = true; }
+  },
+};
+
+/* Choosing a combat's pair and working it out: online, the server's forms (they offer what
+ * applies and work the combat out before it counts) unless the engine works it out here. */
+function workOut(form, event) {
+  const op = form.dataset.op;
+  // online with the engine ready, the combat is worked out on the phone, at once, from
+  // the seed it chose (the server works it out again when applied, from the same seed)
+  const table = (offers() || {}).table;
+  if (op === "work_out" && !form.hasAttribute("data-offline") && exact.working() && table) {
+    event.preventDefault();
+    exact.workOutHere(form, unseen(), table, combatOf(form));
+    return;
   }
+  if (online() && !form.hasAttribute("data-offline")) { return; }
+  event.preventDefault();
+  if (op === "choose") {  // a card's pick sets its half of the combat's pair
+    const pair = form.dataset.pick ? game().querySelector("form.game-pair") : form;
+    if (pair && pair !== form) { pair.elements[form.dataset.pick].value = field(form, form.dataset.pick); }
+    chooseOffline(pair || form, where(), unitName);
+    return;
+  }
+  combatFrom(form);
+  const die = form.querySelector('[name="die"]');
+  if (die) { die.value = ""; }
+}
+
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (!GAME || !(form instanceof HTMLFormElement) || !form.dataset.op || !game() || !game().contains(form)) { return; }
+  const op = form.dataset.op;
+  if (op === "choose" || op === "work_out") { workOut(form, event); return; }
+  // a kind this page does not know posts as it is, as without JavaScript
+  if (!Object.prototype.hasOwnProperty.call(ACTS, op)) { return; }
+  event.preventDefault();
+  ACTS[op](form, where());
 }, true);
-
-// -- choosing a combat offline, from the game's offers kept on the phone -------------------
-
-function offers() {
-  try { return JSON.parse(localStorage.getItem(OFFERS + data().game) || "null"); } catch (e) { return null; }
-}
-
-function keepOffers() {
-  if (!data().offersUrl || (offers() && offers().table) || !online()) { return; }
-  fetch(data().offersUrl, { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } })
-    .then((r) => (r.ok ? r.json() : null))
-    .then((found) => {
-      if (!found) { return; }
-      try { localStorage.setItem(OFFERS + data().game, JSON.stringify(found)); } catch (e) { /* chosen online only */ }
-    })
-    .catch(() => {});
-}
-
-function element(tag, attributes, text) {
-  const made = document.createElement(tag);
-  Object.entries(attributes || {}).forEach(([name, value]) => made.setAttribute(name, value));
-  if (text) { made.textContent = text; }
-  return made;
-}
-
-function chooseOffline(pair) {
-  const attacker = field(pair, "attacker");
-  const target = field(pair, "target");
-  if (!attacker || !target) { return; }
-  let drawn = document.getElementById("combat-offline");
-  if (drawn) { drawn.remove(); }
-  drawn = element("div", { id: "combat-offline" });
-  const now = where();
-  const known = offers();
-  const at = known && known.phases[now.phase] ? known.phases[now.phase][attacker] : undefined;
-  if (attacker.split(":")[0] === target.split(":")[0]) {
-    drawn.appendChild(element("p", { class: "game-error", role: "alert" }, unitName(attacker) + " and " + unitName(target) + " are on the same side."));
-  } else if (typeof at === "string") {
-    drawn.appendChild(element("p", { class: "game-error", role: "alert" }, at));
-  } else {
-    const form = element("form", { method: "post", action: "#combat", "data-op": "work_out", "data-offline": "" });
-    form.append(element("input", { type: "hidden", name: "attacker", value: attacker }),
-      element("input", { type: "hidden", name: "target", value: target }));
-    const fields = element("fieldset");
-    fields.appendChild(element("legend", {}, "Modifiers that apply"));
-    const set = at === undefined ? null : known.sets[typeof at === "number" ? at : at[target]];
-    if (!set) {
-      fields.appendChild(element("p", {}, "Offline, and this phone does not know this pair's modifiers: the server applies those that follow from the units when it is sent."));
-    } else if (!set.length) {
-      fields.appendChild(element("p", {}, "None for this pair in this phase."));
-    }
-    (set || []).forEach((m) => {
-      const label = element("label");
-      const box = element("input", { type: "checkbox", name: "modifier", value: m.key });
-      if (m.automatic) { box.checked = true; box.disabled = true; }
-      label.append(box, " " + m.label + (m.automatic ? " (applies by itself)" : "") + (m.group ? " (one " + m.group + " modifier)" : "") + " ");
-      label.appendChild(element("cite", {}, m.section));
-      const row = element("p");
-      row.appendChild(label);
-      fields.appendChild(row);
-    });
-    const die = element("p");
-    die.append(element("label", { for: "die-offline" }, "Die (leave empty to roll)"), " ",
-      element("input", { type: "text", id: "die-offline", name: "die", inputmode: "numeric", autocomplete: "off", size: "8" }));
-    const numbers = element("p");
-    numbers.append(element("label", { for: "numbers-offline" }, "Other numbers, if the rules ask (e.g. figures=12)"), " ",
-      element("input", { type: "text", id: "numbers-offline", name: "numbers", autocomplete: "off", size: "16" }));
-    form.append(fields, die, numbers, element("button", { type: "submit" }, "Apply when sent"));
-    drawn.append(element("p", { class: "hint" }, exact.working() && known && known.table
-      ? "Offline: the hits are worked out on this phone at once, and by the server when sent."
-      : "Offline: the hits are worked out by the rules when this phone sends it."), form);
-  }
-  const old = game().querySelector('#combat form[data-op="work_out"]:not([data-offline])');
-  if (old) { old.hidden = true; }
-  pair.after(drawn);
-}
 
 // -- answers -----------------------------------------------------------------------------
 
@@ -473,7 +388,7 @@ queue.on("answered", (army, batch, answer) => {
   }
   if (refused.length) { keepRefusals(refusals().concat(refused)); }
   status = "";
-  follow(true).catch(() => {}).then(lay);
+  follow(true, Number((answer && answer.version) || 0)).catch(() => {}).then(lay);
 });
 queue.on("failed", (batch, why) => {
   if (!batch.length || batch[0].army !== GAME) { return; }

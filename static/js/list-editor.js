@@ -11,15 +11,19 @@
  * answer's drawing of the editor is put in place once none of this list's changes wait,
  * keeping the focused field and every value still waiting. Offline, changes wait in the
  * store, survive a reload (the page kept by the service worker shows them again) and are
- * sent when the connection returns. Without JavaScript each field has a Save button. */
+ * sent when the connection returns. Another tab's or device's changes come in by
+ * themselves (list-follow.js), never over a field being typed, waiting or in conflict.
+ * Without JavaScript each field has a Save button. */
 import { onceKey } from "./changes/keys.js";
 import * as queue from "./changes/queue.js";
 import * as store from "./changes/store.js";
+import { followList } from "./list-follow.js";
 
 const editor = () => document.getElementById("list-editor");
 const conflicts = {};   // "target|field" -> {message, theirs, mine, section, op}
 let swapping = false;
 let scope = null;
+let following = null;   // the list followed (list-follow.js): another tab's changes come in
 
 function controlsOf(form) {
   return Array.from(form.querySelectorAll("input:not([type=hidden]), select, textarea"));
@@ -262,6 +266,7 @@ function swap(html) {
 
 queue.on("answered", (army, batch, answer) => {
   if (army !== scope) { return; }
+  if (following) { following.answered(); }  // a drawing asked before this answer is older
   const results = (answer && answer.results) || [];
   let saved = false;
   results.forEach((result) => {
@@ -331,6 +336,15 @@ function start() {
   // conflicts not chosen yet and changes left by an earlier page (a reload, offline) are
   // shown again, and the changes sent
   store.conflicts(scope).then(restoreConflicts).then(() => queue.load()).then(() => {
+    following = followList({
+      keep(form) {
+        const at = where(form);
+        return Boolean(lastOf(at.target, at.field) || conflicts[slot(at.target, at.field)]);
+      },
+      paused: () => swapping || queue.pending(scope).length > 0,
+      busy(on) { swapping = on; },
+      after: reapply,
+    });
     reapply();
     early.forEach(([form, value]) => {
       if (!form.isConnected) { return; }

@@ -167,6 +167,8 @@ function refresh() {
 }
 
 queue.on("changed", () => { if (scope) { refresh(); } });
+// another tab's change drawn in (list-follow.js): the server's trial of the list it drew
+document.addEventListener("muster:list-drawn", () => { if (scope) { refresh(); } });
 queue.on("answered", (army, batch, answer) => {
   if (army !== scope) { return; }
   // list-editor.js has swapped the server's drawing in by now when nothing waits: that

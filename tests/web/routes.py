@@ -96,6 +96,7 @@ ROUTES: dict[str, Rule] = {
     "catalog:list_undelete": Rule(AUTHOR),  # its list is one its author deleted
     "catalog:list_edit": Rule(AUTHOR),
     "catalog:list_operations": Rule(AUTHOR),
+    "catalog:list_version": Rule(AUTHOR),
     "catalog:list_history": Rule(AUTHOR),
     "catalog:list_compare": Rule(AUTHOR),
     "catalog:list_restore": Rule(AUTHOR),

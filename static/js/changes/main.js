@@ -19,7 +19,6 @@ import { showProblem } from "./problem.js";
 import { newItemId, onceKey } from "./keys.js";
 import { showCount, showTitle } from "./pending.js";
 import { catchUp, remember, savedSince, sawSaved, showCopyAge, versionNow } from "./kept.js";
-import "./follow.js";  // the open builder follows changes saved elsewhere
 import {
   clearState, fromOf, readValue, repaint, sameValue, showState, stateOf, targetOf, wrapFor, wrapOf, writeValue,
 } from "./fields.js";

@@ -10,6 +10,7 @@
  * link to it; that editor is fetched again (and morphed too) when the card's content key
  * moved, so its stat line and menus follow the unit. */
 import { Idiomorph } from "../vendor/idiomorph.js";
+import { morphOptions } from "./follow.js";
 
 const OWN = ["pending-changes", "unsaved", "request-problem", "engine-status"];  // the page's own notes
 const hooks = { keep: () => false, going: () => false };
@@ -18,49 +19,38 @@ export function on(name, hook) { hooks[name] = hook; }
 
 function element(node) { return node && node.nodeType === 1; }
 
+/* The builder's rules over the ones every followed page keeps (follow.js). */
 function options(stale, version) {
-  return {
-    // not idiomorph's ignoreActiveValue: it leaves every child of a focused element as it
-    // was (a card's <summary> the player just tapped would keep its old points)
-    morphStyle: "outerHTML",
-    restoreFocus: true,
-    callbacks: {
-      beforeNodeMorphed(old, fresh) {
-        if (!element(old)) { return true; }
-        // the control the player is in keeps its value, caret and text being typed
-        if (old === document.activeElement && /^(INPUT|TEXTAREA|SELECT)$/.test(old.tagName)) { return false; }
-        if (old.id && OWN.indexOf(old.id) !== -1) { return false; }
-        if (old.dataset.field && hooks.keep(old)) { return false; }
-        if (old.tagName === "LI" && old.dataset.editor && element(fresh)
-            && old.querySelector(".card-editor:not(.pending-editor)")
-            && (old.getAttribute("data-editor-key") !== fresh.getAttribute("data-editor-key")
-                || drawnFrom(old) !== version)) {
-          // a one-field answer moves neither the card's key nor its editor's version: an
-          // editor drawn from another version than the builder coming in is fetched again
-          stale.add(old.id);
-        }
-        // (a card drawn before its answer came holds a placeholder: the server's replaces it,
-        // and its editor is fetched as it shows, the card being open)
-        if (old.classList.contains("card-editor") && !old.classList.contains("pending-editor")
-            && !old.classList.contains("placeholder-editor")
-            && element(fresh) && fresh.classList.contains("pending-editor")) {
-          return false;  // loaded: kept (fetched again below when its card moved on)
-        }
-        return true;
-      },
-      beforeAttributeUpdated(name, el) {
-        // open or closed is the player's choice (a card the server draws open is a new one)
-        if (name === "open" && el.tagName === "DETAILS") { return false; }
-        // what the page shows at a field (its state) is painted again afterwards
-        if (el.dataset && el.dataset.field && (name === "data-state" || name === "class")) { return false; }
-        return true;
-      },
-      beforeNodeRemoved(node) {
-        // what the page paints itself: a field's state, a card's conflict mark
-        return !(element(node) && (node.classList.contains("field-state") || node.classList.contains("conflict-mark")));
-      },
+  return morphOptions({
+    own: OWN,
+    node(old, fresh) {
+      if (old.dataset.field && hooks.keep(old)) { return false; }
+      if (old.tagName === "LI" && old.dataset.editor && element(fresh)
+          && old.querySelector(".card-editor:not(.pending-editor)")
+          && (old.getAttribute("data-editor-key") !== fresh.getAttribute("data-editor-key")
+              || drawnFrom(old) !== version)) {
+        // a one-field answer moves neither the card's key nor its editor's version: an
+        // editor drawn from another version than the builder coming in is fetched again
+        stale.add(old.id);
+      }
+      // (a card drawn before its answer came holds a placeholder: the server's replaces it,
+      // and its editor is fetched as it shows, the card being open)
+      if (old.classList.contains("card-editor") && !old.classList.contains("pending-editor")
+          && !old.classList.contains("placeholder-editor")
+          && element(fresh) && fresh.classList.contains("pending-editor")) {
+        return false;  // loaded: kept (fetched again below when its card moved on)
+      }
+      return true;
     },
-  };
+    attribute(name, el) {
+      // what the page shows at a field (its state) is painted again afterwards
+      return !(el.dataset && el.dataset.field && (name === "data-state" || name === "class"));
+    },
+    removed(node) {
+      // what the page paints itself: a field's state, a card's conflict mark
+      return !(element(node) && (node.classList.contains("field-state") || node.classList.contains("conflict-mark")));
+    },
+  });
 }
 
 /* The army version a card's loaded editor was drawn from (its form says). */

@@ -17,10 +17,9 @@
  * left of the last layer (whatever a redraw has not already replaced) and draws it again. */
 import * as queue from "./queue.js";
 import { active as exactFigures } from "./exact.js";
+import { MARK, layer } from "./layer.js";
 
-const DRAWN = new Set(["add", "duplicate", "delete", "move"]);
 const PREFIX = { units: "unit", generals: "general" };
-const MARK = "not yet saved";
 
 function armyNow() {
   const builder = document.getElementById("builder");
@@ -36,47 +35,29 @@ function visibleCards(list) {
   return list ? Array.from(list.querySelectorAll(":scope > li.item:not([hidden])")) : [];
 }
 
-// -- lifting: the server's drawing as it was -------------------------------------------
+// -- lifting: the server's drawing as it was (layer.js), with what only the builder changes
 
-/* The server's text of an element the layer changed, kept on it until lifted. */
-function setText(element, text) {
-  if (!element) { return; }
-  if (!element.hasAttribute("data-optimistic-was")) {
-    element.setAttribute("data-optimistic-was", element.textContent);
-  }
-  element.textContent = text;
+function restoreOrder(list, kept) {
+  let order = [];
+  try { order = JSON.parse(kept); } catch (e) { order = []; }
+  const end = list.querySelector(":scope > li.empty");
+  order.forEach((id) => {
+    const card = document.getElementById(id);
+    if (card && card.parentNode === list) { list.insertBefore(card, end); }
+  });
 }
 
-export function lift() {
-  document.querySelectorAll("[data-optimistic]").forEach((element) => element.remove());
-  document.querySelectorAll("[data-optimistic-gone]").forEach((card) => {
-    card.hidden = false;
-    card.removeAttribute("data-optimistic-gone");
-  });
-  document.querySelectorAll("[data-optimistic-order]").forEach((list) => {
-    let order = [];
-    try { order = JSON.parse(list.getAttribute("data-optimistic-order")); } catch (e) { order = []; }
-    list.removeAttribute("data-optimistic-order");
-    const end = list.querySelector(":scope > li.empty");
-    order.forEach((id) => {
-      const card = document.getElementById(id);
-      if (card && card.parentNode === list) { list.insertBefore(card, end); }
-    });
-  });
-  document.querySelectorAll("[data-optimistic-was]").forEach((element) => {
-    element.textContent = element.getAttribute("data-optimistic-was");
-    element.removeAttribute("data-optimistic-was");
-  });
-  document.querySelectorAll("[data-optimistic-disabled]").forEach((tile) => {
-    const was = tile.getAttribute("data-optimistic-disabled");
+const layered = layer("data-optimistic", { restore: [
+  ["data-optimistic-gone", (card) => { card.hidden = false; }],
+  ["data-optimistic-order", restoreOrder],
+  ["data-optimistic-disabled", (tile, was) => {
     if (was) { tile.setAttribute("aria-disabled", was); } else { tile.removeAttribute("aria-disabled"); }
-    tile.removeAttribute("data-optimistic-disabled");
-  });
-  document.querySelectorAll("[data-optimistic-required]").forEach((tile) => {
-    tile.classList.toggle("required", tile.getAttribute("data-optimistic-required") === "1");
-    tile.removeAttribute("data-optimistic-required");
-  });
-}
+  }],
+  ["data-optimistic-required", (tile, was) => { tile.classList.toggle("required", was === "1"); }],
+] });
+const setText = layered.setText;
+
+export function lift() { layered.lift(); }
 
 // -- drawing ---------------------------------------------------------------------------
 
@@ -138,7 +119,7 @@ function newCard(kind, id, summary, entry) {
   const card = document.createElement("li");
   card.className = "item optimistic";
   card.id = PREFIX[kind] + "-" + id;
-  card.setAttribute("data-optimistic", "1");
+  layered.marked(card, "1");
   card.setAttribute("data-client-id", id);
   if (entry) { card.setAttribute("data-entry", entry); }
   const details = document.createElement("details");
@@ -281,9 +262,7 @@ function followCounts() {
     const text = plural(visibleCards(list).length, "unit");
     if (text !== line.textContent.trim()) {
       setText(line, text + " ");
-      const note = span("estimate-note", "offline estimate");
-      note.setAttribute("data-optimistic", "1");
-      line.appendChild(note);
+      line.appendChild(layered.marked(span("estimate-note", "offline estimate"), "1"));
     }
   }
   followPicker();
@@ -308,8 +287,7 @@ function followPicker() {
       : remaining === 0 ? "list maximum reached" : "up to " + remaining + " more";
     let count = tile.querySelector(".entry-count");
     if (!count) {
-      count = span("entry-count", "");
-      count.setAttribute("data-optimistic", "1");
+      count = layered.marked(span("entry-count", ""), "1");
       const meta = tile.querySelector(".entry-meta");
       if (!meta) { return; }
       meta.append(count);
@@ -335,13 +313,9 @@ export function lay() {
   // a card drawn here that the player opened stays open when it is drawn again
   const open = new Set(Array.from(document.querySelectorAll("li.item[data-optimistic] > details[open]"))
     .map((details) => details.parentNode.id));
-  lift();
   const army = armyNow();
+  layered.lay(army === null ? [] : queue.pending(army), DRAW);
   if (army !== null) {
-    queue.pending(army).forEach((record) => {
-      if (!DRAWN.has(record.op)) { return; }
-      try { DRAW[record.op](record); } catch (e) { /* the server draws it when it answers */ }
-    });
     followCounts();
     open.forEach((id) => {
       const card = document.getElementById(id);

@@ -315,3 +315,43 @@ def test_try_it_builds_a_new_dark_ages_list_from_its_choice_groups_too(author, r
     assert "<li>4 × Infantry</li>" in page
     assert "<li>2 × Javelin skirmishers</li>" in page  # the choice group's pick of two
     assert "The army has 4 units" not in page and "The army has 5 units" not in page
+
+
+def test_the_list_version_is_the_revision_the_editors_changes_name_and_304_while_unchanged(
+    author, django_assert_max_num_queries
+):
+    _, client = author
+    made = new_list(client)
+    page = client.get(f"/rulesets/into-the-dark/lists/{made.slug}/edit/").content.decode()
+    url = f"/rulesets/into-the-dark/lists/{made.slug}/version.json"
+    assert f'data-version-url="{url}"' in page  # the editor's page names it
+    first = client.get(url)
+    assert first.json() == {"version": made.latest_revision} == {"version": 1}
+    assert {"private", "no-store"} <= {d.strip() for d in first["Cache-Control"].split(",")}
+    # an open editor asks every second: the session, the user, the list
+    with django_assert_max_num_queries(3):
+        unchanged = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert unchanged.status_code == 304 and unchanged.content == b""
+    assert unchanged["ETag"] == first["ETag"] and "no-store" in unchanged["Cache-Control"]
+    edit(client, made, op="meta", field="period", value="c. 900")
+    moved = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    made.refresh_from_db()
+    assert moved.status_code == 200 and moved.json() == {"version": made.latest_revision}
+    assert made.latest_revision == 2
+    assert moved["ETag"] != first["ETag"]
+
+
+def test_the_list_version_is_not_found_for_anyone_who_may_not_edit_the_list(author):
+    _, client = author
+    made = new_list(client)
+    url = f"/rulesets/into-the-dark/lists/{made.slug}/version.json"
+    etag = client.get(url)["ETag"]
+    other = Client()
+    assert other.get(url).status_code == 404  # a visitor
+    assert other.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 404
+    other.force_login(User.objects.create_user("bob"))
+    assert other.get(url).status_code == 404
+    assert other.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 404
+    assert other.get(f"/rulesets/into-the-dark/lists/{made.slug}/edit/").status_code == 404
+    assert client.get("/rulesets/into-the-dark/lists/no-such-list/version.json").status_code == 404
+    assert client.post(url).status_code == 405

@@ -51,15 +51,11 @@ def _imports(path: str) -> set[str]:
     return {posixpath.normpath(posixpath.join(posixpath.dirname(path), f)) for f in found}
 
 
-def test_the_shell_keeps_every_script_of_the_builder_and_every_module_they_import(
-    client, django_user_model
-):
-    user = django_user_model.objects.create_user("keeper", password="pw-keeper-1")
-    saved = services.create_army(army("into-the-dark", [{"name": "Archers"}]), owner=user)
-    client.force_login(user)
-    page = client.get(f"/armies/{saved.pk}/").content.decode()
+def _scripts_and_kept(client, url: str) -> tuple[set[str], set[str], set[str]]:
+    """The scripts the page at ``url`` names, every module they import (theirs too), and
+    the static files the app shell keeps."""
+    page = client.get(url).content.decode()
     scripts = set(re.findall(r'<script[^>]* src="/static/(js/[^"]+)"', page))
-    assert {"js/builder-ui.js", "js/changes/main.js"} <= scripts
     wanted, seen = set(scripts), set()
     while wanted - seen:
         path = (wanted - seen).pop()
@@ -68,7 +64,29 @@ def test_the_shell_keeps_every_script_of_the_builder_and_every_module_they_impor
     shell = client.get("/sw.js").content.decode().split("const SHELL = ", 1)[1]
     kept = {url.split("/static/", 1)[1] for url in json.loads(shell.split(";\n", 1)[0])
             if "/static/" in url}  # fmt: skip
+    return scripts, seen, kept
+
+
+def test_the_shell_keeps_every_script_of_the_builder_and_every_module_they_import(
+    client, django_user_model
+):
+    user = django_user_model.objects.create_user("keeper", password="pw-keeper-1")
+    saved = services.create_army(army("into-the-dark", [{"name": "Archers"}]), owner=user)
+    client.force_login(user)
+    scripts, seen, kept = _scripts_and_kept(client, f"/armies/{saved.pk}/")
+    assert {"js/builder-ui.js", "js/changes/main.js"} <= scripts
     assert "js/changes/problem.js" in seen
+    assert seen <= kept, f"not kept for offline use: {sorted(seen - kept)}"
+
+
+def test_the_shell_keeps_every_script_of_the_list_editor_and_every_module_they_import(
+    client, django_user_model
+):
+    client.force_login(django_user_model.objects.create_user("writer", password="pw-writer-1"))
+    made = client.post("/rulesets/into-the-dark/new-list/", {"name": "Saxon raiders"})
+    scripts, seen, kept = _scripts_and_kept(client, made["Location"])
+    assert "js/list-editor.js" in scripts
+    assert {"js/list-follow.js", "js/changes/follow.js", "js/vendor/idiomorph.js"} <= seen
     assert seen <= kept, f"not kept for offline use: {sorted(seen - kept)}"
 
 
