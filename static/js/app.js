@@ -91,11 +91,11 @@
     });
   }
 
-  /* A page opened from the copy, back online: the builder draws itself again from the
-   * server (static/js/changes/redraw.js); a page to read (My armies, a rule set, an army's
+  /* A page opened from the copy, back online: the builder and the list editor draw
+   * themselves again from the server (static/js/changes/follow.js); a page to read (My armies, a rule set, an army's
    * history) is loaded again once the server answers for it (asked a few times: the link
-   * may come back slowly), unless the player has typed in it. A game's page and the list
-   * editor keep their own work and follow the server themselves. */
+   * may come back slowly), unless the player has typed in it. A game's page keeps its own
+   * work and follows the server itself. */
   var leaving = 0;
   var OWN_STATE = ["builder", "game", "list-editor"];
   function leaveCopy(tries) {
@@ -121,7 +121,7 @@
   });
   window.addEventListener("offline", showConnection);
   // a page opened from the copy, drawn again from the server once back online: no
-  // longer the copy (static/js/changes/redraw.js)
+  // longer the copy (static/js/changes/follow.js)
   document.addEventListener("muster:drawn-online", function () {
     keptAt = null;
     var note = document.getElementById("offline-copy");

@@ -2,7 +2,8 @@
  * (changes/follow.js), which asks the list's version (`data-version-url`,
  * <list>/version.json: its revision) about once a second and, when another tab or device
  * saved a revision, fetches the editor's page once and morphs it in, saying so on the
- * status line ("Updated from another tab or device.").
+ * status line ("Updated from another tab or device."). A page opened from the copy kept
+ * on this device is drawn from the server once it answers again, and is no longer the copy.
  *
  * What is this page's own stays: a field typed in and not left yet, a field whose change
  * waits or whose conflict is still to be chosen (hook `keep`, list-editor.js lays those
@@ -13,7 +14,7 @@
  * A focused control the player has not changed follows the server like any other: its
  * drawn value (what a change names as its `from`) must be the list's as it stands, or its
  * next change would come back a conflict that is none. */
-import { follow, morphOptions, typed } from "./changes/follow.js";
+import { drawnOnline, follow, morphOptions, typed } from "./changes/follow.js";
 import { Idiomorph } from "./vendor/idiomorph.js";
 
 const ID = "list-editor";
@@ -66,19 +67,22 @@ export function followList(h) {
   const rules = options(h.keep);
   const follower = follow({
     id: ID,
+    copies: true,  // the service worker keeps the editor's page
     shown: () => Number(editor().dataset.revision),
     drawn: (fresh) => Number(fresh.dataset.revision),
     paused: () => h.paused() || follower.drawing(),
-    moved: (version) => follower.draw(true, version),
-    morph(fresh) {
+    // a page opened from the device's copy is drawn from the server once it answers
+    moved: (version, copy) => (copy ? follower.draw(false, 0) : follower.draw(true, version)),
+    morph(fresh, elsewhere) {
       h.busy(true);
       try {
         Idiomorph.morph(editor(), fresh, rules);
       } finally {
         h.busy(false);
       }
+      drawnOnline();
       h.after();
-      notice();
+      if (elsewhere) { notice(); }
       document.dispatchEvent(new CustomEvent("muster:list-drawn"));
       return null;
     },

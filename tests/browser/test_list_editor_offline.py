@@ -65,6 +65,7 @@ def test_three_entries_edited_offline_land_on_their_entries_after_a_reload_offli
     assert made.latest_revision == 1 and by_id(made)["thegns"]["name"] == "Thegns"
     page.reload()  # still offline: the kept page, the waiting changes laid back on it
     expect(page.get_by_role("heading", level=1)).to_have_text("Edit Saxon raiders")
+    expect(page.locator("#offline-copy")).to_be_visible()
     for n, label, value in edits:
         control = item_of(page, "entries", n).get_by_label(label, exact=True)
         expect(control).to_have_value(value)
@@ -72,6 +73,9 @@ def test_three_entries_edited_offline_land_on_their_entries_after_a_reload_offli
     page.evaluate("window.dispatchEvent(new Event('online'))")
     answered(page)
     expect(page.locator("#list-editor .meta")).to_contain_text("revision 4")
+    # drawn from the server once it answers: no longer the copy kept on the device
+    expect(page.locator("#offline-copy")).to_be_hidden()
+    expect(page.locator("html[data-offline-copy]")).to_have_count(0)
     entries = by_id(made)
     assert [entries[i]["name"] for i in ("thegns", "fyrd", "ceorls")] == [
         "Huscarls",

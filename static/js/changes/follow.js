@@ -37,6 +37,16 @@ export function typed(el) {
   return el.type !== "hidden" && el.value !== el.defaultValue;
 }
 
+/* The page is the server's drawing now, no longer the copy kept on this device: the
+ * copy's note goes (static/js/app.js shows the connection's notice again). A subject that
+ * `copies` calls it once its drawing from the server is in. */
+export function drawnOnline() {
+  const root = document.documentElement;
+  if (!root.hasAttribute("data-offline-copy")) { return; }
+  root.removeAttribute("data-offline-copy");
+  document.dispatchEvent(new CustomEvent("muster:drawn-online"));
+}
+
 /* Idiomorph's options for a subject: the rules every page keeps, then the subject's. */
 export function morphOptions(hooks) {
   const own = hooks.own || [];

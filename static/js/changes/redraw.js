@@ -10,7 +10,7 @@
  * dropped and fetched again. The poll skips while this page's own changes are on their way
  * (their answers bring the version) or a drawing is already coming. */
 import * as queue from "./queue.js";
-import { follow } from "./follow.js";
+import { drawnOnline, follow } from "./follow.js";
 import { busy, morphBuilder } from "./morph.js";
 
 let noticeTimer = null;
@@ -50,7 +50,7 @@ const follower = follow({
     // said to come from another tab or device, unless this page's own answers explain it
     const elsewhere = notice === true && drawn(fresh) > hooks.own();
     return morphBuilder(fresh).then(() => {
-      online();
+      drawnOnline();
       if (elsewhere) { showNotice("Updated from another tab or device."); }
       hooks.after();
     });
@@ -69,15 +69,6 @@ export function check() { return follower.check(); }
 /* Fetches the builder once and morphs it in; `notice`: say it came from another tab or
  * device. Asked again while one is under way: one more follows it. */
 export function redraw(notice) { return follower.draw(notice, 0); }
-
-/* The page is the server's drawing now, no longer the copy kept on this device: the
- * copy's note goes (static/js/app.js shows the connection's notice again). */
-function online() {
-  const root = document.documentElement;
-  if (!root.hasAttribute("data-offline-copy")) { return; }
-  root.removeAttribute("data-offline-copy");
-  document.dispatchEvent(new CustomEvent("muster:drawn-online"));
-}
 
 function showNotice(text) {
   const box = document.getElementById("pending-changes");
