@@ -170,11 +170,15 @@ def called_units(units: Sequence[Any]) -> list[str]:
 def numbered_names(names: Sequence[str]) -> list[str]:
     """Names that tell units apart: a name two or more units share is numbered in the
     army's order ("Fyrd shieldwall 1", "Fyrd shieldwall 2"), skipping a number whose name
-    another unit has already; a name of its own stays as it is. Names are compared as a
-    player reads them (case and runs of spaces aside)."""
+    another unit has already; a name of its own stays as it is. A shared name that ends in
+    a number already is numbered in brackets ("Hirdmen 1 (2)", not "Hirdmen 1 2"). Names
+    are compared as a player reads them (case and runs of spaces aside)."""
 
     def said(name: str) -> str:
         return " ".join(name.split()).casefold()
+
+    def numbered(name: str, number: int) -> str:
+        return f"{name} ({number})" if name.rstrip()[-1:].isdigit() else f"{name} {number}"
 
     counts: dict[str, int] = {}
     for name in names:
@@ -188,9 +192,9 @@ def numbered_names(names: Sequence[str]) -> list[str]:
             found.append(name)
             continue
         number = last.get(key, 0) + 1
-        while said(f"{name} {number}") in taken:
+        while said(numbered(name, number)) in taken:
             number += 1
         last[key] = number
-        taken.add(said(f"{name} {number}"))
-        found.append(f"{name} {number}")
+        taken.add(said(numbered(name, number)))
+        found.append(numbered(name, number))
     return found

@@ -107,8 +107,8 @@ def test_offline_add_duplicate_delete_and_move_show_at_once_and_the_engine_total
     assert copy not in (first, second, third, added)
     expect(page.locator(f"#unit-{copy}")).to_contain_text("not yet saved")
     # the copy has its unit's name: the engine numbers the two as the server will
-    expect(page.locator(f"#unit-{copy} .item-name")).to_have_text("Hirdmen 1 2")
-    expect(page.locator(f"#unit-{first}-summary .item-name")).to_have_text("Hirdmen 1 1")
+    expect(page.locator(f"#unit-{copy} .item-name")).to_have_text("Hirdmen 1 (2)")
+    expect(page.locator(f"#unit-{first}-summary .item-name")).to_have_text("Hirdmen 1 (1)")
     total += card_points(page, first)
     expect(page.locator("#total-points")).to_have_text(str(total))
     expect(page.locator("#units-count")).to_have_text("(5)")

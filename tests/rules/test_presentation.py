@@ -19,7 +19,15 @@ def test_a_number_another_unit_is_named_with_is_skipped():
     assert numbered_names(["Spears", "Spears", "Spears 1"]) == ["Spears 2", "Spears 3", "Spears 1"]
 
 
-@given(st.lists(st.sampled_from(["A", "A 1", "A 2", "a", "B", "B 1 1", "B 1"]), max_size=12))
+def test_a_shared_name_ending_in_a_number_is_numbered_in_brackets():
+    names = ["Hirdmen 1", "Hirdmen 1", "Hirdmen 1 (1)", "Bondi 2"]
+    assert numbered_names(names) == ["Hirdmen 1 (2)", "Hirdmen 1 (3)", "Hirdmen 1 (1)", "Bondi 2"]
+
+
+NAMES = ["A", "A 1", "A 2", "a", "B", "B 1 1", "B 1", "B 1 (1)", "B 1 (2)"]
+
+
+@given(st.lists(st.sampled_from(NAMES), max_size=12))
 def test_every_unit_ends_with_a_name_of_its_own(names):
     found = numbered_names(names)
     assert len(found) == len(names)
