@@ -8,7 +8,14 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.test_list_editor_browser import item_of, own_list, sign_in
-from tests.browser.test_list_editor_offline import THREE_ENTRIES, answered, by_id, leave, tab
+from tests.browser.test_list_editor_offline import (
+    THREE_ENTRIES,
+    answered,
+    by_id,
+    leave,
+    tab,
+    two_tabs_in_conflict,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -79,18 +86,11 @@ def test_a_focused_box_follows_another_tabs_tick_and_its_next_change_is_made_fro
 
 
 def test_a_conflict_still_to_choose_stays_as_another_tabs_change_comes_in(live_server, page: Page):
-    user = sign_in(page.context, live_server, "ann")
-    made = own_list(user, "into-the-dark", "Saxon raiders", THREE_ENTRIES)
-    first, second = tab(page.context, live_server, made), tab(page.context, live_server, made)
-    name_b = item_of(second, "entries", 0).get_by_label("Name", exact=True)
-    name_b.fill("Thegns of the hall")
-    name_a = item_of(first, "entries", 0).get_by_label("Name", exact=True)
-    name_a.fill("Huscarls")
-    leave(first, name_a)
-    answered(first)
-    leave(second, name_b)
+    made, first, second = two_tabs_in_conflict(page, live_server)
+    name_a, name_b = (
+        item_of(t, "entries", 0).get_by_label("Name", exact=True) for t in (first, second)
+    )
     conflict = item_of(second, "entries", 0).locator(".conflict")
-    expect(conflict).to_contain_text("Name: changed elsewhere meanwhile (now “Huscarls”)")
     # the first tab saves another entry: it comes in, the choice and what was typed stay
     most_a = item_of(first, "entries", 1).get_by_label("At most", exact=True)
     most_a.fill("5")
@@ -109,16 +109,10 @@ def test_a_conflict_still_to_choose_stays_as_another_tabs_change_comes_in(live_s
 
 
 def test_after_keeping_theirs_the_fields_next_change_is_made_from_theirs(live_server, page: Page):
-    user = sign_in(page.context, live_server, "ann")
-    made = own_list(user, "into-the-dark", "Saxon raiders", THREE_ENTRIES)
-    first, second = tab(page.context, live_server, made), tab(page.context, live_server, made)
-    name_b = item_of(second, "entries", 0).get_by_label("Name", exact=True)
-    name_b.fill("Thegns of the hall")
-    name_a = item_of(first, "entries", 0).get_by_label("Name", exact=True)
-    name_a.fill("Huscarls")
-    leave(first, name_a)
-    answered(first)
-    leave(second, name_b)
+    made, first, second = two_tabs_in_conflict(page, live_server)
+    name_a, name_b = (
+        item_of(t, "entries", 0).get_by_label("Name", exact=True) for t in (first, second)
+    )
     conflict = item_of(second, "entries", 0).locator(".conflict")
     conflict.get_by_role("button", name="Keep theirs").click()
     expect(second.locator(".conflict")).to_have_count(0)

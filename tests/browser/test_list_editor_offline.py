@@ -93,15 +93,13 @@ def tab(context: BrowserContext, live_server, made: ArmyList) -> Page:
     return page
 
 
-@pytest.mark.browser_context_args(service_workers="block")
-def test_two_tabs_editing_one_field_get_a_conflict_there_and_other_fields_merge(
-    live_server, page: Page
-):
+def two_tabs_in_conflict(page: Page, live_server) -> tuple[ArmyList, Page, Page]:
+    """Ann's list open in two tabs; the second tab's player is typing over "Thegns" (kept
+    as typed while the first tab's change comes in) when the first tab saves the same
+    field as "Huscarls": the second tab's change, once left, is a conflict to choose."""
     user = sign_in(page.context, live_server, "ann")
     made = own_list(user, "into-the-dark", "Saxon raiders", THREE_ENTRIES)
     first, second = tab(page.context, live_server, made), tab(page.context, live_server, made)
-    # the second tab's player is typing over "Thegns" (the field kept as typed while the
-    # first tab's change comes in) when the first tab saves the same field
     name_b = item_of(second, "entries", 0).get_by_label("Name", exact=True)
     name_b.fill("Thegns of the hall")
     name_a = item_of(first, "entries", 0).get_by_label("Name", exact=True)
@@ -109,10 +107,21 @@ def test_two_tabs_editing_one_field_get_a_conflict_there_and_other_fields_merge(
     leave(first, name_a)
     answered(first)
     assert by_id(made)["thegns"]["name"] == "Huscarls"
-    # the second tab's change of the same field is not saved over it
-    leave(second, name_b)
+    leave(second, name_b)  # not saved over the first tab's change
     conflict = item_of(second, "entries", 0).locator(".conflict")
     expect(conflict).to_contain_text("Name: changed elsewhere meanwhile (now “Huscarls”)")
+    return made, first, second
+
+
+@pytest.mark.browser_context_args(service_workers="block")
+def test_two_tabs_editing_one_field_get_a_conflict_there_and_other_fields_merge(
+    live_server, page: Page
+):
+    made, first, second = two_tabs_in_conflict(page, live_server)
+    name_a, name_b = (
+        item_of(t, "entries", 0).get_by_label("Name", exact=True) for t in (first, second)
+    )
+    conflict = item_of(second, "entries", 0).locator(".conflict")
     expect(name_b).to_have_value("Thegns of the hall")  # what the player typed stays
     assert by_id(made)["thegns"]["name"] == "Huscarls" and made.latest_revision == 2
     second.reload()  # the choice is kept on the device until it is made
