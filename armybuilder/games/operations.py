@@ -7,10 +7,11 @@ ignored); an operation is ``{"key", "base_version", "op", "value"}`` (other keys
 of the page's queue carries are ignored):
 
 - ``key``: the operation's one-time key, 1 to 64 letters, digits, ``-`` or ``_``
-  (``armybuilder.oncekeys``, as for armies and lists), made by
-  the page when the player acts. An action of this game carrying it already answers
-  ``duplicate`` with that action's number: a retry or a replayed queue never applies it
-  twice. A key refused before may be sent again, and is then applied if it can be.
+  (``armybuilder.operations.keys``, as for armies and lists), made by
+  the page when the player acts. A key applied to this game already answers
+  ``duplicate`` with its action's number: a retry or a replayed queue never applies it
+  twice. A key refused before may be sent again, and is then applied if it can be (the
+  one rule of the operation kernel, ``armybuilder.operations.once``).
 - ``base_version``: the game's version the page showed (a whole number, 0 or more). It
   refuses nothing by itself: what conflicts is the turn and phase (below).
 - ``op`` and ``value``: ``combat`` (``attacker``, ``target``, ``modifiers``, ``die`` and
@@ -33,20 +34,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError
-
 from armybuilder.games import morale, presenters, selectors, services
 from armybuilder.games.models import Game, GameAction
 from armybuilder.games.services import Keyed, Refused
 from armybuilder.jsonbody import BadOperation
-from armybuilder.oncekeys import RULE as KEY_RULE
-from armybuilder.oncekeys import is_once_key
+from armybuilder.operations.keys import RULE as KEY_RULE
+from armybuilder.operations.keys import is_once_key
+from armybuilder.operations.once import Duplicate, apply_once
+from armybuilder.operations.outcome import Outcome
 
 OPS = ("combat", "rally", "remove", "next_phase", "undo", "force_morale")
 MAX_BATCH = 200
 MAX_MODIFIERS = 50
 MAX_FACTS = 20
 MAX_TURN = 100_000
+SUBJECT = "game"  # the game's name in the ledger of applied keys
 
 
 @dataclass(frozen=True)
@@ -59,24 +61,15 @@ class Operation:
     phase: str | None = None
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """What became of one operation: ``applied`` (``number``: its action's), ``duplicate``
-    (its key was applied before, or what it undoes was taken back already: ``number`` is
-    the action that did it) or ``refused`` (``message`` says why, in words)."""
-
-    key: str
-    status: str
-    number: int | None = None
-    message: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        found: dict[str, Any] = {"key": self.key, "status": self.status}
-        if self.number is not None:
-            found["number"] = self.number
-        if self.message:
-            found["message"] = self.message
-        return found
+def answer_of(outcome: Outcome) -> dict[str, Any]:
+    """One operation's outcome as the game's page reads it: ``key``, ``status``, and the
+    ``number`` of the action it made or found, or the ``message`` of its refusal."""
+    found: dict[str, Any] = {"key": outcome.key, "status": outcome.status}
+    if outcome.number is not None:
+        found["number"] = outcome.number
+    if outcome.message:
+        found["message"] = outcome.message
+    return found
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -203,29 +196,36 @@ _VALUES = {"combat": _combat, "rally": _rally, "remove": _remove, "next_phase": 
 def apply_operations(
     game: Game, operations: list[Operation], *, seat: str | None = None
 ) -> list[Outcome]:
-    """Each operation applied in order, in its own transaction, each key once; a refused
-    one changes nothing and the next is applied all the same. ``game`` is read anew.
-    ``seat``: the phone's side ("a" or "b") in a game on two phones (``rules.seats``)."""
+    """Each operation applied in order, in its own transaction, each key once (the
+    operation kernel, ``armybuilder.operations.once``: the game's row locked, the key
+    checked and recorded with its action); a refused one changes nothing, its key either,
+    and the next is applied all the same. ``game`` is read anew. ``seat``: the phone's
+    side ("a" or "b") in a game on two phones (``rules.seats``)."""
     outcomes = []
     for operation in operations:
         try:
-            action = _apply(game, operation, seat)
-        except services.Duplicate as exc:
-            outcomes.append(Outcome(operation.key, "duplicate", exc.action.number))
+            action = _once(game, operation, seat)
+        except Duplicate as exc:
+            outcomes.append(Outcome(operation.key, "duplicate", version=exc.version))
+        except services.Duplicate as exc:  # what it undoes was taken back already
+            outcomes.append(Outcome(operation.key, "duplicate", version=exc.action.number))
         except services.MovedOn as exc:
             message = _moved_on(game, operation, exc.state)
             outcomes.append(Outcome(operation.key, "refused", message=message))
         except Refused as exc:
             outcomes.append(Outcome(operation.key, "refused", message=exc.message))
-        except IntegrityError:  # another arrival of this key was recorded first
-            first = GameAction.objects.filter(game=game, key=operation.key).first()
-            if first is None:
-                raise
-            outcomes.append(Outcome(operation.key, "duplicate", first.number))
         else:
-            outcomes.append(Outcome(operation.key, "applied", action.number))
+            outcomes.append(Outcome(operation.key, "applied", version=action.number))
     game.refresh_from_db()
     return outcomes
+
+
+def _once(game: Game, operation: Operation, seat: str | None) -> GameAction:
+    def change(locked: Game) -> GameAction:
+        return _apply(game, operation, seat)
+
+    rows = Game.objects.filter(pk=game.pk)
+    return apply_once(SUBJECT, rows, operation.key, change, lambda action: action.number)
 
 
 def _apply(game: Game, operation: Operation, seat: str | None) -> GameAction:

@@ -9,8 +9,9 @@ An operation is ``{key, army, base_version, op, target, field, value}`` (and opt
 
 - ``key``: the operation's one-time key (1-64 letters, digits, ``-``, ``_``), made by the
   page when the player makes the change; an operation whose key was applied to the army
-  already is not applied again (``saving.applied_keys``), so a network retry, a queue replayed
-  after a reload or a batch sent twice changes the army once.
+  already is not applied again (the operation kernel, ``armybuilder.operations.once``), so
+  a network retry, a queue replayed after a reload or a batch sent twice changes the army
+  once.
 - ``op``: ``set`` (one value: an army setting, or one field of a unit or general),
   ``add`` (``field`` "units" or "generals"; ``value`` ``{"id", "preset"}``: the page
   names the new unit's id, so changes it queues for that unit find it), ``delete``,
@@ -24,9 +25,9 @@ An operation is ``{key, army, base_version, op, target, field, value}`` (and opt
   on, never its place: whatever other tabs added, deleted or moved, it lands on that
   unit, or is refused when the unit is gone.
 
-``apply_operations`` runs a batch, each command with its key remembered in the same
-transaction, and maps every refusal to one ``Outcome`` (``outcome_of``): the one error
-mapping of every view that changes an army.
+``apply_operations`` runs a batch, each command with its key recorded in the same
+transaction, and maps every refusal to the kernel's one ``Outcome`` (``outcome_of``): the
+one error mapping of every view that changes an army.
 """
 
 from __future__ import annotations
@@ -36,8 +37,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError
-
 from armybuilder.armies.changes import commands, pipeline, saving
 from armybuilder.armies.changes.conflicts import UNSET, FieldConflict
 from armybuilder.armies.documents import Checked, ItemNotFound, StaleVersion, friendly_message
@@ -46,8 +45,10 @@ from armybuilder.armies.history.revisions import HistoryMissing, ItemGone, get_v
 from armybuilder.armies.history.rewind import NothingToUndo
 from armybuilder.armies.models import Army, Revision
 from armybuilder.jsonbody import BadOperation
-from armybuilder.oncekeys import RULE as KEY_RULE
-from armybuilder.oncekeys import is_once_key
+from armybuilder.operations.keys import RULE as KEY_RULE
+from armybuilder.operations.keys import is_once_key
+from armybuilder.operations.once import Duplicate, apply_once
+from armybuilder.operations.outcome import Outcome
 from rules.document import ID_PATTERN
 from rules.errors import MalformedDocument
 
@@ -59,9 +60,8 @@ REFUSALS = (
 )  # fmt: skip
 GONE = "that unit was deleted elsewhere; nothing was changed"
 STALE = "the army changed since this form was drawn"
-# The one table of what a refusal is answered with: a page's HTTP status per outcome, and
-# the page-wide words of the refusals a page redraws the whole builder for.
-HTTP_STATUS = {"refused": 400, "conflict": 409, "stale": 409, "gone": 409}
+# The page-wide words of the refusals a page redraws the whole builder for (the HTTP
+# status of each outcome is the operation kernel's one table, ``outcome.HTTP_STATUS``).
 STALE_NOTICE = (
     "This army was changed somewhere else (another tab or device) since this page "
     "was loaded. Your last change was not saved; here is the army as it is now."
@@ -84,66 +84,6 @@ class Operation:
     typing: bool = False
     # a change no operation of the page names (a restore from History): its command
     command: Any = dataclasses.field(default=None, compare=False)
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What became of one operation: ``applied``, ``duplicate`` (its key was applied
-    before: nothing changed), ``conflict`` (its field moved on: ``theirs`` holds the
-    army's value, ``conflict`` the refusal for the choice), ``gone`` (its unit is no
-    longer in the army), ``stale`` (a whole-form change made from an older version),
-    ``refused`` (the value or the change does not read: ``message`` says why, field
-    named). ``html``: the field's message as the page shows it (set by the answer)."""
-
-    key: str
-    status: str
-    message: str = ""
-    value: Any = None
-    theirs: Any = None
-    version: int | None = None
-    target: str = ""
-    field: str = ""
-    html: str = ""
-    conflict: FieldConflict | None = dataclasses.field(default=None, compare=False, repr=False)
-    notice: str = ""  # a refusal's words when the page is drawn whole around it
-    http: int = 0  # a page's status for this refusal when it is not its status's own
-
-    @property
-    def ok(self) -> bool:
-        return self.status in ("applied", "duplicate")
-
-    @property
-    def http_status(self) -> int:
-        """A refused operation's status for a page's answer (200 when it was not refused)."""
-        return self.http or HTTP_STATUS.get(self.status, 200)
-
-    @property
-    def at_field(self) -> bool:
-        """Shown at the field the player changed (else the builder is drawn whole)."""
-        return bool(self.field) and self.status in ("refused", "conflict")
-
-    @property
-    def redraws(self) -> bool:
-        """A refusal that the no-JS page answers with the whole builder and its notice."""
-        return self.status in ("conflict", "stale", "gone")
-
-    def to_json(self) -> dict[str, Any]:
-        found: dict[str, Any] = {"key": self.key, "status": self.status}
-        if self.message:
-            found["message"] = self.message
-        if self.status == "applied":
-            found["value"] = self.value
-        if self.status == "conflict":
-            found["theirs"] = self.theirs
-        if self.version is not None:
-            found["version"] = self.version
-        if self.target:
-            found["target"] = self.target
-        if self.field:
-            found["field"] = self.field
-        if self.html:
-            found["html"] = self.html
-        return found
 
 
 @dataclass(frozen=True)
@@ -299,7 +239,7 @@ def outcome_of(army: Army, operation: Operation, exc: Exception) -> Outcome:
         message = f"{exc.label} was changed elsewhere"
         notice = _conflict_notice(exc, undoing=operation.op == "undo")
         return Outcome(
-            key, "conflict", message, theirs=exc.theirs, conflict=exc, notice=notice, **where
+            key, "conflict", message, theirs=exc.theirs, refusal=exc, notice=notice, **where
         )
     if isinstance(exc, ItemGone):
         return Outcome(key, "gone", GONE, notice=GONE_NOTICE, **where)
@@ -338,34 +278,19 @@ def refused(army: Army, operation: Operation, exc: Exception) -> Batch:
 
 
 def apply_operations(
-    army: Army,
-    operations: list[Operation],
-    applied: set[str] | None = None,
-    own: frozenset[str] = frozenset(),
+    army: Army, operations: list[Operation], own: frozenset[str] = frozenset()
 ) -> Batch:
-    """Apply ``operations`` in order, each once (its key written with its change in one
-    transaction); a refused one changes nothing and the next is applied all the same.
-    An operation without a key (a no-JS form's) is applied without remembering one.
-    ``applied``: the keys of the batch already applied to the army as it was read (the
-    caller read them with it), else they are looked up (one query)."""
+    """Apply ``operations`` in order, each once (``_once``: its key recorded with its
+    change in one transaction); a refused one changes nothing and the next is applied all
+    the same. An operation without a key (a no-JS form's) is applied without one."""
     batch = Batch(army, [], [], army.document, army.version, own=own)
-    if applied is None:
-        applied = saving.applied_keys(army, (o.key for o in operations))
-    applied = set(applied)
     for operation in operations:
         read = army.version
         try:
             operation = _after_own(batch, operation)
             command = command_of(operation)
-            if operation.key in applied:
-                raise saving.Duplicate(operation.key)
-            try:
-                checked = pipeline.run(army, command, operation.key)
-            except IntegrityError:  # another arrival of this key saved first
-                if not saving.applied_keys(army, [operation.key]):
-                    raise
-                raise saving.Duplicate(operation.key) from None
-        except saving.Duplicate:
+            checked = _once(army, operation.key, command)
+        except Duplicate:
             army.refresh_from_db()  # the first arrival may have saved since
             if army.version != read:
                 batch.follows = None
@@ -375,8 +300,6 @@ def apply_operations(
         except (*REFUSALS, BadOperation) as exc:
             batch.outcomes.append(outcome_of(army, operation, exc))
             continue
-        if operation.key:
-            applied.add(operation.key)
         army = batch.army = checked.army
         if army.version not in (read, read + 1):  # another writer saved in between
             batch.follows = None
@@ -387,6 +310,23 @@ def apply_operations(
         )
         batch.applied.append(Applied(operation, command, checked))
     return batch
+
+
+def _once(army: Army, key: str, command: pipeline.Command) -> Checked:
+    """``command`` run through the pipeline in the operation kernel's transaction: the
+    army's row locked (only its version read; the army as the request read it is used
+    unless another writer saved since), ``key`` checked and recorded with the change."""
+
+    def change(locked: Army) -> Checked:
+        if locked.version != army.version:
+            army.refresh_from_db()
+        return pipeline.run(army, command, key)
+
+    rows = Army.objects.filter(pk=army.pk).only("pk", "version")
+    try:
+        return apply_once(saving.SUBJECT, rows, key, change, lambda done: done.army.version)
+    except Army.DoesNotExist:
+        raise ItemNotFound("the army was deleted") from None
 
 
 def _after_own(batch: Batch, operation: Operation) -> Operation:
