@@ -1,6 +1,6 @@
 """One key applied from two connections at once, for ``test_once.py``: the second arrives
 between the kernel's duplicate check and its write. Run in this process on PostgreSQL and
-in a child process on a SQLite file (``race_once_sqlite_file``)."""
+in a child process on a SQLite file (``tests/web/armies/race_edits_sqlite_file.py``)."""
 
 from __future__ import annotations
 
