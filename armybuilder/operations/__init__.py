@@ -10,6 +10,6 @@ army list, a game) shares, below every app.
   recorded, all committed together; a second arrival is answered ``Duplicate``, a refused
   change writes nothing (its key may be sent again).
 - ``kinds``: the table of operation kinds each subject registers (``register``), a
-  handler's ``parse`` reading an operation's value into parsed values and its ``apply``
-  making the change from them.
+  handler's ``parse`` reading an operation into parsed values and its ``apply`` making
+  the change from them (see its docstring for how a subject registers a kind).
 """

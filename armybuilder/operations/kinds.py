@@ -5,17 +5,23 @@ A subject (``"army"``, ``"list"``, ``"game"``) registers each kind of operation 
 (``register(subject, kind, handler)``, at import of the module that defines them). A
 ``Handler`` is two functions:
 
-- ``parse(value, path)``: the operation's ``value`` read strictly into the parsed values
-  the change is made from (any Python value the handler's ``apply`` reads), or
-  ``BadOperation`` naming the field at fault (``path`` is where the value sits in the
-  batch, ``operations[2].value``) and, for a choice, its allowed values;
+- ``parse(operation, path)``: the subject's operation (its envelope already read: key,
+  base version, op, target, field, value, from) read strictly into the parsed values the
+  change is made from (an army's command, a game's action values), or ``BadOperation``
+  naming the field at fault (``path`` is where the operation sits in the batch) and, for
+  a choice, its allowed values. A subject whose kinds read only the value (a game's)
+  reads ``operation.value`` at ``f"{path}.value"``;
 - ``apply(subject, parsed, context)``: the change made to the subject (the row the
-  subject's pipeline hands it) from the parsed values, ``context`` being what that
-  subject's pipeline adds (the army's store, the game's seat, ...). A handler never
-  sees a form post or a request: a no-JS form is read into the same values first.
+  subject's pipeline hands it, inside the kernel's ``once.apply_once``) from the parsed
+  values, ``context`` being what that subject's pipeline adds (the army's operation key,
+  a game's seat, ...). A handler never sees a form post or a request: a no-JS form is
+  read into the same operations first.
 
-``parse_value(subject, kind, value, path)`` finds the kind's handler (``BadOperation``
-naming the kinds there are when there is none) and reads the value with it.
+Armies register theirs in ``armies/changes/kinds.py``.
+
+``handler(subject, kind)`` finds the kind's handler (``BadOperation`` naming the kinds
+there are when there is none); ``parse_value(subject, kind, operation, path)`` reads the
+operation with it.
 """
 
 from __future__ import annotations
@@ -56,7 +62,7 @@ def handler(subject: str, kind: Any, path: str = "op") -> Handler:
     return found
 
 
-def parse_value(subject: str, kind: Any, value: Any, path: str) -> tuple[Handler, Any]:
-    """The kind's handler and ``value`` read by it."""
+def parse_value(subject: str, kind: Any, operation: Any, path: str) -> tuple[Handler, Any]:
+    """The kind's handler and ``operation`` read by it."""
     found = handler(subject, kind)
-    return found, found.parse(value, path)
+    return found, found.parse(operation, path)

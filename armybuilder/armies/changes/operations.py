@@ -37,22 +37,24 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from armybuilder.armies.changes import commands, pipeline, saving
+from armybuilder.armies.changes import commands, pipeline
+from armybuilder.armies.changes import kinds as _registered  # noqa: F401 - the army's kinds
 from armybuilder.armies.changes.conflicts import UNSET, FieldConflict
+from armybuilder.armies.changes.saving import SUBJECT
 from armybuilder.armies.documents import Checked, ItemNotFound, StaleVersion, friendly_message
-from armybuilder.armies.history import rewind
 from armybuilder.armies.history.revisions import HistoryMissing, ItemGone, get_value, index_of
 from armybuilder.armies.history.rewind import NothingToUndo
 from armybuilder.armies.models import Army, Revision
 from armybuilder.jsonbody import BadOperation
 from armybuilder.operations.keys import RULE as KEY_RULE
 from armybuilder.operations.keys import is_once_key
+from armybuilder.operations.kinds import handler, kinds
 from armybuilder.operations.once import Duplicate, apply_once
 from armybuilder.operations.outcome import Outcome
 from rules.document import ID_PATTERN
 from rules.errors import MalformedDocument
 
-OPS = ("set", "add", "delete", "move", "duplicate", "settings", "roll", "undo")
+OPS = kinds(SUBJECT)  # set, add, delete, move, duplicate, settings, roll, undo
 MAX_BATCH = 200
 REFUSALS = (
     FieldConflict, ItemGone, StaleVersion, ItemNotFound, NothingToUndo, HistoryMissing,
@@ -181,54 +183,12 @@ def _operation(raw: Any, path: str, army_pk: int) -> Operation:
     )
 
 
-def _item_id(value: Any, path: str) -> str | None:
-    found = value.get("id") if isinstance(value, Mapping) else None
-    if found is None:
-        return None
-    if not isinstance(found, str) or not ID_PATTERN.fullmatch(found):
-        raise BadOperation(f"{path}.value.id: 1 to 32 letters, digits, '-' or '_'")
-    return found
-
-
 def command_of(operation: Operation) -> pipeline.Command:
-    """The command an operation is: a small dataclass the pipeline calls with the army."""
+    """The command an operation is: a small dataclass the pipeline calls with the army,
+    read by its kind's handler (``kinds``)."""
     if operation.command is not None:
         return operation.command
-    op, target, value = operation.op, operation.target, operation.value
-    path = f"operation {operation.key}"
-    if op in ("delete", "move", "duplicate") and target == "army":
-        raise BadOperation(f"{path}: {op} names the unit or general it is made on")
-    if op == "set":
-        return commands.SetValue(
-            target, operation.field, value, operation.made_from, operation.typing
-        )
-    version = operation.base_version
-    if op == "delete":
-        return commands.Delete(target, version)
-    if op == "move":
-        if value not in ("up", "down"):
-            raise BadOperation(f"{path}.value: up or down")
-        return commands.Move(target, -1 if value == "up" else 1, version)
-    if op == "duplicate":
-        return commands.Duplicate(target, _item_id(value, path), version)
-    if op == "add":
-        kind = operation.field or "units"
-        if kind not in commands.KINDS:
-            raise BadOperation(f"{path}.field: units or generals")
-        preset = value.get("preset", "blank") if isinstance(value, Mapping) else "blank"
-        if not isinstance(preset, str):
-            raise BadOperation(f"{path}.value.preset: a preset key")
-        return commands.Add(kind, preset, _item_id(value, path), operation.base_version)
-    if op == "settings":
-        if not isinstance(value, Mapping):
-            raise BadOperation(f"{path}.value: the settings form's values")
-        return commands.Settings(dict(value), operation.base_version)
-    if op == "undo":
-        revision = value.get("revision") if isinstance(value, Mapping) else None
-        if revision is not None and type(revision) is not int:
-            raise BadOperation(f"{path}.value.revision: the number of the change to undo")
-        return rewind.Undo(revision, operation.made_from)
-    return commands.Roll(operation.base_version)
+    return handler(SUBJECT, operation.op).parse(operation, f"operation {operation.key}")
 
 
 def outcome_of(army: Army, operation: Operation, exc: Exception) -> Outcome:
@@ -289,7 +249,7 @@ def apply_operations(
         try:
             operation = _after_own(batch, operation)
             command = command_of(operation)
-            checked = _once(army, operation.key, command)
+            checked = _once(army, operation, command)
         except Duplicate:
             army.refresh_from_db()  # the first arrival may have saved since
             if army.version != read:
@@ -312,19 +272,24 @@ def apply_operations(
     return batch
 
 
-def _once(army: Army, key: str, command: pipeline.Command) -> Checked:
-    """``command`` run through the pipeline in the operation kernel's transaction: the
-    army's row locked (only its version read; the army as the request read it is used
-    unless another writer saved since), ``key`` checked and recorded with the change."""
+def _once(army: Army, operation: Operation, command: pipeline.Command) -> Checked:
+    """``command`` applied by its kind's handler (a restore from History's straight
+    through the pipeline) in the operation kernel's transaction: the army's row locked
+    (only its version read; the army as the request read it is used unless another writer
+    saved since), the operation's key checked and recorded with the change."""
+    key = operation.key
+    kind = None if operation.command is not None else handler(SUBJECT, operation.op)
 
     def change(locked: Army) -> Checked:
         if locked.version != army.version:
             army.refresh_from_db()
-        return pipeline.run(army, command, key)
+        if kind is None:
+            return pipeline.run(army, command, key)
+        return kind.apply(army, command, key)
 
     rows = Army.objects.filter(pk=army.pk).only("pk", "version")
     try:
-        return apply_once(saving.SUBJECT, rows, key, change, lambda done: done.army.version)
+        return apply_once(SUBJECT, rows, key, change, lambda done: done.army.version)
     except Army.DoesNotExist:
         raise ItemNotFound("the army was deleted") from None
 
