@@ -10,9 +10,9 @@ for ``target``) and no key.
 
 Each operation runs in the operation kernel's transaction under the list's row lock
 (``armybuilder.operations.once``): its one-time ``key`` is applied once (sent again, it is
-answered "duplicate"; a refused one may be sent again); a ``set`` or ``values`` whose field moved on since the
-``from`` the page drew is refused with both values, as a conflict, never saved over the
-other tab's (different fields, and the other items, merge: each change is applied to the
+answered "duplicate"; a refused one may be sent again); a ``set`` or ``values`` whose
+field moved on since the ``from`` the page drew is refused with both values, as a
+conflict, never saved over the other tab's (different fields, and the other items, merge: each change is applied to the
 list as it is now); every change made is one revision (``services.edit_list``), and undo
 and redo walk them (``list_history``).
 """
