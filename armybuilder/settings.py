@@ -32,6 +32,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
+    # the operation kernel: below every app (one ledger of applied keys, one Outcome)
+    "armybuilder.operations",
     "armybuilder.catalog",
     "armybuilder.api",
     "armybuilder.accounts",

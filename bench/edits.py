@@ -9,8 +9,9 @@ the army's fetch, the check (from the army's last check when this process rememb
 it), the versioned UPDATE and the revision, and the answer with the unit's summary and
 the out-of-band totals and issues. A short warm-up comes first. The floor is a view that
 returns "ok" through the same middleware. A 300-unit edit should cost at most 1.2x a
-30-unit edit, in at most 9 statements: the re-check reads only the edited unit and the
-army-wide checks, not every unit, and the one-time key is written with the revision.
+30-unit edit, in at most 11 statements: the re-check reads only the edited unit and the
+army-wide checks, not every unit, and the one-time key is checked in the query that locks
+the army's row and written to the ledger with the revision (``armybuilder.operations``).
 """
 
 from __future__ import annotations
@@ -160,9 +161,9 @@ def run() -> dict[str, Any]:
             f"{cpus[300] / cpus[30]:.2f}x)",
             f"database: {database}; times through django.test.Client, in-process (no network)",
             "queries: SQL statements for one edit (session, user, the rate limit's count, "
-            "the army with whether the operation's one-time key was applied, army lists, "
-            "BEGIN, UPDATE, the revision holding the key, COMMIT); goal: at most 9 and "
-            "300/30 at most 1.2x",
+            "the army, BEGIN, the army's row locked with whether the operation's one-time "
+            "key was applied, army lists, UPDATE, the revision, the key in the ledger, "
+            "COMMIT); goal: at most 11 and 300/30 at most 1.2x",
             "the first edit after the army was still for MUSTER_PRERENDER_DELAY seconds "
             "also queues its prerender (one INSERT more); the edits after it in the burst "
             "leave that task to follow the army",

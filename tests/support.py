@@ -182,3 +182,30 @@ def query_shapes(client: Any, urls: list[str]) -> tuple[list[int], list[str]]:
             statuses.append(client.get(url).status_code)
         shapes += [query_shape(str(q["sql"])) for q in asked]
     return statuses, shapes
+
+
+def needs_database(vendor: str) -> None:
+    """Skip a race test written for ``vendor``'s database when the suite runs on another."""
+    import pytest
+    from django.db import connection
+
+    if connection.vendor != vendor:
+        pytest.skip(f"this race runs on {vendor}; the other database has its own test")
+
+
+def race_on_a_sqlite_file(tmp_path: Path, race: str) -> Any:
+    """The JSON a race of ``tests/web/armies/race_edits_sqlite_file.py`` prints, run in a
+    child process against a SQLite file in ``tmp_path`` (the test database is in memory,
+    where SQLite's shared cache refuses a second writer at once instead of making it wait)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    module = "tests.web.armies.race_edits_sqlite_file"
+    done = subprocess.run(
+        [sys.executable, "-m", module, str(tmp_path / "r.db"), race],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])

@@ -183,17 +183,15 @@ class Revision(models.Model):
     undo_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    # the one-time key of the operation that made this change (None: none, or forgotten):
-    # written with the change itself, so applying an operation once costs no statement of
-    # its own (``saving``); keys of changes that made no revision of their own are in
-    # ``AppliedAction``. NULLs never collide, so the unique index serves every look-up.
+    # the one-time key of the operation that made this change (None: none): what tells the
+    # page's own changes from another writer's (``operations._only_own_since``). Applying
+    # a key once is the operation kernel's ledger's (``armybuilder.operations``), not this.
     key = models.CharField(max_length=64, null=True, blank=True, default=None)
 
     class Meta:
         ordering = ["-version"]
         constraints = [
             models.UniqueConstraint(fields=["army", "version"], name="revision_army_version"),
-            models.UniqueConstraint(fields=["army", "key"], name="revision_army_key"),
         ]
 
     def __str__(self) -> str:
@@ -222,30 +220,6 @@ class ArmySnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.army_id} v{self.version}: {self.name}"
-
-
-class AppliedAction(models.Model):
-    """The one-time key of an operation applied to an army whose change is not a revision
-    of its own (it changed nothing, or extended the revision of the keystrokes before it),
-    written in the same transaction as the change; every other key is the ``key`` of the
-    revision it made.
-
-    A page sends an action again when it never saw the answer: the connection dropped
-    after the server saved, or the browser resent the request on a fresh connection. The
-    key makes that second arrival change nothing, so one tap never adds two units.
-    """
-
-    army = models.ForeignKey(Army, on_delete=models.CASCADE, related_name="+")
-    key = models.CharField(max_length=64)
-    created = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["army", "key"], name="applied_action_army_key")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.army_id}: {self.key}"
 
 
 class DraftGate(models.Model):

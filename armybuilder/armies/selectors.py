@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import connection
-from django.db.models import Exists, OuterRef, Q, QuerySet, TextField
+from django.db.models import Q, QuerySet, TextField
 from django.db.models.functions import Cast
 from django.http import Http404, HttpRequest
 
@@ -17,9 +17,7 @@ import rules
 from armybuilder.armies.changes import checking
 from armybuilder.armies.models import (
     RESTORE_DAYS,
-    AppliedAction,
     Army,
-    Revision,
     restore_cutoff,
 )
 from armybuilder.catalog.selectors import army_lookup
@@ -92,23 +90,18 @@ def owned_army_version_or_404(request: HttpRequest, pk: int) -> int:
     return army.version
 
 
-def army_to_change(request: HttpRequest, pk: int, once_key: str = "") -> Army:
+def army_to_change(request: HttpRequest, pk: int) -> Army:
     """``owned_army_or_404`` for a builder change: the same one query, with the document
     read as its stored text and decoded only when this process does not remember the row
     as it is (``checking.attach_document``), so an edit skips reading the whole army.
-    With ``once_key`` (an operation's one-time key) the row also says whether that key
-    was applied to the army already (``key_applied``), in the same query."""
+    Whether an operation's key was applied is read when the change locks the row (the
+    operation kernel, ``armybuilder.operations.once``)."""
     found = (
         live_armies()
         .filter(pk=pk)
         .defer("document")
         .annotate(stored_document=Cast("document", output_field=TextField()))
     )
-    if once_key:
-        found = found.annotate(
-            key_applied=Exists(Revision.objects.filter(army=OuterRef("pk"), key=once_key))
-            | Exists(AppliedAction.objects.filter(army=OuterRef("pk"), key=once_key))
-        )
     army = found.first()
     if army is None or not can_edit(request, army):
         raise Http404("no such army")

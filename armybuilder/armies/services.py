@@ -17,7 +17,6 @@ from typing import Any
 from armybuilder.armies.changes import commands, pipeline
 from armybuilder.armies.changes.commands import settings_document
 from armybuilder.armies.changes.pipeline import run
-from armybuilder.armies.changes.saving import prune_action_keys
 from armybuilder.armies.documents import (
     Checked,
     DraftLimitReached,
@@ -109,7 +108,6 @@ __all__ = [
     "owner_kwargs",
     "pipeline",
     "presets",
-    "prune_action_keys",
     "purge_deleted_armies",
     "read_upload",
     "regenerate_share_token",

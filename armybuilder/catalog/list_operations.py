@@ -8,10 +8,11 @@ values, add, remove, meta, undo, redo; ``target`` the item's stable id (``rules.
 group's id), never a position. Without JavaScript a form posts the same names (``item``
 for ``target``) and no key.
 
-Each operation runs under the list's row lock: its one-time ``key`` is applied once (sent
-again, it is answered "duplicate"); a ``set`` or ``values`` whose field moved on since the
-``from`` the page drew is refused with both values, as a conflict, never saved over the
-other tab's (different fields, and the other items, merge: each change is applied to the
+Each operation runs in the operation kernel's transaction under the list's row lock
+(``armybuilder.operations.once``): its one-time ``key`` is applied once (sent again, it is
+answered "duplicate"; a refused one may be sent again); a ``set`` or ``values`` whose
+field moved on since the ``from`` the page drew is refused with both values, as a
+conflict, never saved over the other tab's (different fields, and the other items, merge: each change is applied to the
 list as it is now); every change made is one revision (``services.edit_list``), and undo
 and redo walk them (``list_history``).
 """
@@ -19,26 +20,27 @@ and redo walk them (``list_history``).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.http import QueryDict
 
 import rules
 from armybuilder.catalog import list_history, services
 from armybuilder.catalog.list_refusals import explain, rebalanced
-from armybuilder.catalog.models import AppliedListChange, ArmyList
+from armybuilder.catalog.models import ArmyList
 from armybuilder.jsonbody import BadOperation
-from armybuilder.oncekeys import RULE as KEY_RULE
-from armybuilder.oncekeys import is_once_key
+from armybuilder.operations.keys import RULE as KEY_RULE
+from armybuilder.operations.keys import is_once_key
+from armybuilder.operations.once import Duplicate, Refused, apply_once
+from armybuilder.operations.outcome import APPLIED, CONFLICT, DUPLICATE, GONE, REFUSED, Outcome
 from rules.list_changes import META, Place, Refusal, apply, meta_change
 from rules.list_ids import ID, find
 from rules.list_shape import ListShape, Section
 
 OPS = ("set", "values", "add", "remove", "meta", "undo", "redo")
-APPLIED, DUPLICATE, CONFLICT, GONE, REFUSED = "applied", "duplicate", "conflict", "gone", "refused"
+SUBJECT = "list"  # the list's name in the ledger of applied keys
 # what the change queue sends (static/js/changes/queue.js); "army" is the queue's own
 # name for the list ("list-<pk>"), "typing" the builder's, both read by no one here
 WIRE = ("key", "army", "base_version", "op", "section", "target", "field", "value", "from",
@@ -71,16 +73,6 @@ class Change:
         values = self.value if isinstance(self.value, list) else [self.value]
         post.setlist("value", [str(v) for v in values])
         return post
-
-
-@dataclass
-class Outcome:
-    status: str
-    message: str = ""
-    done: str = ""
-    refusal: Refusal | None = None
-    theirs: Any = None  # a conflict: the field's value now, as the page draws it
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def change_of_form(post: QueryDict) -> Change:
@@ -128,25 +120,22 @@ def change_of(raw: Any) -> Change:
 
 def run(user: Any, army_list: ArmyList, ruleset: rules.RuleSet, shape: ListShape,
         change: Change) -> Outcome:  # fmt: skip
-    """Make one change as one revision (or refuse it), under the list's lock."""
-    with transaction.atomic():
-        locked = ArmyList.objects.select_for_update().get(pk=army_list.pk)
-        if (
-            change.key
-            and AppliedListChange.objects.filter(army_list=locked, key=change.key).exists()
-        ):
-            return Outcome(DUPLICATE, "Already saved.")
-        try:
-            outcome = _made(user, locked, ruleset, shape, change)
-        except Refusal as exc:
-            gone = "no longer there" in exc.message
-            outcome = Outcome(GONE if gone else REFUSED, exc.message, refusal=exc)
-        if change.key:
-            AppliedListChange.objects.create(
-                army_list=locked, key=change.key, status=outcome.status,
-                version=ArmyList.objects.get(pk=locked.pk).latest_revision,
-            )  # fmt: skip
-    return outcome
+    """Make one change as one revision (or refuse it), once for its key, in the operation
+    kernel's transaction under the list's lock (``armybuilder.operations.once``)."""
+    rows = ArmyList.objects.filter(pk=army_list.pk)
+
+    def made(locked: ArmyList) -> Outcome:
+        return _made(user, locked, ruleset, shape, change)
+
+    try:
+        return apply_once(SUBJECT, rows, change.key, made, lambda done: done.version)
+    except Duplicate as exc:
+        return Outcome(change.key, DUPLICATE, "Already saved.", version=exc.version)
+    except Refused as exc:
+        return exc.outcome
+    except Refusal as exc:
+        gone = "no longer there" in exc.message
+        return Outcome(change.key, GONE if gone else REFUSED, exc.message, refusal=exc)
 
 
 def _made(
@@ -168,13 +157,13 @@ def _made(
         content, place = meta_change(post)
         now = getattr(locked, change.field, "")
         if _moved(now, change.drawn, str(change.value).strip()):
-            return _conflict(META.get(change.field, change.field), now, change)
+            raise Refused(_conflict(META.get(change.field, change.field), now, change))
     else:
         data = locked.data if isinstance(locked.data, dict) else {}
         if op in ("set", "values") and change.drawn is not None:
             now = drawn_value(shape, data, change)
             if now is not None and _moved(now, change.drawn, _typed(change)):
-                return _conflict(_label(shape, change), now, change)
+                raise Refused(_conflict(_label(shape, change), now, change))
         changed, place = apply(data, shape, post, lambda d: not ruleset.validate_army_list(d))
         if change.then:
             chosen = rebalanced(shape, changed, place, change.then, change.then_text)
@@ -191,7 +180,7 @@ def _made(
         raise Refusal(said(exc), place if op == "meta" else Place(op)) from None
     except services.ListRefused as exc:
         raise Refusal(str(exc), Place(op)) from None
-    return Outcome(APPLIED, done, done=done, extra={"place": place})
+    return Outcome(change.key, APPLIED, done, done=done, version=locked.latest_revision)
 
 
 def said(exc: ValidationError) -> str:
@@ -223,7 +212,7 @@ def _conflict(label: str, now: Any, change: Change) -> Outcome:
         f"{label}: changed elsewhere meanwhile (now “{theirs}”); yours was not saved. "
         "Choose which to keep."
     )
-    return Outcome(CONFLICT, message, theirs=now)
+    return Outcome(change.key, CONFLICT, message, theirs=now)
 
 
 def _label(shape: ListShape, change: Change) -> str:

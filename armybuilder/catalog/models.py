@@ -273,23 +273,3 @@ class SharedList(models.Model):
             army_list=OuterRef("pk"), user_id=user_pk, token=OuterRef("share_token")
         )
         return Q(Exists(opened), status=LINK, share_token__isnull=False)
-
-
-class AppliedListChange(models.Model):
-    """One list-editor operation the server answered for, by its one-time ``key``: sent
-    again (a reload, a lost answer, a second tab sending the device's queue), it is
-    answered "duplicate" and never applied twice."""
-
-    army_list = models.ForeignKey(ArmyList, on_delete=models.CASCADE, related_name="+")
-    key = models.CharField(max_length=64)
-    status = models.CharField(max_length=10, help_text="What it was answered: applied, ...")
-    version = models.PositiveIntegerField(help_text="The list's revision after it.")
-    created = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["army_list", "key"], name="list_change_key_once")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.army_list_id} {self.key}"

@@ -28,8 +28,9 @@ from armybuilder.games import morale, presenters, selectors, services
 from armybuilder.games.models import Game, GameAction
 from armybuilder.games.services import Keyed, Refused
 from armybuilder.jsonbody import BadOperation
-from armybuilder.oncekeys import RULE as KEY_RULE
-from armybuilder.oncekeys import is_once_key
+from armybuilder.operations import kinds as table
+from armybuilder.operations.keys import RULE as KEY_RULE
+from armybuilder.operations.keys import is_once_key
 from rules.combat import counted
 
 MAX_MODIFIERS = 50
@@ -52,6 +53,16 @@ class Made:
 
 
 BARE = Made()
+SUBJECT = "game"  # the games' name in the operation kernel's table of kinds
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a game's operation adds to its parsed value when applied through the kernel's
+    table: the phone's seat and how the action came."""
+
+    seat: Side
+    made: Made = BARE
 
 
 # -- reading a value strictly ----------------------------------------------------------------
@@ -339,9 +350,14 @@ class ForceMorale(GameKind):
 
 
 # every kind of action, by its ``op``, in the order the batch's refusal lists them
-KINDS: dict[str, GameKind] = {
-    k.name: k for k in (Combat(), Rally(), Remove(), NextPhase(), Undo(), ForceMorale())
-}
+KINDS: dict[str, GameKind] = {}
+
+
+def _handler(kind: GameKind) -> table.Handler:
+    def apply(game: Game, parsed: Parsed, context: Context) -> GameAction:
+        return kind.apply(game, parsed, context.seat, context.made)
+
+    return table.Handler(kind.parse, apply)
 
 
 def register(kind: GameKind) -> GameKind:
@@ -353,13 +369,19 @@ def register(kind: GameKind) -> GameKind:
         raise ValueError(f"{kind.name!r}: a name of at most {KIND_LENGTH} characters (as the "
                          f"log keeps it) and a path of {PATH}")  # fmt: skip
     KINDS[kind.name] = kind
+    table.register(SUBJECT, kind.name, _handler(kind))
     return kind
 
 
 def unregister(name: str) -> None:
     KINDS.pop(name, None)
+    table.unregister(SUBJECT, name)
 
 
 def by_path(path: str) -> GameKind | None:
     """The kind whose form is at ``path`` (its URL segment), None when none is."""
     return next((k for k in KINDS.values() if k.path == path), None)
+
+
+for _kind in (Combat(), Rally(), Remove(), NextPhase(), Undo(), ForceMorale()):
+    register(_kind)

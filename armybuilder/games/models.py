@@ -90,8 +90,9 @@ class GameAction(models.Model):
     payload = models.JSONField(default=dict)
     created = models.DateTimeField(auto_now_add=True)
     undone = models.BooleanField(default=False)
-    # the one-time key the page's script made the action under (None: a form's), so an
-    # operation sent again (a lost answer, a queue replayed after a reload) lands once
+    # the one-time key the page's script made the action under (None: a form's): what an
+    # Undo names it by. Applying a key once is the operation kernel's ledger's
+    # (``armybuilder.operations``), not this.
     key = models.CharField(max_length=64, null=True, blank=True, default=None)
     # the seat ("a" or "b") whose phone made it; "": a solo game's (or from before seats)
     seat = models.CharField(max_length=1, blank=True, default="")
@@ -100,11 +101,6 @@ class GameAction(models.Model):
         ordering = ["number"]
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="game_action_number_once"),
-            models.UniqueConstraint(
-                fields=["game", "key"],
-                condition=Q(key__isnull=False),
-                name="game_action_key_once",
-            ),
             models.CheckConstraint(condition=Q(seat__in=["", "a", "b"]), name="game_action_seat"),
         ]
 

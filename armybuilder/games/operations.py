@@ -7,10 +7,11 @@ ignored); an operation is ``{"key", "base_version", "op", "value"}`` (other keys
 of the page's queue carries are ignored):
 
 - ``key``: the operation's one-time key, 1 to 64 letters, digits, ``-`` or ``_``
-  (``armybuilder.oncekeys``, as for armies and lists), made by
-  the page when the player acts. An action of this game carrying it already answers
-  ``duplicate`` with that action's number: a retry or a replayed queue never applies it
-  twice. A key refused before may be sent again, and is then applied if it can be.
+  (``armybuilder.operations.keys``, as for armies and lists), made by
+  the page when the player acts. A key applied to this game already answers
+  ``duplicate`` with its action's number: a retry or a replayed queue never applies it
+  twice. A key refused before may be sent again, and is then applied if it can be (the
+  one rule of the operation kernel, ``armybuilder.operations.once``).
 - ``base_version``: the game's version the page showed (a whole number, 0 or more). It
   refuses nothing by itself: what conflicts is the turn and phase (below).
 - ``op`` and ``value``: one of the kinds of ``games.kinds.KINDS``, whose ``parse`` reads
@@ -34,17 +35,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError
-
 from armybuilder.games import kinds, presenters, selectors, services
 from armybuilder.games.models import Game, GameAction
 from armybuilder.games.services import Keyed, Refused
 from armybuilder.jsonbody import BadOperation
-from armybuilder.oncekeys import RULE as KEY_RULE
-from armybuilder.oncekeys import is_once_key
+from armybuilder.operations import kinds as table
+from armybuilder.operations.keys import RULE as KEY_RULE
+from armybuilder.operations.keys import is_once_key
+from armybuilder.operations.once import Duplicate, apply_once
+from armybuilder.operations.outcome import Outcome
 
 MAX_BATCH = 200
 MAX_TURN = 100_000
+SUBJECT = "game"  # the game's name in the ledger of applied keys
 
 
 @dataclass(frozen=True)
@@ -57,24 +60,15 @@ class Operation:
     phase: str | None = None
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """What became of one operation: ``applied`` (``number``: its action's), ``duplicate``
-    (its key was applied before, or what it undoes was taken back already: ``number`` is
-    the action that did it) or ``refused`` (``message`` says why, in words)."""
-
-    key: str
-    status: str
-    number: int | None = None
-    message: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        found: dict[str, Any] = {"key": self.key, "status": self.status}
-        if self.number is not None:
-            found["number"] = self.number
-        if self.message:
-            found["message"] = self.message
-        return found
+def answer_of(outcome: Outcome) -> dict[str, Any]:
+    """One operation's outcome as the game's page reads it: ``key``, ``status``, and the
+    ``number`` of the action it made or found, or the ``message`` of its refusal."""
+    found: dict[str, Any] = {"key": outcome.key, "status": outcome.status}
+    if outcome.number is not None:
+        found["number"] = outcome.number
+    if outcome.message:
+        found["message"] = outcome.message
+    return found
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -102,15 +96,13 @@ def _operation(raw: Any, path: str) -> Operation:
     if type(base) is not int or base < 0:
         raise BadOperation(f"{path}.base_version: a whole number, 0 or more")
     op = raw.get("op")
-    kind = kinds.KINDS.get(op) if isinstance(op, str) else None
-    if kind is None:
-        raise BadOperation(f"{path}.op: one of {', '.join(kinds.KINDS)}")
+    handler = table.handler(kinds.SUBJECT, op, f"{path}.op")
     value = raw.get("value", {})
     if not isinstance(value, Mapping):
         raise BadOperation(f"{path}.value: an object")
     where = f"{path}.value"
-    read = kind.parse(value, where)
-    if not kind.placed:
+    read = handler.parse(value, where)
+    if not kinds.KINDS[op].placed:
         return Operation(key, op, base, read)
     phase = kinds.text(value, "phase", where, 40, 1)
     return Operation(key, op, base, read, _turn(value, where), phase)
@@ -129,35 +121,42 @@ def _turn(value: Mapping[str, Any], path: str) -> int:
 def apply_operations(
     game: Game, operations: list[Operation], *, seat: str | None = None
 ) -> list[Outcome]:
-    """Each operation applied in order, in its own transaction, each key once; a refused
-    one changes nothing and the next is applied all the same. ``game`` is read anew.
-    ``seat``: the phone's side ("a" or "b") in a game on two phones (``rules.seats``)."""
+    """Each operation applied in order, in its own transaction, each key once (the
+    operation kernel, ``armybuilder.operations.once``: the game's row locked, the key
+    checked and recorded with its action); a refused one changes nothing, its key either,
+    and the next is applied all the same. ``game`` is read anew. ``seat``: the phone's
+    side ("a" or "b") in a game on two phones (``rules.seats``)."""
     outcomes = []
     for operation in operations:
         try:
-            action = _apply(game, operation, seat)
-        except services.Duplicate as exc:
-            outcomes.append(Outcome(operation.key, "duplicate", exc.action.number))
+            action = _once(game, operation, seat)
+        except Duplicate as exc:
+            outcomes.append(Outcome(operation.key, "duplicate", version=exc.version))
+        except services.Duplicate as exc:  # what it undoes was taken back already
+            outcomes.append(Outcome(operation.key, "duplicate", version=exc.action.number))
         except services.MovedOn as exc:
             message = _moved_on(game, operation, exc.state)
             outcomes.append(Outcome(operation.key, "refused", message=message))
         except Refused as exc:
             outcomes.append(Outcome(operation.key, "refused", message=exc.message))
-        except IntegrityError:  # another arrival of this key was recorded first
-            first = GameAction.objects.filter(game=game, key=operation.key).first()
-            if first is None:
-                raise
-            outcomes.append(Outcome(operation.key, "duplicate", first.number))
         else:
-            outcomes.append(Outcome(operation.key, "applied", action.number))
+            outcomes.append(Outcome(operation.key, "applied", version=action.number))
     game.refresh_from_db()
     return outcomes
 
 
+def _once(game: Game, operation: Operation, seat: str | None) -> GameAction:
+    def change(locked: Game) -> GameAction:
+        return _apply(game, operation, seat)
+
+    rows = Game.objects.filter(pk=game.pk)
+    return apply_once(SUBJECT, rows, operation.key, change, lambda action: action.number)
+
+
 def _apply(game: Game, operation: Operation, seat: str | None) -> GameAction:
     keyed = Keyed(operation.key, operation.turn, operation.phase)
-    made = kinds.Made(keyed=keyed)
-    return kinds.KINDS[operation.op].apply(game, operation.value, seat, made)
+    context = kinds.Context(seat, kinds.Made(keyed=keyed))
+    return table.handler(kinds.SUBJECT, operation.op).apply(game, operation.value, context)
 
 
 def _moved_on(game: Game, operation: Operation, state: selectors.GameState) -> str:

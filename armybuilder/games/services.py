@@ -182,8 +182,9 @@ STALE = ("The game moved on since this page was drawn (another tab or device?): 
 
 
 class Duplicate(Exception):
-    """An operation whose one-time key an action of this game already carries (or an undo
-    of an action already taken back): nothing is applied again; ``action`` is that one."""
+    """An undo of an action already taken back: nothing is applied again; ``action`` is
+    the undo that took it back. (A key applied before is the operation kernel's
+    ``armybuilder.operations.once.Duplicate``.)"""
 
     def __init__(self, action: GameAction) -> None:
         super().__init__(action.number)
@@ -219,21 +220,18 @@ def record_action(
     seat: str | None = None,
 ) -> GameAction:
     """One action added to the log under the game's lock: ``make(state)`` answers its
-    payload (or raises Refused); the game's turn, phase and version follow. ``keyed``: an
-    action whose key the log holds already raises Duplicate, and one made at another turn
-    or phase raises MovedOn, both before anything is written. ``seat``: the phone's
+    payload (or raises Refused); the game's turn, phase and version follow. ``keyed``: the
+    action's key is kept with it (applying it once is the caller's, the operation kernel's),
+    and one made at another turn or phase raises MovedOn before anything is written. ``seat``: the phone's
     ("a" or "b") that made it, recorded with it (None: a solo game's, no seat)."""
     locked = Game.objects.select_for_update().get(pk=game.pk)
     if version is not None and version != locked.version:
         raise Refused(STALE)
     actions = list(locked.actions.order_by("number"))
     state = selectors.state_of(locked, actions)
-    if keyed is not None:
-        done = next((a for a in actions if a.key == keyed.key), None)
-        if done is not None:
-            raise Duplicate(done)
-        if keyed.turn is not None and (keyed.turn, keyed.phase) != (state.turn, state.phase):
-            raise MovedOn(state)
+    made_at = (keyed.turn, keyed.phase) if keyed is not None else (None, None)
+    if made_at[0] is not None and made_at != (state.turn, state.phase):
+        raise MovedOn(state)
     payload = make(locked, state, actions)
     number = (locked.actions.aggregate(n=Max("number"))["n"] or 0) + 1
     action = GameAction.objects.create(game=locked, number=number, kind=kind, payload=payload,

@@ -293,7 +293,7 @@ def operations_batch(
         return no_store(JsonResponse({"error": said}, status=400))
     seat = seat_of(request, game, token, acting=True)
     done = operations.apply_operations(seat.game, batch, seat=seat.side)
-    answer = {"version": seat.game.version, "results": [o.to_json() for o in done]}
+    answer = {"version": seat.game.version, "results": [operations.answer_of(o) for o in done]}
     return no_store(JsonResponse(answer))
 
 

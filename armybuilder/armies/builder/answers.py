@@ -65,7 +65,7 @@ def message(request: HttpRequest | None, outcome: Outcome) -> str:
     """A refused or conflicting operation's message, as the field shows it."""
     if outcome.ok:
         return ""
-    ctx = {"conflict": outcome.conflict, "field_message": outcome.message}
+    ctx = {"conflict": outcome.refusal, "field_message": outcome.message}
     return _render(request, "field-message", ctx)
 
 

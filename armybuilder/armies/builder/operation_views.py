@@ -43,11 +43,8 @@ def apply(request: HttpRequest, pk: int) -> JsonResponse:
         if isinstance(exc, UnicodeDecodeError):
             return _refused("the body is not UTF-8 text")
         return _refused(exc.message)
-    # one operation (every edit): whether its key was applied comes with the army's row
-    once = batch[0].key if len(batch) == 1 else ""
-    army = selectors.army_to_change(request, pk, once_key=once)
-    applied = ({once} if army.key_applied else set()) if once else None
-    done = operations.apply_operations(army, batch, applied, own)
+    army = selectors.army_to_change(request, pk)
+    done = operations.apply_operations(army, batch, own=own)
     # the version the answer's drawing follows: the page applies it only onto that one
     answer: dict[str, object] = {"version": done.army.version, "follows": done.follows}
     if request.htmx:

@@ -59,10 +59,10 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
         return HttpResponse(str(exc), status=400)
     done = apply_operations(army, operations)
     outcome = done.outcomes[0]
-    if outcome.conflict is not None:
+    if outcome.refusal is not None:
         return form_views.whole(
             request, done.army, outcome.http_status, notice=outcome.notice,
-            undo_conflict=outcome.conflict, undo_wanted=wanted,
+            undo_conflict=outcome.refusal, undo_wanted=wanted,
         )  # fmt: skip
     if not outcome.ok:
         return form_views.whole(request, done.army, outcome.http_status, notice=outcome.notice)

@@ -9,8 +9,9 @@ An operation is ``{key, army, base_version, op, target, field, value}`` (and opt
 
 - ``key``: the operation's one-time key (1-64 letters, digits, ``-``, ``_``), made by the
   page when the player makes the change; an operation whose key was applied to the army
-  already is not applied again (``saving.applied_keys``), so a network retry, a queue replayed
-  after a reload or a batch sent twice changes the army once.
+  already is not applied again (the operation kernel, ``armybuilder.operations.once``), so
+  a network retry, a queue replayed after a reload or a batch sent twice changes the army
+  once.
 - ``op``: ``set`` (one value: an army setting, or one field of a unit or general),
   ``add`` (``field`` "units" or "generals"; ``value`` ``{"id", "preset"}``: the page
   names the new unit's id, so changes it queues for that unit find it), ``delete``,
@@ -24,9 +25,9 @@ An operation is ``{key, army, base_version, op, target, field, value}`` (and opt
   on, never its place: whatever other tabs added, deleted or moved, it lands on that
   unit, or is refused when the unit is gone.
 
-``apply_operations`` runs a batch, each command with its key remembered in the same
-transaction, and maps every refusal to one ``Outcome`` (``outcome_of``): the one error
-mapping of every view that changes an army.
+``apply_operations`` runs a batch, each command with its key recorded in the same
+transaction, and maps every refusal to the kernel's one ``Outcome`` (``outcome_of``): the
+one error mapping of every view that changes an army.
 """
 
 from __future__ import annotations
@@ -36,22 +37,24 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError
-
-from armybuilder.armies.changes import commands, pipeline, saving
+from armybuilder.armies.changes import commands, pipeline
+from armybuilder.armies.changes import kinds as _registered  # noqa: F401 - the army's kinds
 from armybuilder.armies.changes.conflicts import UNSET, FieldConflict
+from armybuilder.armies.changes.saving import SUBJECT
 from armybuilder.armies.documents import Checked, ItemNotFound, StaleVersion, friendly_message
-from armybuilder.armies.history import rewind
 from armybuilder.armies.history.revisions import HistoryMissing, ItemGone, get_value, index_of
 from armybuilder.armies.history.rewind import NothingToUndo
 from armybuilder.armies.models import Army, Revision
 from armybuilder.jsonbody import BadOperation
-from armybuilder.oncekeys import RULE as KEY_RULE
-from armybuilder.oncekeys import is_once_key
+from armybuilder.operations.keys import RULE as KEY_RULE
+from armybuilder.operations.keys import is_once_key
+from armybuilder.operations.kinds import handler, kinds
+from armybuilder.operations.once import Duplicate, apply_once
+from armybuilder.operations.outcome import Outcome
 from rules.document import ID_PATTERN
 from rules.errors import MalformedDocument
 
-OPS = ("set", "add", "delete", "move", "duplicate", "settings", "roll", "undo")
+OPS = kinds(SUBJECT)  # set, add, delete, move, duplicate, settings, roll, undo
 MAX_BATCH = 200
 REFUSALS = (
     FieldConflict, ItemGone, StaleVersion, ItemNotFound, NothingToUndo, HistoryMissing,
@@ -59,9 +62,8 @@ REFUSALS = (
 )  # fmt: skip
 GONE = "that unit was deleted elsewhere; nothing was changed"
 STALE = "the army changed since this form was drawn"
-# The one table of what a refusal is answered with: a page's HTTP status per outcome, and
-# the page-wide words of the refusals a page redraws the whole builder for.
-HTTP_STATUS = {"refused": 400, "conflict": 409, "stale": 409, "gone": 409}
+# The page-wide words of the refusals a page redraws the whole builder for (the HTTP
+# status of each outcome is the operation kernel's one table, ``outcome.HTTP_STATUS``).
 STALE_NOTICE = (
     "This army was changed somewhere else (another tab or device) since this page "
     "was loaded. Your last change was not saved; here is the army as it is now."
@@ -84,66 +86,6 @@ class Operation:
     typing: bool = False
     # a change no operation of the page names (a restore from History): its command
     command: Any = dataclasses.field(default=None, compare=False)
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What became of one operation: ``applied``, ``duplicate`` (its key was applied
-    before: nothing changed), ``conflict`` (its field moved on: ``theirs`` holds the
-    army's value, ``conflict`` the refusal for the choice), ``gone`` (its unit is no
-    longer in the army), ``stale`` (a whole-form change made from an older version),
-    ``refused`` (the value or the change does not read: ``message`` says why, field
-    named). ``html``: the field's message as the page shows it (set by the answer)."""
-
-    key: str
-    status: str
-    message: str = ""
-    value: Any = None
-    theirs: Any = None
-    version: int | None = None
-    target: str = ""
-    field: str = ""
-    html: str = ""
-    conflict: FieldConflict | None = dataclasses.field(default=None, compare=False, repr=False)
-    notice: str = ""  # a refusal's words when the page is drawn whole around it
-    http: int = 0  # a page's status for this refusal when it is not its status's own
-
-    @property
-    def ok(self) -> bool:
-        return self.status in ("applied", "duplicate")
-
-    @property
-    def http_status(self) -> int:
-        """A refused operation's status for a page's answer (200 when it was not refused)."""
-        return self.http or HTTP_STATUS.get(self.status, 200)
-
-    @property
-    def at_field(self) -> bool:
-        """Shown at the field the player changed (else the builder is drawn whole)."""
-        return bool(self.field) and self.status in ("refused", "conflict")
-
-    @property
-    def redraws(self) -> bool:
-        """A refusal that the no-JS page answers with the whole builder and its notice."""
-        return self.status in ("conflict", "stale", "gone")
-
-    def to_json(self) -> dict[str, Any]:
-        found: dict[str, Any] = {"key": self.key, "status": self.status}
-        if self.message:
-            found["message"] = self.message
-        if self.status == "applied":
-            found["value"] = self.value
-        if self.status == "conflict":
-            found["theirs"] = self.theirs
-        if self.version is not None:
-            found["version"] = self.version
-        if self.target:
-            found["target"] = self.target
-        if self.field:
-            found["field"] = self.field
-        if self.html:
-            found["html"] = self.html
-        return found
 
 
 @dataclass(frozen=True)
@@ -241,54 +183,12 @@ def _operation(raw: Any, path: str, army_pk: int) -> Operation:
     )
 
 
-def _item_id(value: Any, path: str) -> str | None:
-    found = value.get("id") if isinstance(value, Mapping) else None
-    if found is None:
-        return None
-    if not isinstance(found, str) or not ID_PATTERN.fullmatch(found):
-        raise BadOperation(f"{path}.value.id: 1 to 32 letters, digits, '-' or '_'")
-    return found
-
-
 def command_of(operation: Operation) -> pipeline.Command:
-    """The command an operation is: a small dataclass the pipeline calls with the army."""
+    """The command an operation is: a small dataclass the pipeline calls with the army,
+    read by its kind's handler (``kinds``)."""
     if operation.command is not None:
         return operation.command
-    op, target, value = operation.op, operation.target, operation.value
-    path = f"operation {operation.key}"
-    if op in ("delete", "move", "duplicate") and target == "army":
-        raise BadOperation(f"{path}: {op} names the unit or general it is made on")
-    if op == "set":
-        return commands.SetValue(
-            target, operation.field, value, operation.made_from, operation.typing
-        )
-    version = operation.base_version
-    if op == "delete":
-        return commands.Delete(target, version)
-    if op == "move":
-        if value not in ("up", "down"):
-            raise BadOperation(f"{path}.value: up or down")
-        return commands.Move(target, -1 if value == "up" else 1, version)
-    if op == "duplicate":
-        return commands.Duplicate(target, _item_id(value, path), version)
-    if op == "add":
-        kind = operation.field or "units"
-        if kind not in commands.KINDS:
-            raise BadOperation(f"{path}.field: units or generals")
-        preset = value.get("preset", "blank") if isinstance(value, Mapping) else "blank"
-        if not isinstance(preset, str):
-            raise BadOperation(f"{path}.value.preset: a preset key")
-        return commands.Add(kind, preset, _item_id(value, path), operation.base_version)
-    if op == "settings":
-        if not isinstance(value, Mapping):
-            raise BadOperation(f"{path}.value: the settings form's values")
-        return commands.Settings(dict(value), operation.base_version)
-    if op == "undo":
-        revision = value.get("revision") if isinstance(value, Mapping) else None
-        if revision is not None and type(revision) is not int:
-            raise BadOperation(f"{path}.value.revision: the number of the change to undo")
-        return rewind.Undo(revision, operation.made_from)
-    return commands.Roll(operation.base_version)
+    return handler(SUBJECT, operation.op).parse(operation, f"operation {operation.key}")
 
 
 def outcome_of(army: Army, operation: Operation, exc: Exception) -> Outcome:
@@ -299,7 +199,7 @@ def outcome_of(army: Army, operation: Operation, exc: Exception) -> Outcome:
         message = f"{exc.label} was changed elsewhere"
         notice = _conflict_notice(exc, undoing=operation.op == "undo")
         return Outcome(
-            key, "conflict", message, theirs=exc.theirs, conflict=exc, notice=notice, **where
+            key, "conflict", message, theirs=exc.theirs, refusal=exc, notice=notice, **where
         )
     if isinstance(exc, ItemGone):
         return Outcome(key, "gone", GONE, notice=GONE_NOTICE, **where)
@@ -338,34 +238,19 @@ def refused(army: Army, operation: Operation, exc: Exception) -> Batch:
 
 
 def apply_operations(
-    army: Army,
-    operations: list[Operation],
-    applied: set[str] | None = None,
-    own: frozenset[str] = frozenset(),
+    army: Army, operations: list[Operation], own: frozenset[str] = frozenset()
 ) -> Batch:
-    """Apply ``operations`` in order, each once (its key written with its change in one
-    transaction); a refused one changes nothing and the next is applied all the same.
-    An operation without a key (a no-JS form's) is applied without remembering one.
-    ``applied``: the keys of the batch already applied to the army as it was read (the
-    caller read them with it), else they are looked up (one query)."""
+    """Apply ``operations`` in order, each once (``_once``: its key recorded with its
+    change in one transaction); a refused one changes nothing and the next is applied all
+    the same. An operation without a key (a no-JS form's) is applied without one."""
     batch = Batch(army, [], [], army.document, army.version, own=own)
-    if applied is None:
-        applied = saving.applied_keys(army, (o.key for o in operations))
-    applied = set(applied)
     for operation in operations:
         read = army.version
         try:
             operation = _after_own(batch, operation)
             command = command_of(operation)
-            if operation.key in applied:
-                raise saving.Duplicate(operation.key)
-            try:
-                checked = pipeline.run(army, command, operation.key)
-            except IntegrityError:  # another arrival of this key saved first
-                if not saving.applied_keys(army, [operation.key]):
-                    raise
-                raise saving.Duplicate(operation.key) from None
-        except saving.Duplicate:
+            checked = _once(army, operation, command)
+        except Duplicate:
             army.refresh_from_db()  # the first arrival may have saved since
             if army.version != read:
                 batch.follows = None
@@ -375,8 +260,6 @@ def apply_operations(
         except (*REFUSALS, BadOperation) as exc:
             batch.outcomes.append(outcome_of(army, operation, exc))
             continue
-        if operation.key:
-            applied.add(operation.key)
         army = batch.army = checked.army
         if army.version not in (read, read + 1):  # another writer saved in between
             batch.follows = None
@@ -387,6 +270,28 @@ def apply_operations(
         )
         batch.applied.append(Applied(operation, command, checked))
     return batch
+
+
+def _once(army: Army, operation: Operation, command: pipeline.Command) -> Checked:
+    """``command`` applied by its kind's handler (a restore from History's straight
+    through the pipeline) in the operation kernel's transaction: the army's row locked
+    (only its version read; the army as the request read it is used unless another writer
+    saved since), the operation's key checked and recorded with the change."""
+    key = operation.key
+    kind = None if operation.command is not None else handler(SUBJECT, operation.op)
+
+    def change(locked: Army) -> Checked:
+        if locked.version != army.version:
+            army.refresh_from_db()
+        if kind is None:
+            return pipeline.run(army, command, key)
+        return kind.apply(army, command, key)
+
+    rows = Army.objects.filter(pk=army.pk).only("pk", "version")
+    try:
+        return apply_once(SUBJECT, rows, key, change, lambda done: done.army.version)
+    except Army.DoesNotExist:
+        raise ItemNotFound("the army was deleted") from None
 
 
 def _after_own(batch: Batch, operation: Operation) -> Operation:

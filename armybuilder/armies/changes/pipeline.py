@@ -39,19 +39,17 @@ class _Saved:
 
 def run(army: Army, command: Command, key: str = "", store: ArmyStore = DATABASE) -> Checked:
     """Run ``command`` on ``army`` and save what it made (see the module's docstring),
-    with ``key``, the one-time key of the operation it is, written with the change (the
-    caller has seen that the key was not applied when it read ``army``). The command
-    reads anything else through ``store`` (``store.ArmyStore``: the database by default).
+    with ``key``, the one-time key of the operation it is, kept on the revision it makes
+    (applying it once is the caller's: ``operations.apply_operations`` runs this in the
+    operation kernel's transaction). The command reads anything else through ``store``
+    (``store.ArmyStore``: the database by default).
 
     Raises what the command raises (StaleVersion, ItemGone, FieldConflict, ...) and
     ``rules.MalformedDocument`` when the result does not read: then nothing is saved.
-    Raises ``saving.Duplicate`` when another arrival of the key got in first.
     """
     done = _run(army, command, key, store)
     if done is None:  # another writer saved the army since it was read
         with saving.locked(army) as latest:
-            if key and saving.applied_keys(latest, [key]):  # perhaps this very operation
-                raise saving.Duplicate(key)
             done = _run(latest, command, key, store)
         assert done is not None, "nobody else writes the army while it is locked"
     if done.state is None:
@@ -67,14 +65,12 @@ def run(army: Army, command: Command, key: str = "", store: ArmyStore = DATABASE
 def _run(army: Army, command: Command, key: str, store: ArmyStore) -> _Saved | None:
     result = command(army, store)  # the working copy, changed
     if result.document is None:
-        saving.keep_key(army, key)
         return _Saved(army, result, None, None)
     # a new unit (or a document from before ids were kept) gets its id before it is stored
     raw = _with_ids(result.document)
     state = checking.check(army, raw)  # from the army's last check
     document = _sharing(army.document, state.army.to_document())
     if document == army.document:  # normalised, it is what is stored: nothing to write
-        saving.keep_key(army, key)
         return _Saved(army, result, state, None)
     revision = saving.save(army, document, result.note, key)
     return None if revision is None else _Saved(army, result, state, revision)

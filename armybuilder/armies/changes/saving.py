@@ -8,19 +8,17 @@ PostgreSQL; on SQLite the transaction itself is the lock, since the database ope
 transaction with ``BEGIN IMMEDIATE`` (settings: ``transaction_mode``) and a second writer
 waits for the first one's commit instead of failing.
 
-An operation's one-time key costs no statement of its own: whether it was applied is read
-with the army's row (``selectors.army_to_change``), and it is written in the revision the
-change makes (``Revision.key``, unique per army), so a second arrival racing the first
-fails on the key and changes nothing. A change that makes no revision of its own (it
-changed nothing, or extended the revision of the keystrokes before it) keeps its key as
-an ``AppliedAction``.
+An operation's one-time key is the operation kernel's (``armybuilder.operations.once``):
+the army's row is locked with whether the key was applied read in the same query, and the
+key is recorded in the one ledger with the change. The revision a change makes keeps its
+key as well (``Revision.key``): what tells the page's own changes from another writer's
+(``operations._only_own_since``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
@@ -28,8 +26,11 @@ from django.utils import timezone
 
 from armybuilder.armies.documents import ItemNotFound
 from armybuilder.armies.history.revisions import RevisionNote, record
-from armybuilder.armies.models import AppliedAction, Army, Revision
+from armybuilder.armies.models import Army, Revision
 from armybuilder.catalog import pins
+from armybuilder.operations import ledger
+
+SUBJECT = "army"  # the army's name in the ledger of applied keys
 
 
 def save(
@@ -104,39 +105,6 @@ def locked(army: Army) -> Iterator[Army]:
         yield latest
 
 
-class Duplicate(Exception):
-    """The operation's one-time key was applied to the army already: nothing changed."""
-
-
 def applied_keys(army: Army, keys: Iterable[str]) -> set[str]:
-    """Which of ``keys`` were applied to the army already (two queries, none for no key:
-    a single edit reads its key with the army's row, ``selectors.army_to_change``)."""
-    wanted = sorted({k for k in keys if k})
-    if not wanted:
-        return set()
-    made = Revision.objects.filter(army=army, key__in=wanted).values_list("key", flat=True)
-    kept = AppliedAction.objects.filter(army=army, key__in=wanted).values_list("key", flat=True)
-    return {*made, *kept}
-
-
-def keep_key(army: Army, key: str) -> None:
-    """Remember ``key`` for a change that made no revision of its own (in the caller's
-    transaction): a second arrival of the key is then a ``Duplicate``."""
-    if not key:
-        return
-    with transaction.atomic(savepoint=False):
-        if Revision.objects.filter(army=army, key=key).exists():
-            raise Duplicate(key)
-        AppliedAction.objects.create(army=army, key=key)
-
-
-ACTION_KEY_DAYS = 30  # a page's queue holds an action far less long than this
-
-
-def prune_action_keys(now: datetime | None = None) -> int:
-    """Forget one-time keys older than ``ACTION_KEY_DAYS`` (the revisions stay); how many
-    went. For the worker's housekeeping."""
-    cutoff = (now or timezone.now()) - timedelta(days=ACTION_KEY_DAYS)
-    count, _ = AppliedAction.objects.filter(created__lt=cutoff).delete()
-    old = Revision.objects.filter(created__lt=cutoff, key__isnull=False)
-    return count + old.update(key=None)
+    """Which of ``keys`` were applied to the army already (the one ledger's, one query)."""
+    return set(ledger.applied(SUBJECT, army.pk, keys))

@@ -31,7 +31,7 @@ from typing import Any
 from django.utils import timezone
 
 from armybuilder.armies import saved
-from armybuilder.armies.models import AppliedAction, Army, Revision
+from armybuilder.armies.models import Army, Revision
 from rules import edits
 
 TYPING_SECONDS = 10  # a pause longer than this between keystrokes starts a new change
@@ -87,8 +87,8 @@ def record(
     """Record the change that turned ``before`` into ``after`` (the army is at its new
     version). A field note whose change touched nothing else is stored as a field
     revision, anything else as a snapshot of ``before``. ``key``, the one-time key of the
-    operation that made it, is stored with it (with a keystroke that extends the revision
-    before it, as an ``AppliedAction``)."""
+    operation that made it, is stored with it (a keystroke that extends the revision before
+    it keeps none here: the operation kernel's ledger has every key)."""
     item_id = note.item_id
     if not item_id and note.target != "army":
         item_id = id_at(before if note.op == "delete" else after, note.target, note.index)
@@ -115,8 +115,6 @@ def record(
     elif note.typing and note.undo_of is None:
         extended = _extended(army, note, fields["after"])
         if extended is not None:
-            if key:
-                AppliedAction.objects.create(army=army, key=key)
             return extended
     revision = Revision.objects.create(kind=kind, key=key or None, **fields)
     if note.undo_of is not None:

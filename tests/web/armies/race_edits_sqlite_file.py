@@ -1,7 +1,10 @@
-"""Run by tests/web/armies/changes/test_saving_concurrency.py in a child process: the builder races
-of ``edit_races`` against a file-based SQLite database, as a real server keeps it.
+"""Run by tests/web/armies/changes/test_saving_concurrency.py and
+tests/web/operations/test_once.py in a child process (``tests.support.race_on_a_sqlite_file``):
+the builder races of ``edit_races``, or the one key from two connections of
+``tests/web/operations/once_races.py``, against a file-based SQLite database, as a real
+server keeps it.
 
-Usage: python -m tests.web.armies.race_edits_sqlite_file DBFILE writers|undo; prints JSON.
+Usage: python -m tests.web.armies.race_edits_sqlite_file DBFILE writers|undo|once; prints JSON.
 """
 
 import json
@@ -29,5 +32,9 @@ if __name__ == "__main__":
     user = User.objects.create_user("racer", password="a-long-Pass-123")
     if race == "writers":
         print(json.dumps(edit_races.writers_on_different_units(user)))
+    elif race == "once":
+        from tests.web.operations import once_races
+
+        print(json.dumps(once_races.same_key_from_a_second_connection(user)))
     else:
         print(json.dumps(edit_races.undo_against_another_tabs_edit(user)))

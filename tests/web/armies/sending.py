@@ -17,10 +17,12 @@ HX = {"HX-Request": "true"}
 STATUS = {"applied": 200, "duplicate": 200, "refused": 400, "conflict": 409, "stale": 409,
           "gone": 409}  # fmt: skip
 UNSET: Any = object()
-# one ``set`` through the endpoint: session, user, the army (with whether the one-time key
-# was applied); the army's lists; the versioned UPDATE; the revision's INSERT, which holds
-# the key (outside tests also the transaction's BEGIN and COMMIT and the rate limit's count)
-QUERIES_PER_SET = 6
+# one ``set`` through the endpoint: session, user, the army; the army's lists; the operation
+# kernel's transaction (a savepoint and its release inside a test's), its SELECT ... FOR
+# UPDATE of the army with whether the one-time key was applied, the versioned UPDATE, the
+# revision's INSERT and the key's in the ledger (outside tests the transaction's BEGIN
+# and COMMIT instead of the savepoint, and the rate limit's count)
+QUERIES_PER_SET = 10
 _keys = itertools.count(1)
 
 

@@ -13,9 +13,10 @@ from tests.support import army, builder_with_editors, item_id, item_url
 
 HX = {"HX-Request": "true"}
 MILITIA = {"name": "Town Militia", "quality": "levy"}
-# an edit: session, user, the army, the rule set's army lists, the versioned UPDATE, the
-# revision it records
-QUERIES_PER_EDIT = 6
+# an edit: session, user, the army, the rule set's army lists, and the operation kernel's
+# transaction (a savepoint inside a test's, its release), the army's row locked, the
+# versioned UPDATE, the revision it records
+QUERIES_PER_EDIT = 9
 
 
 def itd(units: list[dict[str, Any]], **top: Any) -> dict[str, Any]:

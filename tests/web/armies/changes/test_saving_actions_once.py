@@ -6,7 +6,8 @@ from django.contrib.auth.models import User
 
 from armybuilder.armies import services
 from armybuilder.armies.changes import saving
-from armybuilder.armies.models import AppliedAction, Army, Revision
+from armybuilder.armies.models import Army, Revision
+from armybuilder.operations.models import AppliedKey
 from tests.support import army, item_url
 from tests.web.armies.sending import send_batch
 
@@ -107,7 +108,7 @@ def test_a_form_posted_without_a_key_still_works(owner_client, user):
     response = owner_client.post(f"/armies/{saved.pk}/units/add/", {"version": 1})
     assert response.status_code == 302
     assert len(names(saved)) == 3
-    assert not AppliedAction.objects.exists()
+    assert not AppliedKey.objects.exists()
     assert not Revision.objects.filter(key__isnull=False).exists()
 
 
@@ -124,7 +125,7 @@ def test_housekeeping_forgets_keys_older_than_thirty_days(owner_client, user):
         owner_client.post(f"/armies/{saved.pk}/units/add/", post, headers=HX)
         saved.refresh_from_db()
     now = timezone.now()
-    Revision.objects.filter(key="old-tap").update(created=now - timedelta(days=31))
+    AppliedKey.objects.filter(key="old-tap").update(created=now - timedelta(days=31))
     assert "1 old one-time action keys" in run_maintenance(now)
     assert saving.applied_keys(saved, ["old-tap", "new-tap"]) == {"new-tap"}
     assert Revision.objects.filter(army=saved).count() == 2  # the changes themselves stay

@@ -1,71 +1,40 @@
 """Tabs racing on one army: edits of different units all land, undo takes back only its
 own change, and a page however old still finds its units."""
 
-import json
-import os
-import subprocess
-import sys
-
 import pytest
-from django.db import connection
 
 from armybuilder.armies import services
 from armybuilder.armies.changes import commands, pipeline
 from armybuilder.armies.changes.conflicts import FieldConflict
 from armybuilder.armies.models import Army, Revision
-from tests.support import ROOT, army, item_id, item_url
+from tests.support import army, item_id, item_url, needs_database, race_on_a_sqlite_file
 from tests.web.armies import edit_races
 from tests.web.armies.edit_races import HX, field_change, undo_target
 
 
-def _on_a_sqlite_file(tmp_path, race: str) -> dict[str, int]:
-    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "tests.web.armies.race_edits_sqlite_file",
-            str(tmp_path / "r.db"),
-            race,
-        ],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-def _needs(vendor: str) -> None:
-    if connection.vendor != vendor:
-        pytest.skip(f"this race runs on {vendor}; the other database has its own test")
-
-
 @pytest.mark.django_db(transaction=True)
 def test_twenty_writers_on_different_units_all_land_on_postgresql(user):
-    _needs("postgresql")
+    needs_database("postgresql")
     result = edit_races.writers_on_different_units(user)
     assert result == {"saved": 200, "refused": 0, "units_with_every_edit": 20, "version": 201}
 
 
-def test_twenty_writers_on_different_units_all_land_on_a_sqlite_file(tmp_path):
-    _needs("sqlite")
-    result = _on_a_sqlite_file(tmp_path, "writers")
+def test_twenty_writers_on_different_units_all_landrace_on_a_sqlite_file(tmp_path):
+    needs_database("sqlite")
+    result = race_on_a_sqlite_file(tmp_path, "writers")
     assert result == {"saved": 200, "refused": 0, "units_with_every_edit": 20, "version": 201}
 
 
 @pytest.mark.django_db(transaction=True)
 def test_undo_raced_against_another_tabs_edit_never_loses_it_on_postgresql(user):
-    _needs("postgresql")
+    needs_database("postgresql")
     result = edit_races.undo_against_another_tabs_edit(user, trials=100)
     assert result == {"trials": 100, "losses": 0, "undone": 100}
 
 
-def test_undo_raced_against_another_tabs_edit_never_loses_it_on_a_sqlite_file(tmp_path):
-    _needs("sqlite")
-    result = _on_a_sqlite_file(tmp_path, "undo")
+def test_undo_raced_against_another_tabs_edit_never_loses_itrace_on_a_sqlite_file(tmp_path):
+    needs_database("sqlite")
+    result = race_on_a_sqlite_file(tmp_path, "undo")
     assert result == {"trials": 100, "losses": 0, "undone": 100}
 
 
