@@ -1,5 +1,5 @@
 /* One-time keys of the page's operations (the builder's, the list editor's and the game's:
- * armybuilder/oncekeys.py is the server's one rule for them), the ids the builder gives the
+ * armybuilder/operations/keys.py is the server's one rule for them), the ids the builder gives the
  * units it adds (as the server makes them) and the game's dice seeds, all from the
  * browser's cryptographic random source (crypto.randomUUID is missing on plain http). */
 
