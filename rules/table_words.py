@@ -11,7 +11,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.combat import counted
-from rules.table import COMBAT, FORCE_MORALE, MAX_NUMBER, NEXT_PHASE, RALLY, REMOVE, UNDO, Refused
+from rules.table import (
+    COMBAT,
+    FORCE_MORALE,
+    INITIATIVE,
+    MAX_NUMBER,
+    NEXT_PHASE,
+    RALLY,
+    REMOVE,
+    UNDO,
+    Refused,
+)
 
 # -- what the player typed ---------------------------------------------------------------------
 
@@ -102,6 +112,15 @@ def line(kind: str, payload: Mapping[str, Any], names: Mapping[str, str]) -> Lin
                 f"{p['side_name']} ({p['lost']} of {p['units']} units lost{plus}): "
                 f"{verdict['text']} ({verdict['section']})")  # fmt: skip
         return Line(text, _rolled(", ".join(str(d) for d in p["dice"]), p.get("seed") or ""))
+    if kind == INITIATIVE:
+        held, holder, dice = p["held"], p["holder"], p["dice"]
+        names_of = p["names"]
+        challenger = next(k for k in names_of if k != held)
+        kept = "keep" if holder == held else "take"
+        text = (f"Turn {p['turn']}: {names_of[held]} roll {dice[0]}+{p['bonus']}="
+                f"{dice[0] + p['bonus']}, {names_of[challenger]} {dice[1]}: "
+                f"{names_of[holder]} {kept} the Initiative ({p['section']})")  # fmt: skip
+        return Line(text, _rolled(", ".join(str(d) for d in dice), p.get("seed") or ""))
     if kind == NEXT_PHASE:
         to = p["to"]
         return Line(f"Turn {to['turn']}, {names.get(to['phase'], to['phase'])}")
