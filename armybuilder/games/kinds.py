@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 
 from django.http import QueryDict
 
-from armybuilder.games import morale, presenters, selectors, services
+from armybuilder.games import initiative, morale, presenters, selectors, services
 from armybuilder.games.models import Game, GameAction
 from armybuilder.games.services import Keyed, Refused
 from armybuilder.jsonbody import BadOperation
@@ -224,7 +224,7 @@ class Rally(GameKind):
         without rallies, or a phone whose seat rallies no unit this turn."""
         engine, options = selectors.combat_rules(game), selectors.options(game)
         when = engine.rally_phase(options)
-        sides = presenters.seat_offer(game, seat, state.turn)["rally_sides"]
+        sides = presenters.seat_offer(game, seat, state.turn, state)["rally_sides"]
         if when is None or not sides:
             return None
         return {"now": state.phase == when, "key": when,
@@ -338,9 +338,35 @@ class ForceMorale(GameKind):
         return morale.offer(game)
 
 
+class Initiative(GameKind):
+    # a roll-off: either player's phone may roll it, the seat that did is recorded
+    name, path, anchor = "initiative", "initiative", "log"
+    fields = (Posted("dice", longest=40), Posted("seed", longest=64))
+    partial = "games/_initiative.html"
+
+    def parse(self, value: Mapping[str, Any], path: str) -> dict[str, Any]:
+        return {"dice": text(value, "dice", path, 40), "seed": text(value, "seed", path, 64)}
+
+    def apply(self, game: Game, parsed: Parsed, seat: Side, made: Made = BARE) -> GameAction:
+        dice = presenters.read_dice(parsed["dice"])
+        return initiative.roll(game, made.version, dice, seed=parsed["seed"], keyed=made.keyed,
+                               seat=seat)  # fmt: skip
+
+    def what(self, game: Game, parsed: Parsed) -> str:
+        return "Initiative roll"
+
+    def done(self, action: GameAction) -> str:
+        p = action.payload
+        return f"{p['names'][p['holder']]} hold the Initiative."
+
+    def form(self, game: Game, state: selectors.GameState, seat: Side) -> Any:
+        return initiative.offer(game, state)
+
+
 # every kind of action, by its ``op``, in the order the batch's refusal lists them
 KINDS: dict[str, GameKind] = {
-    k.name: k for k in (Combat(), Rally(), Remove(), NextPhase(), Undo(), ForceMorale())
+    k.name: k
+    for k in (Combat(), Rally(), Remove(), NextPhase(), Undo(), ForceMorale(), Initiative())
 }
 
 
