@@ -74,12 +74,16 @@ class Initiative:
     """The source's Initiative roll-off at the start of each Turn after the first: each
     side rolls ``die``, the side holding the Initiative adds ``bonus`` and keeps it unless
     the other side's roll beats its total (``ties``: the source's words for a tie, "the
-    holder keeps it"); ``section`` is the rule's heading."""
+    holder keeps it"); ``section`` is the rule's heading. ``penalty``: the source's
+    optional -1 a unit lost, in its words ("": none), off the holder's roll only or off
+    both sides' (``penalty_both``)."""
 
     bonus: int
     die: DieSpec
     section: str
     ties: str
+    penalty: str = ""
+    penalty_both: bool = False
 
 
 @dataclass(frozen=True)

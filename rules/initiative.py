@@ -64,11 +64,16 @@ def roll_off(
     dice: Iterable[int] | None = None,
     *,
     seed: str = "",
+    lost: Mapping[str, int] | None = None,
 ) -> dict[str, Any]:
     """The roll-off worked out (the action's payload): ``dice`` typed, the Initiative
-    side's die then the other's, or both rolled from ``seed`` (a new one when none)."""
+    side's die then the other's, or both rolled from ``seed`` (a new one when none).
+    ``lost``: each side's units lost so far, given when the players use the source's
+    optional -1 a unit lost (``Initiative.penalty``)."""
     checked_seed(seed)
     rule = due(engine, options, phases, table)
+    if lost is not None and not rule.penalty:
+        raise Refused(f"The source's Initiative has no -1 for units lost ({rule.section}).")
     faces = rule.die.faces
     used = ""
     if dice is None:
@@ -85,9 +90,13 @@ def roll_off(
             allowed = ", ".join(str(f) for f in sorted(set(faces)))
             raise Refused(f"{wrong} is not a face of the {rule.die.label}; allowed: {allowed}.")
     held, challenger = table.holder, other(table.holder)
-    total = rolled[0] + rule.bonus
-    holder = challenger if rolled[1] > total else held
+    minus = {held: 0, challenger: 0}
+    if lost is not None:
+        minus[held] = lost.get(held, 0)
+        minus[challenger] = lost.get(challenger, 0) if rule.penalty_both else 0
+    total = rolled[0] + rule.bonus - minus[held]
+    holder = challenger if rolled[1] - minus[challenger] > total else held
     return {"turn": table.turn, "phase": table.phase, "held": held, "holder": holder,
             "names": {held: names[held], challenger: names[challenger]},
-            "dice": list(rolled), "bonus": rule.bonus, "seed": used,
+            "dice": list(rolled), "bonus": rule.bonus, "minus": minus, "seed": used,
             "section": rule.section, "ties": rule.ties}  # fmt: skip

@@ -12,7 +12,7 @@ from typing import Any
 from armybuilder.games import selectors
 from armybuilder.games.models import Game, GameAction
 from armybuilder.games.services import Keyed, record_action
-from rules import initiative, table
+from rules import initiative, seats, table
 
 
 def offer(game: Game, state: selectors.GameState) -> dict[str, Any] | None:
@@ -23,9 +23,11 @@ def offer(game: Game, state: selectors.GameState) -> dict[str, Any] | None:
     if rule is None or not initiative.is_due(engine, options, selectors.phases(game), state):
         return None
     names = selectors.side_names(game)
+    holder, challenger = names[state.holder], names[seats.other(state.holder)]
     return {"die": rule.die.label, "bonus": rule.bonus, "section": rule.section,
-            "ties": rule.ties, "holder": names[state.holder],
-            "challenger": names["b" if state.holder == "a" else "a"]}  # fmt: skip
+            "ties": rule.ties, "holder": holder, "challenger": challenger,
+            "holder_of": seats.of(holder), "challenger_of": seats.of(challenger),
+            "penalty": rule.penalty}  # fmt: skip
 
 
 def roll(
@@ -34,17 +36,24 @@ def roll(
     dice: Iterable[int] | None = None,
     *,
     seed: str = "",
+    penalty: bool = False,
     keyed: Keyed | None = None,
     seat: str | None = None,
 ) -> GameAction:
     """The Initiative roll-off recorded: ``dice`` typed (the Initiative side's, then the
-    other's), or both rolled from ``seed`` (a new one when none)."""
+    other's), or both rolled from ``seed`` (a new one when none); ``penalty``: the players
+    use the source's optional -1 a unit lost (the units lost read from the log)."""
     table.checked_seed(seed)
     typed = tuple(dice) if dice is not None else None
 
     def make(locked: Game, state: selectors.GameState, actions: list[GameAction]) -> dict:
+        lost = None
+        if penalty:
+            lost = {key: sum(1 for c in view.cards if state.of(c.key).lost)
+                    for key, view in selectors.sides(locked).items()}  # fmt: skip
         return initiative.roll_off(selectors.combat_rules(locked), selectors.options(locked),
                                    selectors.phases(locked), state,
-                                   selectors.side_names(locked), typed, seed=seed)  # fmt: skip
+                                   selectors.side_names(locked), typed, seed=seed,
+                                   lost=lost)  # fmt: skip
 
     return record_action(game, version, table.INITIATIVE, make, keyed, seat)

@@ -341,16 +341,23 @@ class ForceMorale(GameKind):
 class Initiative(GameKind):
     # a roll-off: either player's phone may roll it, the seat that did is recorded
     name, path, anchor = "initiative", "initiative", "log"
-    fields = (Posted("dice", longest=40), Posted("seed", longest=64))
     partial = "games/_initiative.html"
 
     def parse(self, value: Mapping[str, Any], path: str) -> dict[str, Any]:
-        return {"dice": text(value, "dice", path, 40), "seed": text(value, "seed", path, 64)}
+        penalty = value.get("penalty", False)
+        if not isinstance(penalty, bool):
+            raise BadOperation(f"{path}.penalty: true or false (the source's -1 a unit lost)")
+        return {"dice": text(value, "dice", path, 40), "seed": text(value, "seed", path, 64),
+                "penalty": penalty}  # fmt: skip
+
+    def from_form(self, post: QueryDict, game: Game) -> dict[str, Any]:
+        return {"dice": post.get("dice", "")[:40], "seed": post.get("seed", "")[:64],
+                "penalty": post.get("penalty") == "on"}  # fmt: skip
 
     def apply(self, game: Game, parsed: Parsed, seat: Side, made: Made = BARE) -> GameAction:
         dice = presenters.read_dice(parsed["dice"])
-        return initiative.roll(game, made.version, dice, seed=parsed["seed"], keyed=made.keyed,
-                               seat=seat)  # fmt: skip
+        return initiative.roll(game, made.version, dice, seed=parsed["seed"],
+                               penalty=parsed["penalty"], keyed=made.keyed, seat=seat)  # fmt: skip
 
     def what(self, game: Game, parsed: Parsed) -> str:
         return "Initiative roll"

@@ -104,8 +104,13 @@ def _payload(game: Game, at: table.Table, op: str, v: Mapping[str, Any]) -> dict
                                   seed=v.get("seed") or "", bonus=int(v.get("bonus") or 0))  # fmt: skip
     if op == "initiative":
         dice = table_words.read_dice(str(v.get("dice") or "")[:40])
+        lost = None
+        if v.get("penalty") is True:
+            lost = {
+                side: sum(1 for k in keys if at.of(k).lost) for side, keys in game.sides.items()
+            }
         return initiative.roll_off(game.engine, game.options, game.phases, at, game.names, dice,
-                                   seed=v.get("seed") or "")  # fmt: skip
+                                   seed=v.get("seed") or "", lost=lost)  # fmt: skip
     if op == "remove":
         return table.removal(at, _unit(game, v.get("unit")), str(v.get("why") or "").strip()[:200])
     if op == "next_phase":

@@ -334,7 +334,8 @@ const ACTS = {
   },
   initiative(form, now) {
     const dice = field(form, "dice");
-    enqueue("initiative", { dice: dice, seed: dice ? "" : randomHex(8), turn: now.turn, phase: now.phase }, "Initiative roll");
+    const penalty = Boolean(form.querySelector('[name="penalty"]:checked'));
+    enqueue("initiative", { dice: dice, seed: dice ? "" : randomHex(8), penalty: penalty, turn: now.turn, phase: now.phase }, "Initiative roll");
     form.reset();
   },
   combat(form) {

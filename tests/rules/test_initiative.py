@@ -119,3 +119,22 @@ def test_the_log_words_the_roll_off_with_its_section():
     assert line(INITIATIVE, kept, {}).dice == "4, 6 (typed)"
     taken = roll("dark-ages-2015", at_turn("dark-ages-2015", 3), (1, 5))
     assert line(INITIATIVE, taken, {}).text.endswith("Normans take the Initiative (INITIATIVE)")
+
+
+def test_dark_ages_optional_penalty_takes_1_a_routed_unit_off_the_holders_roll_only():
+    # 4+3-2=5 against 5 (the Normans' own lost unit does not count): the Saxons keep it
+    kept = roll("dark-ages-2015", at_turn("dark-ages-2015", 3), (4, 5))
+    combat = engine("dark-ages-2015")
+    lost = initiative.roll_off(combat, {}, combat.phases({}), at_turn("dark-ages-2015", 3), NAMES,
+                               (4, 6), lost={"a": 2, "b": 1})  # fmt: skip
+    assert kept["holder"] == "a" and lost["holder"] == "b"
+    assert line(INITIATIVE, lost, {}).text.startswith("Turn 3: Saxons roll 4+3-2=5, Normans 6:")
+
+
+def test_feudal_optional_penalty_takes_1_a_removed_unit_off_both_rolls():
+    combat = engine("feudal-2017")
+    payload = initiative.roll_off(combat, {}, combat.phases({}), at_turn("feudal-2017", 3), NAMES,
+                                  (1, 6), lost={"a": 0, "b": 2})  # fmt: skip
+    # 1+2=3 against 6-2=4: the Normans take it
+    assert payload["holder"] == "b"
+    assert line(INITIATIVE, payload, {}).text.startswith("Turn 3: Saxons roll 1+2=3, Normans 6-2=4")

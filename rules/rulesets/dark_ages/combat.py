@@ -281,7 +281,9 @@ class DarkAgesCombat(CombatRules):
         Initiative changes"; a tie is not lost. The roll is the game's die."""
         d5 = options.get("dice", "d6") == "d5"
         die = DieSpec("D5" if d5 else "D6", D5 if d5 else D6)
-        return Initiative(3, die, "INITIATIVE", "a tie is not a loss: the Initiative stays")
+        return Initiative(3, die, "INITIATIVE", "a tie is not a loss: the Initiative stays",
+                          "Subtract '1' from the Initiative player's dice roll for each of "
+                          "their Units that have routed")  # fmt: skip
 
     @property
     def _2015(self) -> bool:

@@ -98,3 +98,18 @@ def test_a_wrong_value_is_400_naming_the_field(seated, owner_client):
     typed = results(send(owner_client, url(seated), roll("9 1")))
     assert typed[0]["status"] == "refused" and "9 is not a face" in typed[0]["message"]
     assert not GameAction.objects.filter(game=seated, kind="initiative").exists()
+
+
+def test_the_optional_penalty_reads_the_units_lost_from_the_log(seated, owner_client):
+    services.remove_unit(seated, seated.version, unit(seated, "b", "Knights"), "Destroyed")
+    seated = to_turn(seated, 3)
+    page = owner_client.get(route("game", seated)).content.decode()
+    assert 'name="penalty"' in page
+    # Normans 2+2=4 against Saxons 5-1=4: a tie, the Normans keep it
+    ticked = {"dice": "2 5", "penalty": True, "seed": "", "turn": 3, "phase": "shoot"}
+    assert (
+        results(send(owner_client, url(seated), operation("initiative", ticked)))[0]["status"]
+        == "applied"
+    )
+    action = seated.actions.get(kind="initiative")
+    assert action.payload["minus"] == {"a": 0, "b": 1} and action.payload["holder"] == "a"
