@@ -153,11 +153,14 @@ function lay() {
   pending.lift(game());
   const mine = unseen();
   const now = where();
+  // an Initiative roll worked out here may hand the first player turn over (rules.seats)
+  const first = exact.holder() || data().first;
+  const whose = document.getElementById("whose");
+  if (whose && first !== data().first) { setText(whose, whoseTurn({ ...data(), first: first }, now.turn)); }
   if (now.turn !== Number(data().turn) || now.phase !== data().phase) {
     const shown = document.getElementById("where");
     setText(shown, "Turn " + now.turn + ", " + phaseName(now.phase));
-    const whose = document.getElementById("whose");
-    if (whose) { setText(whose, whoseTurn(data(), now.turn)); }
+    if (whose) { setText(whose, whoseTurn({ ...data(), first: first }, now.turn)); }
     shown.appendChild(document.createTextNode(" "));
     const mark = pending.marked(document.createElement("span"));
     mark.className = "optimistic-mark";
