@@ -70,6 +70,23 @@ class DieSpec:
 
 
 @dataclass(frozen=True)
+class Initiative:
+    """The source's Initiative roll-off at the start of each Turn after the first: each
+    side rolls ``die``, the side holding the Initiative adds ``bonus`` and keeps it unless
+    the other side's roll beats its total (``ties``: the source's words for a tie, "the
+    holder keeps it"); ``section`` is the rule's heading. ``penalty``: the source's
+    optional -1 a unit lost, in its words ("": none), off the holder's roll only or off
+    both sides' (``penalty_both``)."""
+
+    bonus: int
+    die: DieSpec
+    section: str
+    ties: str
+    penalty: str = ""
+    penalty_both: bool = False
+
+
+@dataclass(frozen=True)
 class Combat:
     """One combat: the attacker's and the target's units (documents of the rule set's
     vocabulary, every default filled in), the phase, the modifiers ticked, the dice
@@ -248,6 +265,12 @@ class CombatRules:
         """The +1s the source allows on a force morale roll, (key, the source's words), for
         the player to tick; each ticked adds 1 to ``force_morale``'s ``bonus``."""
         return ()
+
+    def initiative(self, options: Mapping[str, Any]) -> Initiative | None:
+        """The source's Initiative roll at the start of each Turn after the first, which
+        may hand the first player turn to the other side; None: the side that goes first
+        never changes."""
+        return None
 
     def phase(self, key: str, options: Mapping[str, Any]) -> Phase:
         for phase in self.phases(options):

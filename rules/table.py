@@ -28,7 +28,7 @@ KEY = re.compile(r"[a-z0-9_]{1,60}")
 SEED = re.compile(r"[0-9a-f]{1,64}")
 BAD_SEED = "A seed is hex digits, as the page gives it; leave it out to roll anew."
 COMBAT, RALLY, REMOVE, NEXT_PHASE, UNDO = "combat", "rally", "remove", "next_phase", "undo"
-FORCE_MORALE = "force_morale"
+FORCE_MORALE, INITIATIVE = "force_morale", "initiative"
 
 
 class Refused(Exception):
@@ -141,21 +141,30 @@ class UnitState:
 @dataclass
 class Table:
     """Where a game stands: the turn and phase, each unit's state, the routed sides (the
-    verdict that routed each, in words, with its section) and how many force morale rolls
-    each side has made (a roll follows each unit destroyed)."""
+    verdict that routed each, in words, with its section), how many force morale rolls
+    each side has made (a roll follows each unit destroyed), the side holding the
+    Initiative (it goes first each Turn: ``rules.seats.Turn``), the last turn an
+    Initiative roll was made in and the last turn anything was done to a unit or side."""
 
     turn: int
     phase: str
     units: dict[str, UnitState]
     routed: dict[str, str] = field(default_factory=dict)
     rolls: dict[str, int] = field(default_factory=dict)
+    holder: str = "a"
+    rolled: int = 0
+    acted: int = 0
 
     def of(self, key: str) -> UnitState:
         return self.units.setdefault(key, UnitState())
 
     def record(self, kind: str, payload: Mapping[str, Any], phases: Iterable[Phase]) -> None:
         """One live action of the log replayed onto where the game stands."""
-        if kind == NEXT_PHASE:
+        if kind in (COMBAT, RALLY, FORCE_MORALE, REMOVE):
+            self.acted = self.turn
+        if kind == INITIATIVE:
+            self.holder, self.rolled = payload["holder"], self.turn
+        elif kind == NEXT_PHASE:
             self.turn, self.phase = payload["to"]["turn"], payload["to"]["phase"]
             for unit in self.units.values():
                 if unit.pending is not None and unit.pending in ("", self.phase):
@@ -186,7 +195,8 @@ class Table:
 
     def to_json(self) -> dict[str, Any]:
         return {"turn": self.turn, "phase": self.phase, "routed": dict(self.routed),
-                "rolls": dict(self.rolls),
+                "rolls": dict(self.rolls), "holder": self.holder, "rolled": self.rolled,
+                "acted": self.acted,
                 "units": {k: u.to_json() for k, u in sorted(self.units.items())}}  # fmt: skip
 
     @classmethod
@@ -194,7 +204,9 @@ class Table:
         units = {str(k): UnitState.from_json(v) for k, v in (raw.get("units") or {}).items()}
         routed = {str(k): str(v) for k, v in (raw.get("routed") or {}).items()}
         rolls = {str(k): int(v) for k, v in (raw.get("rolls") or {}).items()}
-        return cls(int(raw["turn"]), str(raw["phase"]), units, routed, rolls)
+        return cls(int(raw["turn"]), str(raw["phase"]), units, routed, rolls,
+                   str(raw.get("holder") or "a"), int(raw.get("rolled") or 0),
+                   int(raw.get("acted") or 0))  # fmt: skip
 
 
 def usable(card: Piece, table: Table) -> None:

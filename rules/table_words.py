@@ -11,7 +11,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.combat import counted
-from rules.table import COMBAT, FORCE_MORALE, MAX_NUMBER, NEXT_PHASE, RALLY, REMOVE, UNDO, Refused
+from rules.table import (
+    COMBAT,
+    FORCE_MORALE,
+    INITIATIVE,
+    MAX_NUMBER,
+    NEXT_PHASE,
+    RALLY,
+    REMOVE,
+    UNDO,
+    Refused,
+)
 
 # -- what the player typed ---------------------------------------------------------------------
 
@@ -102,6 +112,18 @@ def line(kind: str, payload: Mapping[str, Any], names: Mapping[str, str]) -> Lin
                 f"{p['side_name']} ({p['lost']} of {p['units']} units lost{plus}): "
                 f"{verdict['text']} ({verdict['section']})")  # fmt: skip
         return Line(text, _rolled(", ".join(str(d) for d in p["dice"]), p.get("seed") or ""))
+    if kind == INITIATIVE:
+        held, holder, dice = p["held"], p["holder"], p["dice"]
+        names_of, minus = p["names"], p.get("minus") or {}
+        challenger = next(k for k in names_of if k != held)
+        kept = "keep" if holder == held else "take"
+        less, other_less = minus.get(held, 0), minus.get(challenger, 0)
+        theirs = f"{dice[1]}-{other_less}={dice[1] - other_less}" if other_less else f"{dice[1]}"
+        text = (f"Turn {p['turn']}: {names_of[held]} roll {dice[0]}+{p['bonus']}"
+                f"{f'-{less}' if less else ''}={dice[0] + p['bonus'] - less}, "
+                f"{names_of[challenger]} {theirs}: {names_of[holder]} {kept} the Initiative "
+                f"({p['section']})")  # fmt: skip
+        return Line(text, _rolled(", ".join(str(d) for d in dice), p.get("seed") or ""))
     if kind == NEXT_PHASE:
         to = p["to"]
         return Line(f"Turn {to['turn']}, {names.get(to['phase'], to['phase'])}")

@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 
 from django.http import QueryDict
 
-from armybuilder.games import morale, presenters, selectors, services
+from armybuilder.games import initiative, morale, presenters, selectors, services
 from armybuilder.games.models import Game, GameAction
 from armybuilder.games.services import Keyed, Refused
 from armybuilder.jsonbody import BadOperation
@@ -235,7 +235,7 @@ class Rally(GameKind):
         without rallies, or a phone whose seat rallies no unit this turn."""
         engine, options = selectors.combat_rules(game), selectors.options(game)
         when = engine.rally_phase(options)
-        sides = presenters.seat_offer(game, seat, state.turn)["rally_sides"]
+        sides = presenters.seat_offer(game, seat, state.turn, state)["rally_sides"]
         if when is None or not sides:
             return None
         return {"now": state.phase == when, "key": when,
@@ -349,6 +349,38 @@ class ForceMorale(GameKind):
         return morale.offer(game)
 
 
+class Initiative(GameKind):
+    # a roll-off: either player's phone may roll it, the seat that did is recorded
+    name, path, anchor = "initiative", "initiative", "log"
+    partial = "games/_initiative.html"
+
+    def parse(self, value: Mapping[str, Any], path: str) -> dict[str, Any]:
+        penalty = value.get("penalty", False)
+        if not isinstance(penalty, bool):
+            raise BadOperation(f"{path}.penalty: true or false (the source's -1 a unit lost)")
+        return {"dice": text(value, "dice", path, 40), "seed": text(value, "seed", path, 64),
+                "penalty": penalty}  # fmt: skip
+
+    def from_form(self, post: QueryDict, game: Game) -> dict[str, Any]:
+        return {"dice": post.get("dice", "")[:40], "seed": post.get("seed", "")[:64],
+                "penalty": post.get("penalty") == "on"}  # fmt: skip
+
+    def apply(self, game: Game, parsed: Parsed, seat: Side, made: Made = BARE) -> GameAction:
+        dice = presenters.read_dice(parsed["dice"])
+        return initiative.roll(game, made.version, dice, seed=parsed["seed"],
+                               penalty=parsed["penalty"], keyed=made.keyed, seat=seat)  # fmt: skip
+
+    def what(self, game: Game, parsed: Parsed) -> str:
+        return "Initiative roll"
+
+    def done(self, action: GameAction) -> str:
+        p = action.payload
+        return f"{p['names'][p['holder']]} hold the Initiative."
+
+    def form(self, game: Game, state: selectors.GameState, seat: Side) -> Any:
+        return initiative.offer(game, state)
+
+
 # every kind of action, by its ``op``, in the order the batch's refusal lists them
 KINDS: dict[str, GameKind] = {}
 
@@ -383,5 +415,5 @@ def by_path(path: str) -> GameKind | None:
     return next((k for k in KINDS.values() if k.path == path), None)
 
 
-for _kind in (Combat(), Rally(), Remove(), NextPhase(), Undo(), ForceMorale()):
+for _kind in (Combat(), Rally(), Remove(), NextPhase(), Undo(), ForceMorale(), Initiative()):
     register(_kind)

@@ -67,7 +67,9 @@ read_dice, read_rally_die = table_words.read_dice, table_words.read_rally_die
 read_numbers = table_words.read_numbers
 
 
-def seat_offer(game: Game, mine: str | None, turn: int) -> dict[str, Any]:
+def seat_offer(
+    game: Game, mine: str | None, turn: int, state: table.Table | None = None
+) -> dict[str, Any]:
     """Whose player turn ``turn`` is and what the phone holding seat ``mine`` (None: one
     phone plays both sides) may do in it (``rules.seats``): the sides whose units it may
     pick as attackers, rally, remove and roll force morale for, and whether it moves the

@@ -146,9 +146,12 @@ def side_names(game: Game) -> dict[str, str]:
     return {key: view.name for key, view in sides(game).items()}
 
 
-def turn_of(game: Game, number: int) -> seats.Turn:
-    """The game's turn ``number`` as ``rules.seats`` reads who may act in it."""
-    return seats.Turn(combat_rules(game), number, game.first, side_names(game))
+def turn_of(game: Game, number: int, state: table.Table | None = None) -> seats.Turn:
+    """The game's turn ``number`` (the one it stands at) as ``rules.seats`` reads who may
+    act in it: the side holding the Initiative (``state``'s, the log replayed when not
+    given) goes first."""
+    holder = (state if state is not None else state_of(game)).holder
+    return seats.Turn(combat_rules(game), number, holder, side_names(game))
 
 
 def live_actions(actions: Iterable[GameAction]) -> list[GameAction]:
@@ -162,7 +165,7 @@ def state_of(game: Game, actions: Iterable[GameAction] | None = None) -> GameSta
         actions = game.actions.order_by("number")
     live = live_actions(actions)
     at = phases(game)
-    state = GameState(1, at[0].key, {}, actions=live)
+    state = GameState(1, at[0].key, {}, holder=game.first, actions=live)
     for action in live:
         state.record(action.kind, action.payload, at)
     return state

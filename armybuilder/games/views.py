@@ -169,7 +169,10 @@ def _page(request: HttpRequest, seat: Seat, status: int = 200, **extra: Any) -> 
         "numbers_error": numbers_error,
         "log": presenters.log_lines(game, actions),
         "can_undo": any(seat.side is None or a.seat in ("", seat.side) for a in state.actions),
-        **presenters.seat_offer(game, seat.side, state.turn),
+        **presenters.seat_offer(game, seat.side, state.turn, state),
+        # the side holding the Initiative goes first (the one chosen at the start until a
+        # roll hands it over): the page's script says whose player turn it is from it
+        "goes_first": state.holder,
         # the kinds whose form is a section of its own (its partial), with what it draws
         "kind_forms": _kind_forms(seat, state),
         # (side, name, the verdict that routed it or "", force morale rolls due): the form

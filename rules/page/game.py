@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rules import table, table_words
+from rules import initiative, table, table_words
 from rules.combat import CombatRules, Phase
 from rules.registry import get_ruleset
 
@@ -102,6 +102,15 @@ def _payload(game: Game, at: table.Table, op: str, v: Mapping[str, Any]) -> dict
         return table.force_morale(game.engine, game.options, at, side, game.names[side],
                                   game.sides[side], dice, count=int(v.get("count") or 1),
                                   seed=v.get("seed") or "", bonus=int(v.get("bonus") or 0))  # fmt: skip
+    if op == "initiative":
+        dice = table_words.read_dice(str(v.get("dice") or "")[:40])
+        lost = None
+        if v.get("penalty") is True:
+            lost = {
+                side: sum(1 for k in keys if at.of(k).lost) for side, keys in game.sides.items()
+            }
+        return initiative.roll_off(game.engine, game.options, game.phases, at, game.names, dice,
+                                   seed=v.get("seed") or "", lost=lost)  # fmt: skip
     if op == "remove":
         return table.removal(at, _unit(game, v.get("unit")), str(v.get("why") or "").strip()[:200])
     if op == "next_phase":

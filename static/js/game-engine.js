@@ -52,7 +52,8 @@ export function ask(records, table) {
         byKey[r.key] = r;
         if (r.status === "worked") { worked.set(r.key, r); } else { worked.delete(r.key); }
       });
-      answer = { signature: signature, byKey: byKey, units: given.units || {}, routed: given.routed || {} };
+      answer = { signature: signature, byKey: byKey, units: given.units || {}, routed: given.routed || {},
+        holder: (given.table || {}).holder || "" };
       redraw();
     })
     .catch((e) => {
@@ -72,6 +73,12 @@ function current() {
 export function resultOf(key) {
   const now = current();
   return now ? now.byKey[key] || null : null;
+}
+
+/* The side holding the Initiative after the phone's actions ("": not worked out here). */
+export function holder() {
+  const now = current();
+  return now ? now.holder : "";
 }
 
 /* Each unit's state in words after the phone's actions, for the units they changed. */

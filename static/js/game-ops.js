@@ -106,6 +106,7 @@ const AT = {
   combat: (v) => [cardOf(v.target), "beforeend"],
   rally: (v) => [cardOf(v.unit), "beforeend"],
   force_morale: (v) => [document.getElementById("side-" + v.side), "afterend"],
+  initiative: () => [document.getElementById("initiative"), "beforeend"],
 };
 
 // what one says while it waits to be worked out (by the engine, or when sent)
@@ -114,6 +115,7 @@ const WAITING = {
     : "Attacked by " + unitName(v.attacker) + ": hits worked out when sent"),
   rally: () => "Rallies: worked out when sent",
   force_morale: () => "Force morale: worked out when sent",
+  initiative: () => "Initiative: worked out when sent",
 };
 
 /* A combat, rally or force morale roll: as this phone's engine worked it out, else waiting. */
@@ -134,6 +136,7 @@ const DRAWN = {
   combat: drawWorked,
   rally: drawWorked,
   force_morale: drawWorked,
+  initiative: drawWorked,
   remove(r, v) {
     const card = cardOf(v.unit);
     if (card) { addClass(card, "removed"); rollDue(game(), v.unit); }
@@ -150,11 +153,14 @@ function lay() {
   pending.lift(game());
   const mine = unseen();
   const now = where();
+  // an Initiative roll worked out here may hand the first player turn over (rules.seats)
+  const first = exact.holder() || data().first;
+  const whose = document.getElementById("whose");
+  if (whose && first !== data().first) { setText(whose, whoseTurn({ ...data(), first: first }, now.turn)); }
   if (now.turn !== Number(data().turn) || now.phase !== data().phase) {
     const shown = document.getElementById("where");
     setText(shown, "Turn " + now.turn + ", " + phaseName(now.phase));
-    const whose = document.getElementById("whose");
-    if (whose) { setText(whose, whoseTurn(data(), now.turn)); }
+    if (whose) { setText(whose, whoseTurn({ ...data(), first: first }, now.turn)); }
     shown.appendChild(document.createTextNode(" "));
     const mark = pending.marked(document.createElement("span"));
     mark.className = "optimistic-mark";
@@ -327,6 +333,12 @@ const ACTS = {
     enqueue("force_morale", { side: field(form, "side"), dice: dice, count: Number(field(form, "count") || "1"),
       seed: dice ? "" : randomHex(8), bonus: checked(form, "bonus").length, turn: now.turn, phase: now.phase },
     "Force morale: " + (form.getAttribute("data-side-name") || field(form, "side")));
+    form.reset();
+  },
+  initiative(form, now) {
+    const dice = field(form, "dice");
+    const penalty = Boolean(form.querySelector('[name="penalty"]:checked'));
+    enqueue("initiative", { dice: dice, seed: dice ? "" : randomHex(8), penalty: penalty, turn: now.turn, phase: now.phase }, "Initiative roll");
     form.reset();
   },
   combat(form) {

@@ -14,6 +14,7 @@ from rules.combat import (
     Combat,
     CombatRules,
     DieSpec,
+    Initiative,
     Modifier,
     Phase,
     Rally,
@@ -273,6 +274,16 @@ class DarkAgesCombat(CombatRules):
         if self._2015:
             return (("opponent_lots_more", "+1 if your opponent has lots more Units"),)
         return (("opponent_lost_more", "+1 if your opponent has lost more Units"),)
+
+    def initiative(self, options: Mapping[str, Any]) -> Initiative:
+        """INITIATIVE (both editions): "at the start of Turn 2 - and every Turn after -
+        roll off adding +3 for the Initiative Side. If the Initiative side loses the roll,
+        Initiative changes"; a tie is not lost. The roll is the game's die."""
+        d5 = options.get("dice", "d6") == "d5"
+        die = DieSpec("D5" if d5 else "D6", D5 if d5 else D6)
+        return Initiative(3, die, "INITIATIVE", "a tie is not a loss: the Initiative stays",
+                          "Subtract '1' from the Initiative player's dice roll for each of "
+                          "their Units that have routed")  # fmt: skip
 
     @property
     def _2015(self) -> bool:

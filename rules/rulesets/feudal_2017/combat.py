@@ -13,6 +13,7 @@ from rules.combat import (
     Combat,
     CombatRules,
     DieSpec,
+    Initiative,
     Modifier,
     Phase,
     Rally,
@@ -110,6 +111,13 @@ class FeudalCombat(CombatRules):
 
     def phases(self, options: Mapping[str, Any]) -> tuple[Phase, ...]:
         return PHASES
+
+    def initiative(self, options: Mapping[str, Any]) -> Initiative:
+        """Initiative: "roll off adding +2 for the Initiative Side, who also wins ties"."""
+        return Initiative(2, DieSpec("D6", D6), "Initiative",
+                          "the Initiative side also wins ties",
+                          "Subtract '1' from the players dice rolls for each friendly Unit "
+                          "removed", penalty_both=True)  # fmt: skip
 
     def not_offered(self, key: str, combat: Combat) -> str:
         if key in ("woods", "woods_charged") and not _can_enter_woods(combat.target):

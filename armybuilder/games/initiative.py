@@ -1,0 +1,59 @@
+"""The Initiative roll at the table, where the rule set's source has one
+(``CombatRules.initiative``): a roll-off at the start of each Turn after the first, worked
+out by ``rules.initiative`` from the dice (typed, or rolled from a seed as combats' are).
+Either player's phone may roll it (it is a roll-off); the seat that did is recorded. Logged
+as one action, so Undo takes it back as any other."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from armybuilder.games import selectors
+from armybuilder.games.models import Game, GameAction
+from armybuilder.games.services import Keyed, record_action
+from rules import initiative, seats, table
+
+
+def offer(game: Game, state: selectors.GameState) -> dict[str, Any] | None:
+    """What the Initiative form asks, when its roll is due now; None otherwise (and for a
+    rule set without one)."""
+    engine, options = selectors.combat_rules(game), selectors.options(game)
+    rule = engine.initiative(options)
+    if rule is None or not initiative.is_due(engine, options, selectors.phases(game), state):
+        return None
+    names = selectors.side_names(game)
+    holder, challenger = names[state.holder], names[seats.other(state.holder)]
+    return {"die": rule.die.label, "bonus": rule.bonus, "section": rule.section,
+            "ties": rule.ties, "holder": holder, "challenger": challenger,
+            "holder_of": seats.of(holder), "challenger_of": seats.of(challenger),
+            "penalty": rule.penalty}  # fmt: skip
+
+
+def roll(
+    game: Game,
+    version: int | None,
+    dice: Iterable[int] | None = None,
+    *,
+    seed: str = "",
+    penalty: bool = False,
+    keyed: Keyed | None = None,
+    seat: str | None = None,
+) -> GameAction:
+    """The Initiative roll-off recorded: ``dice`` typed (the Initiative side's, then the
+    other's), or both rolled from ``seed`` (a new one when none); ``penalty``: the players
+    use the source's optional -1 a unit lost (the units lost read from the log)."""
+    table.checked_seed(seed)
+    typed = tuple(dice) if dice is not None else None
+
+    def make(locked: Game, state: selectors.GameState, actions: list[GameAction]) -> dict:
+        lost = None
+        if penalty:
+            lost = {key: sum(1 for c in view.cards if state.of(c.key).lost)
+                    for key, view in selectors.sides(locked).items()}  # fmt: skip
+        return initiative.roll_off(selectors.combat_rules(locked), selectors.options(locked),
+                                   selectors.phases(locked), state,
+                                   selectors.side_names(locked), typed, seed=seed,
+                                   lost=lost)  # fmt: skip
+
+    return record_action(game, version, table.INITIATIVE, make, keyed, seat)
