@@ -41,6 +41,8 @@ _patterns = [
     path("games/<int:game>/game.json", views.export, name="export"),
     path("games/<int:game>/summary.pdf", views.summary_pdf, name="summary_pdf"),
     path("games/<int:game>/links/", views.links, name="links"),
+    # the link to play's seat freed from the device holding it (games.claims)
+    path("games/<int:game>/links/release/", views.release_seat, name="release_seat"),
     path("games/<int:game>/offers.json", offer_views.offers, name="offers"),
     # a game played by a link, taken out of the player's My games (their seat, not the game)
     path("games/played/<int:seat>/remove/", views.forget_seat, name="forget_seat"),

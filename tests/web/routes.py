@@ -199,6 +199,7 @@ ROUTES: dict[str, Rule] = {
     "games:version": Rule(GAME),
     "games:summary_pdf": Rule(GAME),
     "games:links": Rule(GAME),
+    "games:release_seat": Rule(GAME),
     "games:offers": Rule(GAME),
     # every kind of action's form, one route (games.kinds)
     "games:act": Rule(GAME),
