@@ -223,7 +223,8 @@ def _links(request: HttpRequest, seat: Seat) -> list[tuple[str, str, str]]:
 @require_safe
 def game_page(request: HttpRequest, game: int | None = None, token: str = "") -> HttpResponse:
     seat = seat_of(request, game, token, acting=False)
-    made = claim_if_free(seat, request)  # the first device to open the link to play holds it
+    # the first device to open the link to play holds it (a HEAD, which shows nothing, never)
+    made = claim_if_free(seat, request) if request.method == "GET" else ""
     if seat.token and seat.acts and seat.game.play_claim and not made:
         seat = seat_of(request, game, token, acting=False)  # lost to another device just now
     if seat.token:  # a signed-in opponent keeps the game in their My games (seats.py)

@@ -168,3 +168,8 @@ def test_a_solo_game_and_the_owner_hold_no_claim(user, feudal_armies, owner_clie
     link = services.set_link(seated, "play", True)
     owner_client.get(route("game", token=link))
     assert Game.objects.get(pk=seated.pk).play_claim == ""
+
+
+def test_a_head_request_to_the_link_to_play_claims_nothing(seated, play):
+    assert Client().head(route("game", token=play)).status_code == 200
+    assert Game.objects.get(pk=seated.pk).play_claim == ""
