@@ -1,11 +1,13 @@
-"""The link to play held by the device that first opened it.
+"""The link to play held by the device that first takes its seat.
 
-On two phones the first device to open the link to play claims side B's seat: a signed,
+On two phones the first device to take side B's seat on the link to play claims it (its
+page's button, a POST, or the first action it posts; opening the link, a GET, never does,
+as a chat app's link preview opens it before the opponent does): a signed,
 HttpOnly cookie scoped to the link's path carries an unguessable token (``secrets``), of
 which the game keeps only the SHA-256, and the account signed in then, if any, so any
 device of that account plays too. Anyone else opening the link sees the game as the link
 to watch shows it. The owner releases the seat (or renews or switches off the link), and
-the next device to open the link claims it; nothing of the game is lost. A solo game, and
+the next device to take it claims it; nothing of the game is lost. A solo game, and
 the owner's own page, hold no claim.
 """
 
@@ -105,7 +107,7 @@ def remember(response: HttpResponse, *, game: Game, token: str) -> HttpResponse:
 
 
 def release(game: Game) -> None:
-    """Nobody holds the link to play's seat: the next device to open it claims it. The
+    """Nobody holds the link to play's seat: the next device to take it claims it. The
     game, its log and the seat's actions stay as they are."""
     game.play_claim, game.play_claim_user, game.play_claimed_at = "", None, None
     game.save(update_fields=["play_claim", "play_claim_user", "play_claimed_at"])

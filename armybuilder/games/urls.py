@@ -49,6 +49,10 @@ _patterns = [
     # the opponent's links: the token is the only key, in the URL of every action (the
     # link to watch answers only the page, its version and the file; its actions are 404)
     path("g/<str:token>/", views.game_page, name="shared"),
+    # the link to play's seat taken by this device (a GET of the link never takes it)
+    path(
+        "g/<str:token>/take-seat/", by_link(views.take_seat, taking=True), name="shared_take_seat"
+    ),
     path("g/<str:token>/work-out/", by_link(views.work_out), name="shared_work_out"),
     path("g/<str:token>/operations/", by_link(views.operations_batch), name="shared_operations"),
     path("g/<str:token>/version", views.version, name="shared_version"),

@@ -205,6 +205,7 @@ ROUTES: dict[str, Rule] = {
     "games:act": Rule(GAME),
     "games:operations": Rule(GAME),
     "games:shared": Rule(GAME_LINK),
+    "games:shared_take_seat": Rule(GAME_LINK),
     "games:shared_work_out": Rule(GAME_LINK),
     "games:shared_operations": Rule(GAME_LINK),
     "games:shared_act": Rule(GAME_LINK),

@@ -39,9 +39,12 @@ def test_acting_through_the_link_to_watch_is_404(game):
 def test_acting_through_the_link_to_play_held_by_another_device_is_404(user, feudal_armies):
     game = services.start_game(user, *feudal_armies, seated=True)
     play = services.set_link(game, "play", True)
-    first = RequestFactory().get("/")
+    first = RequestFactory().post("/")
     first.user = AnonymousUser()
-    seat = seat_of(first, None, play, acting=False)
+    opened = seat_of(first, None, play, acting=False)  # a page opened: nobody's seat yet
+    assert (opened.acts, opened.held, opened.free) == (False, False, True)
+    assert claim_if_free(opened, first) == ""  # opening never claims
+    seat = seat_of(first, None, play, acting=True)
     assert claim_if_free(seat, first) and seat.acts
     assert seat_of(first, None, play, acting=True).side == "b"  # the claimant, at once
     other = RequestFactory().post("/")
