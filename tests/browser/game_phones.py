@@ -38,6 +38,7 @@ def take_seat(page: Page) -> None:
     link never takes it) and is back on the page, now playing side B."""
     page.get_by_role("button", name="Take side").click()
     expect(page.locator("#seat")).to_contain_text("This phone plays")
+    page.wait_for_load_state()  # its scripts running, as after a goto
 
 
 def card(page: Page, key: str):
