@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 
-from armybuilder.games import selectors
+from armybuilder.games import claims, selectors
 from armybuilder.games.models import Game
 
 
@@ -25,6 +25,8 @@ class Seat:
     game: Game
     token: str = ""
     acts: bool = True  # False: the link to watch, which changes nothing
+    held: bool = False  # the link to play, its seat held by another device: read-only
+    free: bool = False  # the link to play, its seat held by nobody: read-only until taken
 
     @property
     def side(self) -> str | None:
@@ -46,18 +48,28 @@ class Seat:
         return found + (f"#{anchor}" if anchor else "")
 
 
-def by_link(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+def by_link(
+    view: Callable[..., HttpResponse], *, taking: bool = False
+) -> Callable[..., HttpResponse]:
     """An action through an opponent's link: a link that cannot act (the link to watch, one
     switched off or renewed, one made up) is 404 before anything else, as the docs say, so
     a post to it is never answered with the CSRF check's 403; a link to play is then
-    CSRF-checked as every post is."""
+    CSRF-checked as every post is. An action posted by a device while nobody holds the
+    seat claims it for that device (a post is deliberate; a GET never claims). ``taking``:
+    the view that takes the seat, which answers a seat held by another device itself."""
     checked = csrf_protect(view)
 
     @csrf_exempt
     @wraps(view)
     def through_link(request: HttpRequest, token: str, **named: str) -> HttpResponse:
-        seat_of(request, None, token, acting=True)
-        return checked(request, token=token, **named)
+        if taking:
+            seat = seat_of(request, None, token, acting=False)
+            if not (seat.acts or seat.held or seat.free):  # the link to watch
+                raise Http404("no such game")
+            return checked(request, token=token, **named)
+        seat = seat_of(request, None, token, acting=True)
+        made = claim_if_free(seat, request)
+        return claims.remember(checked(request, token=token, **named), game=seat.game, token=made)
 
     through_link.csrf_checked_inside = True  # type: ignore[attr-defined]  # for the route tests
     return through_link
@@ -69,6 +81,27 @@ def seat_of(request: HttpRequest, game: int | None, token: str, *, acting: bool)
     if game is not None:
         return Seat(selectors.game_or_404(request, game))
     found, plays = selectors.game_by_link_or_404(token)
-    if acting and not plays:
+    held = (
+        plays
+        and bool(found.play_claim)
+        and claims.applies(found, request=request)
+        and not claims.holds(found, request=request)
+    )
+    if acting and (held or not plays):  # another device's seat: as the link to watch
         raise Http404("no such game")
-    return Seat(found, token, plays)
+    free = not acting and plays and not found.play_claim and claims.applies(found, request=request)
+    if free:  # opened, not taken: a link preview's GET must not take the seat
+        return Seat(found, token, False, False, True)
+    return Seat(found, token, plays and not held, held)
+
+
+def claim_if_free(seat: Seat, request: HttpRequest) -> str:
+    """The link to play's seat claimed for this device when nobody holds it (the token for
+    its cookie, else ""); a claim lost to another device at that very moment leaves the
+    request read-only, as ``seat_of`` then says."""
+    game = seat.game
+    if not seat.token or not seat.acts or game.play_claim:
+        return ""
+    if not claims.applies(game, request=request):
+        return ""
+    return claims.claim(game, request=request)

@@ -44,6 +44,15 @@ class Game(models.Model):
     seated = models.BooleanField(default=False)
     # the side that plays the first player turn where the source's turns are one-sided
     first = models.CharField(max_length=1, default="a", choices=[("a", "A"), ("b", "B")])
+    # the device that first opened the link to play holds its seat (``games.claims``): the
+    # SHA-256 of the token its cookie carries ("" while nobody holds it), the account that
+    # was signed in then (any of its devices plays), and since when
+    play_claim = models.CharField(max_length=64, blank=True, default="")
+    play_claim_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )  # fmt: skip
+    play_claimed_at = models.DateTimeField(null=True, blank=True, default=None)
 
     class Meta:
         ordering = ["-updated", "-pk"]

@@ -18,7 +18,7 @@ from django.db.models import Max
 
 import rules
 from armybuilder.armies.models import Army, new_share_token
-from armybuilder.games import selectors
+from armybuilder.games import claims, selectors
 from armybuilder.games.models import Game, GameAction
 from rules import seats, table
 from rules.text import text_problem
@@ -103,6 +103,8 @@ def set_link(game: Game, which: str, on: bool) -> str | None:
     token = new_share_token() if on else None
     setattr(game, f"{which}_token", token)
     game.save(update_fields=[f"{which}_token"])
+    if which == "play":  # a new link, or none, is held by no device yet
+        claims.release(game)
     return token
 
 

@@ -41,12 +41,18 @@ _patterns = [
     path("games/<int:game>/game.json", views.export, name="export"),
     path("games/<int:game>/summary.pdf", views.summary_pdf, name="summary_pdf"),
     path("games/<int:game>/links/", views.links, name="links"),
+    # the link to play's seat freed from the device holding it (games.claims)
+    path("games/<int:game>/links/release/", views.release_seat, name="release_seat"),
     path("games/<int:game>/offers.json", offer_views.offers, name="offers"),
     # a game played by a link, taken out of the player's My games (their seat, not the game)
     path("games/played/<int:seat>/remove/", views.forget_seat, name="forget_seat"),
     # the opponent's links: the token is the only key, in the URL of every action (the
     # link to watch answers only the page, its version and the file; its actions are 404)
     path("g/<str:token>/", views.game_page, name="shared"),
+    # the link to play's seat taken by this device (a GET of the link never takes it)
+    path(
+        "g/<str:token>/take-seat/", by_link(views.take_seat, taking=True), name="shared_take_seat"
+    ),
     path("g/<str:token>/work-out/", by_link(views.work_out), name="shared_work_out"),
     path("g/<str:token>/operations/", by_link(views.operations_batch), name="shared_operations"),
     path("g/<str:token>/version", views.version, name="shared_version"),

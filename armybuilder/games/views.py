@@ -27,6 +27,7 @@ import rules
 from armybuilder.armies.models import Army
 from armybuilder.armies.selectors import armies_for, shared_army_or_404
 from armybuilder.games import (
+    claims,
     kinds,
     operations,
     opponents,
@@ -36,7 +37,7 @@ from armybuilder.games import (
     services,
     summary_sheet,
 )
-from armybuilder.games.access import Seat, seat_of
+from armybuilder.games.access import Seat, claim_if_free, seat_of
 from armybuilder.games.exporting import game_document
 from armybuilder.games.models import Game
 from armybuilder.games.services import STALE, Refused
@@ -155,6 +156,14 @@ def _page(request: HttpRequest, seat: Seat, status: int = 200, **extra: Any) -> 
             "do": {k: seat.url("act", op=k) for k in kinds.KINDS},
         },
         "links": _links(request, seat),
+        "play_holder": None if seat.token else claims.holder(game),
+        "held_message": claims.HELD if seat.held else "",
+        # a seat nobody holds: the button that takes it, with side B's army's name
+        "take_seat": (
+            {"url": seat.url("take_seat"), "name": selectors.sides(game)["b"].name}
+            if seat.free
+            else None
+        ),
         "links_open": request.GET.get("links") == "open",
         "turn": state.turn,
         "phase": presenters.phase_names(game).get(state.phase, state.phase),
@@ -222,10 +231,30 @@ def _links(request: HttpRequest, seat: Seat) -> list[tuple[str, str, str]]:
 
 @require_safe
 def game_page(request: HttpRequest, game: int | None = None, token: str = "") -> HttpResponse:
+    # opening the link to play never claims its seat (a chat app's link preview opens it
+    # too): a seat nobody holds shows read-only with the button that takes it (take_seat)
     seat = seat_of(request, game, token, acting=False)
     if seat.token:  # a signed-in opponent keeps the game in their My games (seats.py)
-        seats.take_seat(seat.game, request.user, seat.token, seat.acts)
+        seats.take_seat(seat.game, request.user, seat.token, seat.acts or seat.held or seat.free)
     return _page(request, seat)
+
+
+@require_POST
+def take_seat(request: HttpRequest, token: str) -> HttpResponse:
+    """The link to play's seat taken by this device (the button of a seat nobody holds),
+    then its page, now playable; a seat another device took first answers the page that
+    says so (409), and one this device already plays, or that no device holds (a solo
+    game, the owner), is just its page."""
+    seat = seat_of(request, None, token, acting=False)
+    page = seat.url("game")
+    if seat.free:
+        made = claim_if_free(Seat(seat.game, token), request)
+        if made:
+            return claims.remember(redirect(page), game=seat.game, token=made)
+        seat = seat_of(request, None, token, acting=False)  # lost to another device just now
+    if seat.held:
+        return _page(request, seat, status=409)
+    return redirect(page)
 
 
 def _version(request: HttpRequest) -> int | None:
@@ -313,6 +342,18 @@ def links(request: HttpRequest, game: int) -> HttpResponse:
     what = "watch" if which == "view" else "play"
     messages.success(request, f"A new link to {what}." if on else f"The link to {what} is off.")
     # the links' panel drawn open, the new link in sight to copy
+    return redirect(reverse("games:game", args=[found.pk]) + "?links=open#links")
+
+
+@require_POST
+def release_seat(request: HttpRequest, game: int) -> HttpResponse:
+    """The owner's: the link to play's seat released from the device that holds it, so the
+    next device to take it claims it; the game and its log stay as they are."""
+    found = selectors.game_or_404(request, game)
+    claims.release(found)
+    messages.success(
+        request, "The seat is free: the next phone to take it on the link to play holds it."
+    )
     return redirect(reverse("games:game", args=[found.pk]) + "?links=open#links")
 
 

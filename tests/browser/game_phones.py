@@ -1,6 +1,6 @@
 """Games for the browser journeys: one between two of the owner's armies (solo play), and
 two phones at it: the owner's (signed in) and the opponent's (the link to play, no
-account), each on its game page at 390 px."""
+account, its seat taken with the page's button), each on its game page at 390 px."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.utils.text import slugify
-from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import BrowserContext, Page, expect
 
 from armybuilder.armies.services import create_army
 from armybuilder.games import services
@@ -31,6 +31,14 @@ def solo_game(ruleset: str, units: list[dict], mine: str, theirs: str) -> Game:
         create_army(army(ruleset, units, name=mine), owner=user),
         create_army(army(ruleset, units, name=theirs), owner=user),
     )
+
+
+def take_seat(page: Page) -> None:
+    """The opponent's phone, on the link to play, taps "Take side ...'s seat" (opening the
+    link never takes it) and is back on the page, now playing side B."""
+    page.get_by_role("button", name="Take side").click()
+    expect(page.locator("#seat")).to_contain_text("This phone plays")
+    page.wait_for_load_state()  # its scripts running, as after a goto
 
 
 def card(page: Page, key: str):
@@ -58,6 +66,8 @@ def two_phones(
         owner, opponent = owners.new_page(), opponents.new_page()
         owner.goto(f"{live_server.url}/games/{game.pk}/")
         opponent.goto(f"{live_server.url}/g/{play}/")
+        if game.seated:  # on one phone the link to play holds no seat
+            take_seat(opponent)
         yield Phones(owners, opponents, owner, opponent,
                      {n: _key(game, "a", n) for n in names},
                      {n: _key(game, "b", n) for n in names})  # fmt: skip

@@ -199,11 +199,13 @@ ROUTES: dict[str, Rule] = {
     "games:version": Rule(GAME),
     "games:summary_pdf": Rule(GAME),
     "games:links": Rule(GAME),
+    "games:release_seat": Rule(GAME),
     "games:offers": Rule(GAME),
     # every kind of action's form, one route (games.kinds)
     "games:act": Rule(GAME),
     "games:operations": Rule(GAME),
     "games:shared": Rule(GAME_LINK),
+    "games:shared_take_seat": Rule(GAME_LINK),
     "games:shared_work_out": Rule(GAME_LINK),
     "games:shared_operations": Rule(GAME_LINK),
     "games:shared_act": Rule(GAME_LINK),

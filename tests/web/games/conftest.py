@@ -56,3 +56,8 @@ def route(name: str, game=None, token: str = "") -> str:
         named = "games:shared" if name == "game" else f"games:shared_{name}"
         return reverse("games:shared_act" if acting else named, args=[token, name][: 1 + acting])
     return reverse("games:act" if acting else f"games:{name}", args=[game.pk, name][: 1 + acting])
+
+
+def take_seat(client, token: str):
+    """This client takes the link to play's seat (the page's button): its answer."""
+    return client.post(route("take_seat", token=token))

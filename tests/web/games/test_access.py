@@ -5,11 +5,12 @@ is 404 before anything else."""
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.http import Http404
 from django.test import RequestFactory
 
 from armybuilder.games import services
-from armybuilder.games.access import Seat, seat_of
+from armybuilder.games.access import Seat, claim_if_free, seat_of
 
 pytestmark = pytest.mark.django_db
 
@@ -33,3 +34,23 @@ def test_acting_through_the_link_to_watch_is_404(game):
         seat_of(request, None, view, acting=True)
     with pytest.raises(Http404):
         seat_of(request, None, "made-up", acting=False)
+
+
+def test_acting_through_the_link_to_play_held_by_another_device_is_404(user, feudal_armies):
+    game = services.start_game(user, *feudal_armies, seated=True)
+    play = services.set_link(game, "play", True)
+    first = RequestFactory().post("/")
+    first.user = AnonymousUser()
+    opened = seat_of(first, None, play, acting=False)  # a page opened: nobody's seat yet
+    assert (opened.acts, opened.held, opened.free) == (False, False, True)
+    assert claim_if_free(opened, first) == ""  # opening never claims
+    seat = seat_of(first, None, play, acting=True)
+    assert claim_if_free(seat, first) and seat.acts
+    assert seat_of(first, None, play, acting=True).side == "b"  # the claimant, at once
+    other = RequestFactory().post("/")
+    other.user = AnonymousUser()
+    held = seat_of(other, None, play, acting=False)
+    assert (held.acts, held.held, held.side) == (False, True, None)
+    assert claim_if_free(held, other) == ""
+    with pytest.raises(Http404):
+        seat_of(other, None, play, acting=True)

@@ -12,7 +12,7 @@ from django.urls import reverse
 from armybuilder.games import selectors, services, summary_sheet
 from armybuilder.games.exporting import game_document
 from armybuilder.games.models import Game, GameAction
-from tests.web.games.conftest import route, to_phase, unit
+from tests.web.games.conftest import route, take_seat, to_phase, unit
 from tests.web.games.operations import operation, results, send
 from tests.web.games.test_views_links import links, shared
 
@@ -144,7 +144,9 @@ def test_each_phone_is_offered_only_what_it_may_do(seated, owner_client):
     to_phase(seated, "melee")
     play = links(owner_client, seated, "play")
     mine = page_of(owner_client, reverse("games:game", args=[seated.pk]))
-    theirs = page_of(Client(), shared("game", play))
+    phone = Client()
+    take_seat(phone, play)
+    theirs = page_of(phone, shared("game", play))
     assert mine.count('aria-label="Attacker: ') == 2  # the Normans' two units, their turn
     assert theirs.count('aria-label="Attacker: ') == 0 and theirs.count('aria-label="Target: ') == 4
     assert "This phone plays <strong>Saxons" in theirs

@@ -211,3 +211,15 @@ def test_a_link_made_anew_replaces_the_old_and_off_is_none(game):
     assert game.play_token is None
     with pytest.raises(Refused):
         services.set_link(game, "owner", True)
+
+
+def test_a_link_to_play_made_anew_or_switched_off_is_held_by_no_device(game):
+    services.set_link(game, "play", True)
+    game.play_claim, game.play_claimed_at = "0" * 64, game.created
+    game.save(update_fields=["play_claim", "play_claimed_at"])
+    services.set_link(game, "view", True)
+    game.refresh_from_db()
+    assert game.play_claim == "0" * 64  # the link to watch holds no seat
+    services.set_link(game, "play", True)
+    game.refresh_from_db()
+    assert (game.play_claim, game.play_claimed_at) == ("", None)
