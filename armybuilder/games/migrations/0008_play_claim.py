@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0006_seats_and_turns'),
+        ('games', '0007_keys_in_the_ledger'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
