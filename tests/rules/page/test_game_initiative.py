@@ -7,7 +7,8 @@ from __future__ import annotations
 from rules.page.game import work
 from tests.rules.page.test_game import _game
 
-TURN_3 = {"turn": 3, "phase": "shoot", "units": {}, "routed": {}, "holder": "a"}
+# where the game stands when the roll is due: the start of the source's Turn 2
+ROLL_DUE = {"turn": 3, "phase": "shoot", "units": {}, "routed": {}, "holder": "a"}
 
 
 def _roll(n, dice="", seed="", turn=3):
@@ -16,7 +17,7 @@ def _roll(n, dice="", seed="", turn=3):
 
 
 def test_a_typed_roll_off_hands_the_initiative_over_in_the_logs_words():
-    answer = work(_game(), TURN_3, [_roll(1, dice="2 5")])
+    answer = work(_game(), ROLL_DUE, [_roll(1, dice="2 5")])
     [result] = answer["results"]
     assert result["status"] == "worked"
     assert result["line"]["text"] == (
@@ -26,13 +27,13 @@ def test_a_typed_roll_off_hands_the_initiative_over_in_the_logs_words():
 
 
 def test_a_seeded_roll_is_worked_out_and_a_second_is_refused():
-    answer = work(_game(), TURN_3, [_roll(1, seed="0a1b2c"), _roll(2, dice="1 6")])
+    answer = work(_game(), ROLL_DUE, [_roll(1, seed="0a1b2c"), _roll(2, dice="1 6")])
     first, second = answer["results"]
     assert first["status"] == "worked" and first["payload"]["seed"] == "0a1b2c"
     assert second["status"] == "refused" and "rolled already" in second["message"]
 
 
 def test_the_roll_is_refused_on_turn_1_citing_the_section():
-    start = {**TURN_3, "turn": 1}
+    start = {**ROLL_DUE, "turn": 1}
     [result] = work(_game(), start, [_roll(1, dice="1 6", turn=1)])["results"]
     assert result["status"] == "refused" and "(Initiative)" in result["message"]
