@@ -77,6 +77,7 @@ def seat_offer(
     at = selectors.turn_of(game, turn)
     names = at.names
     phasing, one_sided = at.phasing, at.engine.one_sided
+    attack_sides = [k for k in names if _allowed(seats.may_attack, at, mine, k)]
     return {
         "plays": names[mine] if mine else "",
         "plays_of": seats.of(names[mine]) if mine else "",
@@ -85,7 +86,11 @@ def seat_offer(
         "one_sided_section": one_sided[0] if one_sided else "",
         # each side's name as an owner, for the page's script to say whose turn it is
         "turns_of_json": json.dumps({k: seats.of(v) for k, v in names.items()}),
-        "attack_sides": [k for k in names if _allowed(seats.may_attack, at, mine, k)],
+        "attack_sides": attack_sides,
+        # a target is the other side of an attacker this phone may pick: no Target button
+        # on a card that could only be refused ("are on the same side")
+        "target_sides": [k for k in names if seats.other(k) in attack_sides],
+        "pick_sides": [k for k in names if k in attack_sides or seats.other(k) in attack_sides],
         "rally_sides": [k for k in names if _allowed(seats.may_rally, at, mine, k)],
         "own_sides": [k for k in names if mine is None or k == mine],
         "may_move_on": _allowed(seats.may_end_phase, at, mine),

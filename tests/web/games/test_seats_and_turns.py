@@ -148,7 +148,12 @@ def test_each_phone_is_offered_only_what_it_may_do(seated, owner_client):
     take_seat(phone, play)
     theirs = page_of(phone, shared("game", play))
     assert mine.count('aria-label="Attacker: ') == 2  # the Normans' two units, their turn
-    assert theirs.count('aria-label="Attacker: ') == 0 and theirs.count('aria-label="Target: ') == 4
+    # a target only on the cards an attacker of the phone's may fight: the other side's
+    assert mine.count('aria-label="Target: ') == 2
+    assert "Target: Knights" in mine.split('id="side-b"')[1]
+    assert "Target: " not in mine.split('id="side-b"')[0]
+    assert theirs.count('aria-label="Attacker: ') == 0 and theirs.count('aria-label="Target: ') == 0
+    assert theirs.count('class="unit-picks"') == 0  # nothing to pick in the other's turn
     assert "This phone plays <strong>Saxons" in theirs
     assert 'data-op="next_phase" hidden' in theirs and 'data-op="next_phase" hidden' not in mine
     assert mine.count("Remove Knights") == 1 and mine.count("Remove Serjeants") == 1
