@@ -22,6 +22,17 @@ pytestmark = pytest.mark.browser
 SAID = "Updated from another tab or device."
 
 
+def saved_and_followed(first: Page, second: Page, entry: int, most: str, revision: int) -> None:
+    """The first tab saves an entry's "At most"; the second tab shows it by itself."""
+    field = item_of(first, "entries", entry).get_by_label("At most", exact=True)
+    field.fill(most)
+    leave(first, field)
+    answered(first)
+    followed = item_of(second, "entries", entry).get_by_label("At most", exact=True)
+    expect(followed).to_have_value(most)
+    expect(second.locator("#list-editor .meta")).to_contain_text(f"revision {revision}")
+
+
 def test_another_tabs_change_comes_in_by_itself_and_the_name_being_typed_stays(
     live_server, page: Page
 ):
@@ -32,12 +43,7 @@ def test_another_tabs_change_comes_in_by_itself_and_the_name_being_typed_stays(
     # the second tab's player is typing a name and has not left the field yet
     name_b = item_of(second, "entries", 1).get_by_label("Name", exact=True)
     name_b.fill("Fyrd of the shire")
-    most_a = item_of(first, "entries", 0).get_by_label("At most", exact=True)
-    most_a.fill("3")
-    leave(first, most_a)
-    answered(first)
-    expect(item_of(second, "entries", 0).get_by_label("At most", exact=True)).to_have_value("3")
-    expect(second.locator("#list-editor .meta")).to_contain_text("revision 2")
+    saved_and_followed(first, second, 0, "3", revision=2)
     expect(second.locator("#list-status")).to_have_text(SAID)
     expect(name_b).to_have_value("Fyrd of the shire")
     expect(name_b).to_be_focused()
@@ -92,12 +98,7 @@ def test_a_conflict_still_to_choose_stays_as_another_tabs_change_comes_in(live_s
     )
     conflict = item_of(second, "entries", 0).locator(".conflict")
     # the first tab saves another entry: it comes in, the choice and what was typed stay
-    most_a = item_of(first, "entries", 1).get_by_label("At most", exact=True)
-    most_a.fill("5")
-    leave(first, most_a)
-    answered(first)
-    expect(item_of(second, "entries", 1).get_by_label("At most", exact=True)).to_have_value("5")
-    expect(second.locator("#list-editor .meta")).to_contain_text("revision 3")
+    saved_and_followed(first, second, 1, "5", revision=3)
     expect(conflict).to_contain_text("Name: changed elsewhere meanwhile (now “Huscarls”)")
     expect(name_b).to_have_value("Thegns of the hall")
     conflict.get_by_role("button", name="Keep mine").click()

@@ -21,6 +21,7 @@ from rules.combat import (
     Result,
     Step,
     Verdict,
+    counted,
     force_morale,
     modifier_sum,
     round_up,
@@ -242,7 +243,7 @@ class DarkAgesCombat(CombatRules):
         limit = self.ruleset.hits(unit)
         last = self.edition.last_phase
         if total >= limit:
-            return Verdict("removed", last.name, f"{total} hits, {limit} or more: removed in "
+            return Verdict("removed", last.name, f"{counted(total, 'hits')}, {limit} or more: removed in "
                                                  f"{last.name}", last.section)  # fmt: skip
         return Verdict("stays", "", f"{total} of {limit} hits", last.section)
 
@@ -331,9 +332,9 @@ class DarkAgesCombat(CombatRules):
         after = max(0, rally.hits - off)
         if rally.options.get("rally_variation") and rally.hits >= 5 and after < 5:
             after = 5
-            steps.append(Step(f"{rally.hits} hits: never below 5", "RALLY VARIATION"))
+            steps.append(Step(f"{counted(rally.hits, 'hits')}: never below 5", "RALLY VARIATION"))
         last = self.edition.last_phase.section
-        steps.append(Step(f"Rallies {rally.hits - after}: {after} hits", last))
+        steps.append(Step(f"Rallies {rally.hits - after}: {counted(after, 'hits')}", last))
         return Result(rally.hits - after, "hits", tuple(steps), after)
 
 

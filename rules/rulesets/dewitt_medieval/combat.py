@@ -19,6 +19,7 @@ from rules.combat import (
     Result,
     Step,
     Verdict,
+    counted,
     fraction_text,
 )
 from rules.errors import MalformedDocument
@@ -210,8 +211,8 @@ class DewittCombat(CombatRules):
 
     def removal(self, unit: Unit, total: int, options: Mapping[str, Any], phase: str) -> Verdict:
         if total >= DESTROYED_AT:
-            return Verdict("removed", "now", f"{total} hits: unit destroyed", "Morale")
-        return Verdict("stays", "", f"{total} hits: morale {morale(total)}", "Morale")
+            return Verdict("removed", "now", f"{counted(total, 'hits')}: unit destroyed", "Morale")
+        return Verdict("stays", "", f"{counted(total, 'hits')}: morale {morale(total)}", "Morale")
 
     def morale_test(self, hits: int, die: int, *, impacts: int = 0, won_melee: bool = False,
                     seen: int = 0, burst: bool = False) -> Result:  # fmt: skip
@@ -220,7 +221,7 @@ class DewittCombat(CombatRules):
         if die not in D10:
             raise MalformedDocument("die", f"die: {die} is not a roll of 1-10")
         level = morale(hits) - impacts + (2 if won_melee else 0) - seen - (1 if burst else 0)
-        steps = [Step(f"Morale {morale(hits)} ({hits} hits)"
+        steps = [Step(f"Morale {morale(hits)} ({counted(hits, 'hits')})"
                       f"{f' −{impacts} impacts' if impacts else ''}"
                       f"{' +2 won the melee' if won_melee else ''}"
                       f"{f' −{seen} units seen routed or eliminated' if seen else ''}"

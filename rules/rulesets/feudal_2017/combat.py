@@ -20,6 +20,7 @@ from rules.combat import (
     Result,
     Step,
     Verdict,
+    counted,
     force_morale,
     fraction_text,
     modifier_sum,
@@ -170,7 +171,7 @@ class FeudalCombat(CombatRules):
             used.append(BY_CODE["C6"])
             shown = ", ".join(str(d) for d in combat.dice)
             steps.append(Step(f"{count} attack dice for Dx{modifier:+d}, hitting on {target}+: "
-                              f"{shown} make {hitting} hits", SIX_HIT_RULE))  # fmt: skip
+                              f"{shown} make {counted(hitting, 'hits')}", SIX_HIT_RULE))  # fmt: skip
             base = hitting
         else:
             total, text = modifier_sum(combat.dice[0], parts)
@@ -196,9 +197,9 @@ class FeudalCombat(CombatRules):
         exact = base * factor
         hits = round_up(exact)
         if exact.denominator != 1:
-            steps.append(Step(f"{fraction_text(exact)} rounded up: {hits} hits", rule))
+            steps.append(Step(f"{fraction_text(exact)} rounded up: {counted(hits, 'hits')}", rule))
         else:
-            steps.append(Step(f"{hits} hits", rule))
+            steps.append(Step(counted(hits, "hits"), rule))
         total = combat.number("target_hits") + hits
         verdict = self.removal(combat.target, total, combat.options, combat.phase)
         if verdict.outcome == "removed" and combat.phase != "melee":
@@ -210,7 +211,7 @@ class FeudalCombat(CombatRules):
         if options.get("six_hit_variant"):
             limit = SIX_HITS[kind]
             if total > limit:
-                return Verdict("removed", "now", f"{total} hits is more than {limit}: removed",
+                return Verdict("removed", "now", f"{counted(total, 'hits')} is more than {limit}: removed",
                                SIX_HIT_RULE)  # fmt: skip
             return Verdict("stays", "", f"{total} of more than {limit} hits", SIX_HIT_RULE)
         limit = HITS[kind]
@@ -218,7 +219,7 @@ class FeudalCombat(CombatRules):
             return Verdict("stays", "", f"{total} of {limit} hits", _removal_rule(phase))
         when = {"shoot": "end of Phase 1", "move": "end of Phase 2"}.get(phase, "now")
         clause = {"shoot": "1.5", "move": "1.5"}.get(phase, "3.4")
-        return Verdict("removed", when, f"{total} hits, {limit} or more: removed "
+        return Verdict("removed", when, f"{counted(total, 'hits')}, {limit} or more: removed "
                                         f"{'at once' if when == 'now' else 'at the ' + when} "
                                         f"({clause})", _removal_rule(phase))  # fmt: skip
 
@@ -407,7 +408,7 @@ def _floor_rally(
     after = max(0, hits - off)
     if hits >= at_least and after < floor_hits:
         after = floor_hits
-        steps.append(Step(f"{hits} hits: never below {floor_hits} ({clause})", rule))
+        steps.append(Step(f"{counted(hits, 'hits')}: never below {floor_hits} ({clause})", rule))
     rallied = hits - after
-    steps.append(Step(f"Rallies {rallied}: {after} hits", rule))
+    steps.append(Step(f"Rallies {rallied}: {counted(after, 'hits')}", rule))
     return Result(rallied, "hits", tuple(steps), after)

@@ -39,7 +39,7 @@ def test_feudal_a_unit_that_did_nothing_rallies_two_hits(game):
     assert action.kind == GameAction.RALLY
     result = action.payload["result"]
     assert (result["hits"], result["total"]) == (2, 1)  # 1 (4.1a) + 1 (4.1b)
-    assert result["steps"][-1] == {"text": "Rallies 2: 1 hits", "section": "4.1 Rallying"}
+    assert result["steps"][-1] == {"text": "Rallies 2: 1 hit", "section": "4.1 Rallying"}
     assert selectors.state_of(game).of(target).damage == {"hits": 1}
 
 
