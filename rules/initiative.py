@@ -97,7 +97,7 @@ def roll_off(
         used = seed or secrets.token_hex(8)
         rolled = roll(used, faces, 2)
         if rule.choose:  # a tie wins nothing: the seed rolls the next pair, in order
-            rolled = _untied(rule, table, used, _minus(engine, rule, table, lost))
+            rolled = _untied(rule, table, used, roll_minus(engine, rule, table, lost))
     else:
         rolled = tuple(dice)
         if len(rolled) != 2:
@@ -109,7 +109,7 @@ def roll_off(
             allowed = ", ".join(str(f) for f in sorted(set(faces)))
             raise Refused(f"{wrong} is not a face of the {rule.die.label}; allowed: {allowed}.")
     held, challenger = table.holder, other(table.holder)
-    minus = _minus(engine, rule, table, lost)
+    minus = roll_minus(engine, rule, table, lost)
     made = {"turn": table.turn, "phase": table.phase, "held": held,
             "names": {held: names[held], challenger: names[challenger]}, "dice": list(rolled),
             "bonus": rule.bonus, "minus": minus, "seed": used, "section": rule.section,
@@ -121,8 +121,8 @@ def roll_off(
     return made | {"holder": holder}
 
 
-def _minus(engine: CombatRules, rule: Initiative, table: Table,
-           lost: Mapping[str, int] | None) -> dict[str, int]:  # fmt: skip
+def roll_minus(engine: CombatRules, rule: Initiative, table: Table,
+               lost: Mapping[str, int] | None = None) -> dict[str, int]:  # fmt: skip
     """What comes off each side's roll: units lost (the optional rule) and, where the
     source says so, last turn's winner's -1 for each turn in a row it won."""
     held, challenger = table.holder, other(table.holder)
