@@ -165,6 +165,11 @@ function lay() {
   const first = exact.holder() || data().first;
   const whose = document.getElementById("whose");
   if (whose && first !== data().first) { setText(whose, whoseTurn({ ...data(), first: first }, now.turn)); }
+  // a keep or pass worked out here says at once who moves first (Into the Dark)
+  const moves = document.getElementById("first");
+  if (moves && mine.some((r) => r.op === "keep_or_pass" && (exact.resultOf(r.key) || {}).status === "worked")) {
+    setText(moves, JSON.parse(moves.dataset.names || "{}")[first] + " hold the Initiative and move first.");
+  }
   if (now.turn !== Number(data().turn) || now.phase !== data().phase) {
     const shown = document.getElementById("where");
     setText(shown, "Turn " + now.turn + ", " + phaseName(now.phase));

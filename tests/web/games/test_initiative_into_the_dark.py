@@ -61,6 +61,7 @@ def test_the_winners_phone_passes_and_the_loser_moves_first(seated, owner_client
     state = selectors.state_of(seated)
     assert (state.choosing, state.holder) == ("b", "a")
     page = owner_client.get(route("game", seated)).content.decode()
+    assert "move first." not in page  # not until the winner has chosen
     assert f"Turn 1: Saxons 2, Normans 5: Normans win the Initiative roll: they keep it or pass it ({SECTION})" in page  # fmt: skip
     assert 'data-op="keep_or_pass"' not in page  # not the owner's choice
     refused = results(send(owner_client, url(seated), keep_or_pass("keep")))
@@ -81,6 +82,7 @@ def test_the_winners_phone_passes_and_the_loser_moves_first(seated, owner_client
     assert selectors.state_of(seated).holder == "a"
     page = owner_client.get(route("game", seated)).content.decode()
     assert f"Turn 1: Normans pass the Initiative: Saxons move first ({SECTION})" in page
+    assert "Saxons hold the Initiative and move first." in page
 
 
 def test_next_turn_the_last_winner_has_minus_1_shown_and_taken(seated, owner_client):
