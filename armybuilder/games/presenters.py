@@ -95,7 +95,8 @@ def seat_offer(
         "attack_sides": [k for k in names if _allowed(seats.may_attack, at, mine, k)],
         "rally_sides": [k for k in names if _allowed(seats.may_rally, at, mine, k)],
         "own_sides": [k for k in names if mine is None or k == mine],
-        "may_move_on": _allowed(seats.may_end_phase, at, mine),
+        # not while the roll's winner is yet to keep or pass the Initiative (refused then)
+        "may_move_on": _allowed(seats.may_end_phase, at, mine) and not state.choosing,
     }
 
 

@@ -62,6 +62,7 @@ def test_the_winners_phone_passes_and_the_loser_moves_first(seated, owner_client
     assert (state.choosing, state.holder) == ("b", "a")
     page = owner_client.get(route("game", seated)).content.decode()
     assert "move first." not in page  # not until the winner has chosen
+    assert 'data-op="next_phase" hidden>' in page  # the turn waits for the choice
     assert f"Turn 1: Saxons 2, Normans 5: Normans win the Initiative roll: they keep it or pass it ({SECTION})" in page  # fmt: skip
     assert 'data-op="keep_or_pass"' not in page  # not the owner's choice
     refused = results(send(owner_client, url(seated), keep_or_pass("keep")))
@@ -83,6 +84,7 @@ def test_the_winners_phone_passes_and_the_loser_moves_first(seated, owner_client
     page = owner_client.get(route("game", seated)).content.decode()
     assert f"Turn 1: Normans pass the Initiative: Saxons move first ({SECTION})" in page
     assert "Saxons hold the Initiative and move first." in page
+    assert 'data-op="next_phase">' in page  # chosen: the turn goes on
 
 
 def test_next_turn_the_last_winner_has_minus_1_shown_and_taken(seated, owner_client):
