@@ -71,12 +71,17 @@ class DieSpec:
 
 @dataclass(frozen=True)
 class Initiative:
-    """The source's Initiative roll-off at the start of each Turn after the first: each
-    side rolls ``die``, the side holding the Initiative adds ``bonus`` and keeps it unless
-    the other side's roll beats its total (``ties``: the source's words for a tie, "the
-    holder keeps it"); ``section`` is the rule's heading. ``penalty``: the source's
-    optional -1 a unit lost, in its words ("": none), off the holder's roll only or off
-    both sides' (``penalty_both``)."""
+    """The source's Initiative roll-off: each side rolls ``die``, the side holding the
+    Initiative adds ``bonus`` and keeps it unless the other side's roll beats its total
+    (``ties``: the source's words for a tie, "the holder keeps it"); ``section`` is the
+    rule's heading. ``penalty``: the source's optional -1 a unit lost, in its words ("":
+    none), off the holder's roll only or off both sides' (``penalty_both``).
+
+    When it is due: from the source's Turn ``first``, at the start of the turn before
+    anything else is done in it (``phase`` ""), or in a phase of its own (``phase``, its
+    key). ``choose``: the side that wins the roll keeps the Initiative or passes it to the
+    other side, and a tie wins nothing (``ties`` says what then); ``streak``: last turn's
+    winner has -1 for each consecutive turn it won the roll."""
 
     bonus: int
     die: DieSpec
@@ -84,6 +89,10 @@ class Initiative:
     ties: str
     penalty: str = ""
     penalty_both: bool = False
+    phase: str = ""
+    first: int = 2
+    choose: bool = False
+    streak: bool = False
 
 
 @dataclass(frozen=True)
@@ -267,9 +276,8 @@ class CombatRules:
         return ()
 
     def initiative(self, options: Mapping[str, Any]) -> Initiative | None:
-        """The source's Initiative roll at the start of each Turn after the first, which
-        may hand the first player turn to the other side; None: the side that goes first
-        never changes."""
+        """The source's Initiative roll, which may hand the first player turn (or the
+        first move) to the other side; None: the side that goes first never changes."""
         return None
 
     def phase(self, key: str, options: Mapping[str, Any]) -> Phase:

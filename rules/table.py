@@ -28,7 +28,7 @@ KEY = re.compile(r"[a-z0-9_]{1,60}")
 SEED = re.compile(r"[0-9a-f]{1,64}")
 BAD_SEED = "A seed is hex digits, as the page gives it; leave it out to roll anew."
 COMBAT, RALLY, REMOVE, NEXT_PHASE, UNDO = "combat", "rally", "remove", "next_phase", "undo"
-FORCE_MORALE, INITIATIVE = "force_morale", "initiative"
+FORCE_MORALE, INITIATIVE, KEEP_OR_PASS = "force_morale", "initiative", "keep_or_pass"
 
 
 class Refused(Exception):
@@ -144,7 +144,9 @@ class Table:
     verdict that routed each, in words, with its section), how many force morale rolls
     each side has made (a roll follows each unit destroyed), the side holding the
     Initiative (it goes first each Turn: ``rules.seats.Turn``), the last turn an
-    Initiative roll was made in and the last turn anything was done to a unit or side."""
+    Initiative roll was made in and the last turn anything was done to a unit or side;
+    where its winner keeps or passes it (``Initiative.choose``), the last roll's winner, how
+    many turns in a row it won, and the winner yet to choose ("": none) and the rule's section."""
 
     turn: int
     phase: str
@@ -154,6 +156,10 @@ class Table:
     holder: str = "a"
     rolled: int = 0
     acted: int = 0
+    won: str = ""
+    streak: int = 0
+    choosing: str = ""
+    choice_rule: str = ""
 
     def of(self, key: str) -> UnitState:
         return self.units.setdefault(key, UnitState())
@@ -163,7 +169,14 @@ class Table:
         if kind in (COMBAT, RALLY, FORCE_MORALE, REMOVE):
             self.acted = self.turn
         if kind == INITIATIVE:
-            self.holder, self.rolled = payload["holder"], self.turn
+            self.rolled = self.turn
+            if "winner" in payload:  # the winner keeps or passes it (KEEP_OR_PASS)
+                self.won, self.streak = payload["winner"], payload["streak"]
+                self.choosing, self.choice_rule = payload["winner"], payload["section"]
+            else:
+                self.holder = payload["holder"]
+        elif kind == KEEP_OR_PASS:
+            self.holder, self.choosing = payload["holder"], ""
         elif kind == NEXT_PHASE:
             self.turn, self.phase = payload["to"]["turn"], payload["to"]["phase"]
             for unit in self.units.values():
@@ -196,7 +209,8 @@ class Table:
     def to_json(self) -> dict[str, Any]:
         return {"turn": self.turn, "phase": self.phase, "routed": dict(self.routed),
                 "rolls": dict(self.rolls), "holder": self.holder, "rolled": self.rolled,
-                "acted": self.acted,
+                "acted": self.acted, "won": self.won, "streak": self.streak,
+                "choosing": self.choosing, "choice_rule": self.choice_rule,
                 "units": {k: u.to_json() for k, u in sorted(self.units.items())}}  # fmt: skip
 
     @classmethod
@@ -206,7 +220,9 @@ class Table:
         rolls = {str(k): int(v) for k, v in (raw.get("rolls") or {}).items()}
         return cls(int(raw["turn"]), str(raw["phase"]), units, routed, rolls,
                    str(raw.get("holder") or "a"), int(raw.get("rolled") or 0),
-                   int(raw.get("acted") or 0))  # fmt: skip
+                   int(raw.get("acted") or 0), str(raw.get("won") or ""),
+                   int(raw.get("streak") or 0), str(raw.get("choosing") or ""),
+                   str(raw.get("choice_rule") or ""))  # fmt: skip
 
 
 def usable(card: Piece, table: Table) -> None:
@@ -473,6 +489,9 @@ def force_morale(
 
 def next_phase(phases: Sequence[Phase], table: Table) -> dict[str, Any]:
     """The turn's next phase in the source's order; after the last, the next turn's first."""
+    if table.choosing:
+        raise Refused(f"The winner of this turn's Initiative roll says first whether they "
+                      f"keep the Initiative or pass it ({table.choice_rule}).")  # fmt: skip
     keys = [p.key for p in phases]
     at = keys.index(table.phase) if table.phase in keys else len(keys) - 1
     turn, phase = (table.turn, keys[at + 1]) if at + 1 < len(keys) else (table.turn + 1, keys[0])

@@ -15,6 +15,7 @@ from rules.table import (
     COMBAT,
     FORCE_MORALE,
     INITIATIVE,
+    KEEP_OR_PASS,
     MAX_NUMBER,
     NEXT_PHASE,
     RALLY,
@@ -112,6 +113,16 @@ def line(kind: str, payload: Mapping[str, Any], names: Mapping[str, str]) -> Lin
                 f"{p['side_name']} ({p['lost']} of {p['units']} units lost{plus}): "
                 f"{verdict['text']} ({verdict['section']})")  # fmt: skip
         return Line(text, _rolled(", ".join(str(d) for d in p["dice"]), p.get("seed") or ""))
+    if kind == INITIATIVE and "winner" in p:
+        return _won(p)
+    if kind == KEEP_OR_PASS:
+        names_of, side = p["names"], p["side"]
+        if p["choice"] == "keep":
+            said = f"{names_of[side]} keep the Initiative and move first"
+        else:
+            said = (f"{names_of[side]} pass the Initiative: {names_of[p['holder']]} move "
+                    f"first")  # fmt: skip
+        return Line(f"Turn {p['turn']}: {said} ({p['section']})")
     if kind == INITIATIVE:
         held, holder, dice = p["held"], p["holder"], p["dice"]
         names_of, minus = p["names"], p.get("minus") or {}
@@ -134,3 +145,23 @@ def line(kind: str, payload: Mapping[str, Any], names: Mapping[str, str]) -> Lin
     # a kind of action this table does not know (a plug-in's) records its own words in its
     # payload, so the log (and its file) says it without the web layer's help
     return Line(str(p.get("said") or kind.replace("_", " ").capitalize()))
+
+
+def _won(p: Mapping[str, Any]) -> Line:
+    """A roll whose winner keeps or passes the Initiative: each side's die (less last
+    turn's winner's -1s), each pair but the last a tie rolled again, and the winner."""
+    held, dice, names_of, minus = p["held"], p["dice"], p["names"], p.get("minus") or {}
+    other = next(k for k in names_of if k != held)
+
+    def one(side: str, die: int) -> str:
+        less = minus.get(side, 0)
+        return f"{names_of[side]} {die}-{less}={die - less}" if less else f"{names_of[side]} {die}"
+
+    pairs = [f"{one(held, dice[i])}, {one(other, dice[i + 1])}" for i in range(0, len(dice), 2)]
+    ties = "".join(f"{pair}: a tie, rolled again; " for pair in pairs[:-1])
+    winner, streak = p["winner"], p["streak"]
+    row = f" ({streak} turns in a row)" if streak > 1 else ""
+    text = (f"Turn {p['turn']}: {ties}{pairs[-1]}: {names_of[winner]} win the Initiative "
+            f"roll{row}: they keep it or pass it ({p['section']}"
+            f"{'; ' + p['ties'] if ties else ''})")  # fmt: skip
+    return Line(text, _rolled(", ".join(str(d) for d in dice), p.get("seed") or ""))

@@ -1,8 +1,9 @@
 """The Initiative roll at the table, where the rule set's source has one
-(``CombatRules.initiative``): a roll-off at the start of each Turn after the first, worked
-out by ``rules.initiative`` from the dice (typed, or rolled from a seed as combats' are).
-Either player's phone may roll it (it is a roll-off); the seat that did is recorded. Logged
-as one action, so Undo takes it back as any other."""
+(``CombatRules.initiative``): a roll-off when the source says, worked out by
+``rules.initiative`` from the dice (typed, or rolled from a seed as combats' are). Either
+player's phone may roll it (it is a roll-off); the seat that did is recorded. Where the
+winner keeps or passes the Initiative (Into the Dark) that is a second action, the
+winner's seat's. Each is logged as one action, so Undo takes it back as any other."""
 
 from __future__ import annotations
 
@@ -24,10 +25,24 @@ def offer(game: Game, state: selectors.GameState) -> dict[str, Any] | None:
         return None
     names = selectors.side_names(game)
     holder, challenger = names[state.holder], names[seats.other(state.holder)]
+    # last turn's winner's -1s, as the roll will take them off (read from the log)
+    minus = initiative.roll_minus(selectors.combat_rules(game), rule, state)
     return {"die": rule.die.label, "bonus": rule.bonus, "section": rule.section,
             "ties": rule.ties, "holder": holder, "challenger": challenger,
             "holder_of": seats.of(holder), "challenger_of": seats.of(challenger),
-            "penalty": rule.penalty}  # fmt: skip
+            "penalty": rule.penalty, "choose": rule.choose,
+            "minus": [(names[k], n) for k, n in minus.items() if n]}  # fmt: skip
+
+
+def choice_offer(game: Game, state: selectors.GameState, seat: str | None) -> dict | None:
+    """What the keep-or-pass form asks, when the roll's winner is yet to choose and this
+    page is the winner's (or plays both sides); None otherwise."""
+    winner = state.choosing
+    if not winner or seat not in (None, winner):
+        return None
+    names = selectors.side_names(game)
+    return {"winner": names[winner], "loser": names[seats.other(winner)],
+            "section": state.choice_rule}  # fmt: skip
 
 
 def roll(
@@ -57,3 +72,22 @@ def roll(
                                    lost=lost)  # fmt: skip
 
     return record_action(game, version, table.INITIATIVE, make, keyed, seat)
+
+
+def keep_or_pass(
+    game: Game,
+    version: int | None,
+    choice: str,
+    *,
+    keyed: Keyed | None = None,
+    seat: str | None = None,
+) -> GameAction:
+    """The roll's winner keeps the Initiative or passes it (``choice``: keep or pass);
+    refused unless ``seat`` is the winner's (None: one phone plays both sides)."""
+
+    def make(locked: Game, state: selectors.GameState, actions: list[GameAction]) -> dict:
+        return initiative.keep_or_pass(selectors.combat_rules(locked), selectors.options(locked),
+                                       state, selectors.side_names(locked), choice,
+                                       seat)  # fmt: skip
+
+    return record_action(game, version, table.KEEP_OR_PASS, make, keyed, seat)

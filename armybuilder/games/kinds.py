@@ -375,10 +375,39 @@ class Initiative(GameKind):
 
     def done(self, action: GameAction) -> str:
         p = action.payload
+        if "winner" in p:  # the winner keeps or passes it next (KeepOrPass)
+            return f"{p['names'][p['winner']]} win the Initiative roll: keep it or pass it."
         return f"{p['names'][p['holder']]} hold the Initiative."
 
     def form(self, game: Game, state: selectors.GameState, seat: Side) -> Any:
         return initiative.offer(game, state)
+
+
+class KeepOrPass(GameKind):
+    # after a roll whose winner chooses (Into the Dark): the winner's seat keeps or passes
+    name, path, anchor = "keep_or_pass", "keep-or-pass", "log"
+    partial = "games/_keep_or_pass.html"
+    fields = (Posted("choice"),)
+
+    def parse(self, value: Mapping[str, Any], path: str) -> dict[str, Any]:
+        choice = value.get("choice")
+        if choice not in ("keep", "pass"):
+            raise BadOperation(f"{path}.choice: keep or pass (the Initiative, by its winner)")
+        return {"choice": choice}
+
+    def apply(self, game: Game, parsed: Parsed, seat: Side, made: Made = BARE) -> GameAction:
+        return initiative.keep_or_pass(game, made.version, parsed["choice"], keyed=made.keyed,
+                                       seat=seat)  # fmt: skip
+
+    def what(self, game: Game, parsed: Parsed) -> str:
+        return f"{'keeping' if parsed['choice'] == 'keep' else 'passing'} the Initiative"
+
+    def done(self, action: GameAction) -> str:
+        p = action.payload
+        return f"{p['names'][p['holder']]} hold the Initiative and move first."
+
+    def form(self, game: Game, state: selectors.GameState, seat: Side) -> Any:
+        return initiative.choice_offer(game, state, seat)
 
 
 # every kind of action, by its ``op``, in the order the batch's refusal lists them
@@ -415,5 +444,6 @@ def by_path(path: str) -> GameKind | None:
     return next((k for k in KINDS.values() if k.path == path), None)
 
 
-for _kind in (Combat(), Rally(), Remove(), NextPhase(), Undo(), ForceMorale(), Initiative()):
+for _kind in (Combat(), Rally(), Remove(), NextPhase(), Undo(), ForceMorale(), Initiative(),
+              KeepOrPass()):  # fmt: skip
     register(_kind)

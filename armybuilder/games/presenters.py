@@ -74,11 +74,18 @@ def seat_offer(
     phone plays both sides) may do in it (``rules.seats``): the sides whose units it may
     pick as attackers, rally, remove and roll force morale for, and whether it moves the
     turn on."""
-    at = selectors.turn_of(game, turn)
+    state = state if state is not None else selectors.state_of(game)
+    at = selectors.turn_of(game, turn, state)
     names = at.names
     phasing, one_sided = at.phasing, at.engine.one_sided
     attack_sides = [k for k in names if _allowed(seats.may_attack, at, mine, k)]
+    rule = at.engine.initiative(selectors.options(game))
+    # where the roll's winner keeps or passes the Initiative (Into the Dark) the side
+    # holding it moves first; said once a roll has been won and the choice made
+    first = rule is not None and rule.choose
     return {
+        "moves_first": names[state.holder] if first and state.won and not state.choosing else "",
+        "first_names_json": json.dumps(names) if first else "",
         "plays": names[mine] if mine else "",
         "plays_of": seats.of(names[mine]) if mine else "",
         "phasing": names[phasing] if phasing else "",
@@ -93,7 +100,8 @@ def seat_offer(
         "pick_sides": [k for k in names if k in attack_sides or seats.other(k) in attack_sides],
         "rally_sides": [k for k in names if _allowed(seats.may_rally, at, mine, k)],
         "own_sides": [k for k in names if mine is None or k == mine],
-        "may_move_on": _allowed(seats.may_end_phase, at, mine),
+        # not while the roll's winner is yet to keep or pass the Initiative (refused then)
+        "may_move_on": _allowed(seats.may_end_phase, at, mine) and not state.choosing,
     }
 
 

@@ -111,6 +111,10 @@ def _payload(game: Game, at: table.Table, op: str, v: Mapping[str, Any]) -> dict
             }
         return initiative.roll_off(game.engine, game.options, game.phases, at, game.names, dice,
                                    seed=v.get("seed") or "", lost=lost)  # fmt: skip
+    if op == "keep_or_pass":
+        # the seat is the server's to check: on the phone, the choice of whoever holds it
+        return initiative.keep_or_pass(game.engine, game.options, at, game.names,
+                                       str(v.get("choice") or ""))  # fmt: skip
     if op == "remove":
         return table.removal(at, _unit(game, v.get("unit")), str(v.get("why") or "").strip()[:200])
     if op == "next_phase":

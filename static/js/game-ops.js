@@ -107,6 +107,7 @@ const AT = {
   rally: (v) => [cardOf(v.unit), "beforeend"],
   force_morale: (v) => [document.getElementById("side-" + v.side), "afterend"],
   initiative: () => [document.getElementById("initiative"), "beforeend"],
+  keep_or_pass: () => [document.getElementById("keep-or-pass"), "beforeend"],
 };
 
 // what one says while it waits to be worked out (by the engine, or when sent)
@@ -116,6 +117,7 @@ const WAITING = {
   rally: () => "Rallies: worked out when sent",
   force_morale: () => "Force morale: worked out when sent",
   initiative: () => "Initiative: worked out when sent",
+  keep_or_pass: (r, v) => (v.choice === "keep" ? "Keeps" : "Passes") + " the Initiative: worked out when sent",
 };
 
 /* A combat, rally or force morale roll: as this phone's engine worked it out, else waiting. */
@@ -137,6 +139,12 @@ const DRAWN = {
   rally: drawWorked,
   force_morale: drawWorked,
   initiative: drawWorked,
+  keep_or_pass(r, v, taken) {
+    // chosen: the buttons go until the server's drawing says otherwise
+    const chosen = game().querySelector('#keep-or-pass form[data-op="keep_or_pass"]');
+    if (chosen && !taken.has(r.key)) { setHidden(chosen, true); }
+    drawWorked(r, v, taken);
+  },
   remove(r, v) {
     const card = cardOf(v.unit);
     if (card) { addClass(card, "removed"); rollDue(game(), v.unit); }
@@ -157,6 +165,11 @@ function lay() {
   const first = exact.holder() || data().first;
   const whose = document.getElementById("whose");
   if (whose && first !== data().first) { setText(whose, whoseTurn({ ...data(), first: first }, now.turn)); }
+  // a keep or pass worked out here says at once who moves first (Into the Dark)
+  const moves = document.getElementById("first");
+  if (moves && mine.some((r) => r.op === "keep_or_pass" && (exact.resultOf(r.key) || {}).status === "worked")) {
+    setText(moves, JSON.parse(moves.dataset.names || "{}")[first] + " hold the Initiative and move first.");
+  }
   if (now.turn !== Number(data().turn) || now.phase !== data().phase) {
     const shown = document.getElementById("where");
     setText(shown, "Turn " + now.turn + ", " + phaseName(now.phase));
@@ -341,6 +354,13 @@ const ACTS = {
     enqueue("initiative", { dice: dice, seed: dice ? "" : randomHex(8), penalty: penalty, turn: now.turn, phase: now.phase }, "Initiative roll");
     form.reset();
   },
+  keep_or_pass(form, now, button) {
+    // the winner's choice is the button tapped: one tap, no other field
+    const choice = button && button.value;
+    if (choice !== "keep" && choice !== "pass") { return; }
+    enqueue("keep_or_pass", { choice: choice, turn: now.turn, phase: now.phase },
+      choice === "keep" ? "Keep the Initiative" : "Pass the Initiative");
+  },
   combat(form) {
     combatFrom(form);
     // the worked-out combat is on its way: the page goes back to the game
@@ -382,7 +402,7 @@ document.addEventListener("submit", (event) => {
   // a kind this page does not know posts as it is, as without JavaScript
   if (!Object.prototype.hasOwnProperty.call(ACTS, op)) { return; }
   event.preventDefault();
-  ACTS[op](form, where());
+  ACTS[op](form, where(), event.submitter);
 }, true);
 
 // -- answers -----------------------------------------------------------------------------

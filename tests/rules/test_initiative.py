@@ -38,7 +38,7 @@ def test_each_source_adds_its_bonus_for_the_side_holding_the_initiative(slug, bo
     assert (rule.bonus, rule.section) == (bonus, section)
 
 
-@pytest.mark.parametrize("slug", ["into-the-dark", "dewitt-medieval"])
+@pytest.mark.parametrize("slug", ["dewitt-medieval"])
 def test_a_rule_set_without_the_roll_offers_none_and_refuses_it(slug):
     combat = engine(slug)
     assert combat.initiative({}) is None

@@ -12,6 +12,7 @@ from rules.combat import (
     Combat,
     CombatRules,
     DieSpec,
+    Initiative,
     Modifier,
     Phase,
     Rally,
@@ -69,6 +70,12 @@ RULINGS = (
         "Foot bows and light crossbows without cross-training are shieldless targets "
         "(Missile Weapons); longbows and heavy crossbows count as bows.",
     ),
+    Ruling(
+        "C5",
+        'Dice for initiative: each side rolls one d6 (SETUP: "standard six sided dice") and '
+        "the higher roll, after last turn's winner's -1s, wins; the source says nothing of "
+        "ties, so a tie wins nothing and both sides roll again.",
+    ),
 )
 BY_CODE = {r.code: r for r in RULINGS}
 BOWS = SHIELDLESS_MISSILES | {"longbow", "heavy_crossbow", "mounted_bow"}
@@ -84,6 +91,18 @@ class IntoTheDarkCombat(CombatRules):
 
     def phases(self, options: Mapping[str, Any]) -> tuple[Phase, ...]:
         return PHASES
+
+    def initiative(self, options: Mapping[str, Any]) -> Initiative:
+        """Sequence of Play, 2. Dice for initiative: "At the beginning of each turn both
+        sides roll dice, the winner decides if he wishes to keep or pass the initiative to
+        his opponent. The side with the initiative moves first. The winner of last turn's
+        initiative roll receives a -1 to his roll for each consecutive turn he won the
+        initiative." Rolled in Turn 1 too: "each turn" names no exception, and nothing else
+        in the source says who moves first (3. Movement a.: "The side with initiative moves
+        first"). Due in its own phase, after the rallies (1. Rallys). Ties: Ruling C5."""
+        return Initiative(0, DieSpec("D6", D6), "Sequence of Play, 2. Dice for initiative",
+                          "a tie wins nothing: both sides roll again (Ruling C5)",
+                          phase="initiative", first=1, choose=True, streak=True)  # fmt: skip
 
     def combat_modifiers(
         self,

@@ -27,7 +27,8 @@ pytestmark = pytest.mark.django_db
 
 # each kind's form where it always was: the combat's is the Apply of the one worked out
 PATHS = {"combat": "apply", "rally": "rally", "remove": "remove", "next_phase": "next-phase",
-         "undo": "undo", "force_morale": "force-morale", "initiative": "initiative"}  # fmt: skip
+         "undo": "undo", "force_morale": "force-morale", "initiative": "initiative",
+         "keep_or_pass": "keep-or-pass"}  # fmt: skip
 
 
 @pytest.fixture

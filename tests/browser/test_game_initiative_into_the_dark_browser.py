@@ -1,0 +1,87 @@
+"""Two phones play Into the Dark on their own seats: in Turn 1's "2) Dice for initiative"
+the Saxons' phone (the owner's) rolls, 2 against 5, and the Normans win; only the Normans'
+phone is offered Keep or Pass; they pass with one tap, and both phones say the Saxons hold
+the Initiative and move first (Sequence of Play, 2. Dice for initiative; 3. Movement a.).
+Offline, the phone's engine works the pass out and says so at once."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import expect
+
+from armybuilder.armies.services import create_army
+from armybuilder.games import selectors, services
+from tests.browser.conftest import engine_ready
+from tests.browser.game_phones import connection, two_phones
+from tests.browser.test_game_offline_browser import offers_kept
+from tests.support import army
+
+pytestmark = pytest.mark.browser
+
+UNITS = [{"name": "Spears"}, {"name": "Archers", "missile_weapon": "foot_bow"}]
+SECTION = "Sequence of Play, 2. Dice for initiative"
+
+
+def seated_game():
+    """Saxons (the owner's phone) v Normans (the link to play), Into the Dark."""
+    user = User.objects.create_user("owner")
+    sides = [create_army(army("into-the-dark", UNITS, name=name), owner=user)
+             for name in ("Saxons", "Normans")]  # fmt: skip
+    return services.start_game(user, *sides, seated=True)
+
+
+def test_the_winner_passes_the_initiative_with_one_tap(live_server, new_context):
+    game = seated_game()
+    with two_phones(live_server, new_context, game, ("Spears", "Archers")) as phones:
+        owner, opponent = phones.owner, phones.opponent
+        expect(owner.locator("#initiative")).to_have_count(0)  # 1) Rallys first
+        owner.get_by_role("button", name="Next phase").click()
+        expect(opponent.locator("#where")).to_have_text("Turn 1, 2) Dice for initiative")
+        roll = owner.locator("#initiative")
+        expect(roll).to_contain_text(SECTION)
+        roll.get_by_label("Dice: Saxons' D6, then Normans' (leave empty to roll)").fill("2 5")
+        roll.get_by_role("button", name="Roll for the Initiative").click()
+        said = f"Turn 1: Saxons 2, Normans 5: Normans win the Initiative roll: they keep it or pass it ({SECTION})"  # fmt: skip
+        expect(owner.locator("#log li").first).to_contain_text(said)
+        expect(opponent.locator("#log li").first).to_contain_text(said)
+        choice = opponent.locator("#keep-or-pass")
+        expect(choice).to_contain_text("Normans won the roll")
+        expect(owner.locator("#keep-or-pass")).to_have_count(0)  # not the loser's to choose
+        choice.get_by_role("button", name="Pass it to Saxons").click()
+        passed = f"Turn 1: Normans pass the Initiative: Saxons move first ({SECTION})"
+        expect(owner.locator("#log li").first).to_contain_text(passed)
+        expect(owner.locator("#first")).to_have_text("Saxons hold the Initiative and move first.")
+        expect(opponent.locator("#first")).to_have_text(
+            "Saxons hold the Initiative and move first."
+        )
+        expect(opponent.locator("#keep-or-pass")).to_have_count(0)
+        state = selectors.state_of(game)
+        assert (state.holder, state.won, state.choosing) == ("a", "b", "")
+        assert game.actions.get(kind="keep_or_pass").seat == "b"
+
+
+def test_a_pass_made_offline_says_who_moves_first_at_once(live_server, new_context, settings, db):
+    settings.MUSTER_PAGE_ENGINE = True  # the page's rules engine works the choice out
+    game = seated_game()
+    with two_phones(live_server, new_context, game, ("Spears", "Archers")) as phones:
+        owner, opponent = phones.owner, phones.opponent
+        engine_ready(opponent)
+        owner.get_by_role("button", name="Next phase").click()
+        expect(opponent.locator("#where")).to_have_text("Turn 1, 2) Dice for initiative")
+        roll = owner.locator("#initiative")
+        roll.get_by_label("Dice: Saxons' D6, then Normans' (leave empty to roll)").fill("1 6")
+        roll.get_by_role("button", name="Roll for the Initiative").click()
+        choice = opponent.locator("#keep-or-pass")
+        expect(choice).to_contain_text("Normans won the roll")
+        offers_kept(opponent, game)
+        connection(phones.opponents, opponent, on=False)
+        choice.get_by_role("button", name="Pass it to Saxons").click()
+        # worked out on the phone, as the server will
+        expect(choice).to_contain_text("Normans pass the Initiative: Saxons move first")
+        expect(opponent.locator("#first")).to_have_text(
+            "Saxons hold the Initiative and move first."
+        )
+        connection(phones.opponents, opponent, on=True)
+        expect(owner.locator("#log li").first).to_contain_text("Normans pass the Initiative")
+        expect(owner.locator("#first")).to_have_text("Saxons hold the Initiative and move first.")
