@@ -37,10 +37,10 @@ from armybuilder.armies.field_values import values_from_post
 from armybuilder.armies.history.revisions import (
     ItemGone,
     RevisionNote,
+    field_value,
     get_value,
     index_of,
 )
-from armybuilder.armies.history.wording import field_value
 from armybuilder.armies.models import Army
 from rules import edits, unit_presets
 from rules.base import EntryStatus, RuleSet
