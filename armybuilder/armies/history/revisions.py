@@ -36,6 +36,7 @@ from typing import Any
 from django.utils import timezone
 
 from armybuilder.armies import saved
+from armybuilder.armies.field_values import shown
 from armybuilder.armies.models import Army, Revision
 from armybuilder.catalog.selectors import PinnedArmy, army_lookup
 from rules import edits
@@ -220,10 +221,7 @@ def document_at(army: Army, version: int) -> dict[str, Any]:
 
 
 def field_value(
-    field: Field | None,
-    value: Any,
-    shown: Callable[[Any], str],
-    list_name: Callable[[str], str] | None = None,
+    field: Field | None, value: Any, list_name: Callable[[str], str] | None = None
 ) -> str:
     """``value`` of ``field`` in words; ``list_name``: the field names an army list."""
     if value is None or value == "" or field is None:
