@@ -35,9 +35,8 @@ from typing import Any
 
 from django.utils import timezone
 
-from armybuilder.armies import saved
 from armybuilder.armies.field_values import shown
-from armybuilder.armies.models import Army, Revision
+from armybuilder.armies.models import Army, Revision, army_saved
 from armybuilder.catalog.selectors import PinnedArmy, army_lookup
 from rules import edits
 from rules.fields import Field
@@ -127,7 +126,7 @@ def record(
     revision = Revision.objects.create(kind=kind, key=key or None, **fields)
     if note.undo_of is not None:
         Revision.objects.filter(pk=note.undo_of.pk).update(undone=True)
-    saved.army_saved(army)
+    army_saved(army)
     return revision
 
 
