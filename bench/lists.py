@@ -32,8 +32,7 @@ def run() -> dict[str, Any]:
     from django.test.utils import CaptureQueriesContext
 
     import rules
-    from armybuilder.armies import services
-    from armybuilder.armies.changes import checking
+    from armybuilder.armies import documents, services
     from armybuilder.catalog import services as catalog_services
     from armybuilder.catalog.models import ArmyList
     from armybuilder.catalog.selectors import army_lookup
@@ -68,7 +67,7 @@ def run() -> dict[str, Any]:
         client.force_login(user)
         opens, queries = [], 0
         for _ in range(OPENS):
-            checking.forget_all()
+            documents.forget_checks()
             with CaptureQueriesContext(connection) as captured:
                 started = time.perf_counter()
                 assert client.get(f"/armies/{army.pk}/").status_code == 200

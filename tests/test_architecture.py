@@ -417,7 +417,7 @@ def test_the_signal_finder_sees_a_receiver_on_another_apps_model():
 
 
 def test_no_model_signal_is_received_in_the_project():
-    """What follows a save is an explicit call in that save path (``armies.saved``), never a
+    """What follows a save is an explicit call in that save path (``armies.models.army_saved``), never a
     receiver of a model signal, in its own app or another's."""
     assert model_signal_receivers("armybuilder") == []
 

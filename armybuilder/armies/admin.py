@@ -16,8 +16,7 @@ from django.http import HttpRequest
 
 import rules
 from armybuilder.accounts.support import PrivateContentAdmin
-from armybuilder.armies import saved
-from armybuilder.armies.models import Army, Revision
+from armybuilder.armies.models import Army, Revision, army_saved
 from armybuilder.catalog.selectors import army_lookup
 from armybuilder.catalog.services import check_document, pins_for
 from armybuilder.textrule import TextRuleJSONField
@@ -66,7 +65,7 @@ class ArmyAdmin(PrivateContentAdmin):
                 op="replace",
                 document=before,
             )
-        saved.army_saved(obj)
+        army_saved(obj)
 
 
 @admin.register(Revision)

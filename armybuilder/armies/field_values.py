@@ -7,6 +7,9 @@ to the engine's strict parser, which stays the judge of what is allowed. A field
 from the post keeps its current value; booleans, multi-choices and optional objects post a
 hidden marker first, so "unchecked" and "not in this form" differ.
 
+And the other way, a stored value in words (``shown``): what a conflict's message and
+History's notes give for a value no field's labels name.
+
 It sits below the builder (which draws the controls, ``builder.controls``) and the changes
 (whose settings command reads an army's options with it), so neither reaches into the
 other for it.
@@ -37,6 +40,19 @@ def as_text(value: Any) -> str:
     if value is False:
         return "false"
     return str(value)
+
+
+def shown(value: Any) -> str:
+    """A value as a player reads it (a conflict's message, History's notes)."""
+    if value is None or value == "":
+        return "(empty)"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(as_text(v) for v in value) or "(none)"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {as_text(v)}" for k, v in value.items())
+    return as_text(value)
 
 
 def values_from_post(

@@ -1,6 +1,7 @@
 """Saved armies: the muster.army/1 document is the source of truth."""
 
 import secrets
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -136,6 +137,25 @@ class Army(models.Model):
         except MalformedDocument as exc:
             raise ValidationError({"document": exc.message}) from exc
         self.document = parsed.to_document()
+
+
+# What follows a player's army being saved, called explicitly by each save path: an army
+# made (``making.lifecycle``), a revision recorded (``history.revisions.record``), a change
+# in the admin. An app above armies that acts on a saved army (printing renders its sheets
+# ahead of Print) adds its function here in its ``AppConfig.ready``, the same way events
+# adds a share guard (``selectors.SHARE_GUARDS``): armies cannot import it, and a model
+# signal would fire from any ``save()`` anywhere, unseen. Each is given the army's id and
+# its new version.
+FOLLOWERS: list[Callable[[int, int], None]] = []
+
+
+def army_saved(army: Army) -> None:
+    """A player's army now stands at ``army.version``; a visitor's draft and an army in
+    the bin have nothing to follow."""
+    if army.owner_id is None or army.deleted_at is not None:
+        return
+    for follow in FOLLOWERS:
+        follow(army.pk, army.version)
 
 
 class Revision(models.Model):

@@ -14,7 +14,7 @@ from django.db.models.functions import Cast
 from django.http import Http404, HttpRequest
 
 import rules
-from armybuilder.armies.changes import checking
+from armybuilder.armies.documents import attach_document
 from armybuilder.armies.models import (
     RESTORE_DAYS,
     Army,
@@ -93,7 +93,7 @@ def owned_army_version_or_404(request: HttpRequest, pk: int) -> int:
 def army_to_change(request: HttpRequest, pk: int) -> Army:
     """``owned_army_or_404`` for a builder change: the same one query, with the document
     read as its stored text and decoded only when this process does not remember the row
-    as it is (``checking.attach_document``), so an edit skips reading the whole army.
+    as it is (``documents.attach_document``), so an edit skips reading the whole army.
     Whether an operation's key was applied is read when the change locks the row (the
     operation kernel, ``armybuilder.operations.once``)."""
     found = (
@@ -105,7 +105,7 @@ def army_to_change(request: HttpRequest, pk: int) -> Army:
     army = found.first()
     if army is None or not can_edit(request, army):
         raise Http404("no such army")
-    checking.attach_document(army, army.__dict__.pop("stored_document", None))
+    attach_document(army, army.__dict__.pop("stored_document", None))
     return army
 
 

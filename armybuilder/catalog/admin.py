@@ -13,8 +13,8 @@ from armybuilder.catalog.models import (
     ArmyList,
     ArmyListRevision,
     new_share_token,
-    public_lists,
 )
+from armybuilder.catalog.selectors import public_lists
 from armybuilder.catalog.services import save_list
 from armybuilder.textrule import TextRuleJSONField
 

@@ -1,14 +1,13 @@
 """Army lists: constraint data for one rule set, Muster's own or a player's, with revisions."""
 
 import secrets
-from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Q
 from django.utils import timezone
 
 from armybuilder.textrule import validate_json, validate_line, validate_text
@@ -39,33 +38,6 @@ def list_restore_cutoff(now: datetime | None = None) -> datetime:
 def new_share_token() -> str:
     """At least 128 bits from secrets, as a shared army's token: unguessable."""
     return secrets.token_urlsafe(24)
-
-
-def public_lists() -> Q:
-    """Lists everyone may read: Muster's own (no author) and approved players' lists."""
-    return Q(author__isnull=True) | Q(status=PUBLISHED)
-
-
-# More lists a user may read and build on, granted by an app above the catalog (each fills
-# this in its ``AppConfig.ready``: events let their entrants read the lists they pin, while
-# the event lasts). Each answers a Q of the lists it grants to the user whose pk it is given.
-LIST_GRANTS: list[Callable[[Any], Q]] = []
-
-
-def readable_lists(user_pk: Any, *, granted: bool = True) -> Q:
-    """The lists the user whose pk is ``user_pk`` (None: a visitor) may read and build on
-    now: the public lists, their own (not those they deleted), those shared with them by a
-    link that still works and (``granted``) those an app grants them (``LIST_GRANTS``).
-    ``granted=False``: only what they may pass on to others (an event's organiser may pin
-    only those, so a grant is never passed on in turn)."""
-    if user_pk is None:
-        return public_lists()
-    own = Q(author_id=user_pk) & ~Q(status=DELETED)
-    found = public_lists() | own | SharedList.readable_by(user_pk)
-    if granted:
-        for grant in LIST_GRANTS:
-            found |= grant(user_pk) & ~Q(status=DELETED)
-    return found
 
 
 class ArmyListManager(models.Manager["ArmyList"]):
@@ -264,12 +236,3 @@ class SharedList(models.Model):
 
     def __str__(self) -> str:
         return f"{self.army_list_id} shared with {self.user_id}"
-
-    @staticmethod
-    def readable_by(user_pk: Any) -> Q:
-        """The lists shared with the user whose pk is ``user_pk``, by a link that still
-        works (a subquery: no join, so OR-ed with other conditions it adds no rows)."""
-        opened = SharedList.objects.filter(
-            army_list=OuterRef("pk"), user_id=user_pk, token=OuterRef("share_token")
-        )
-        return Q(Exists(opened), status=LINK, share_token__isnull=False)

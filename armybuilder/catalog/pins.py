@@ -25,13 +25,8 @@ from armybuilder.catalog.list_diff import (
     diff_lists,
     readable,
 )
-from armybuilder.catalog.models import (
-    DELETED,
-    ArmyList,
-    ArmyListRevision,
-    readable_lists,
-)
-from armybuilder.catalog.selectors import PinnedArmy, pinned_lookup
+from armybuilder.catalog.models import DELETED, ArmyList, ArmyListRevision
+from armybuilder.catalog.selectors import PinnedArmy, pinned_lookup, readable_lists
 
 
 def referenced_slugs(document: Any) -> set[str]:

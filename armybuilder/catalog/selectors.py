@@ -17,6 +17,7 @@ from django.db.models import (
     BooleanField,
     Case,
     Count,
+    Exists,
     ExpressionWrapper,
     IntegerField,
     OuterRef,
@@ -30,14 +31,56 @@ from django.db.models.functions import Cast
 
 from armybuilder.catalog.models import (
     DELETED,
+    LINK,
     LIST_RESTORE_DAYS,
+    PUBLISHED,
     ArmyList,
     ArmyListRevision,
+    SharedList,
     list_restore_cutoff,
-    public_lists,
-    readable_lists,
 )
 from rules import NamedLists
+
+# -- who may read which list: the conditions every read of lists filters by --------------
+
+
+def public_lists() -> Q:
+    """Lists everyone may read: Muster's own (no author) and approved players' lists."""
+    return Q(author__isnull=True) | Q(status=PUBLISHED)
+
+
+# More lists a user may read and build on, granted by an app above the catalog (each fills
+# this in its ``AppConfig.ready``: events let their entrants read the lists they pin, while
+# the event lasts). Each answers a Q of the lists it grants to the user whose pk it is given.
+LIST_GRANTS: list[Callable[[Any], Q]] = []
+
+
+def shared_with(user_pk: Any) -> Q:
+    """The lists shared with the user whose pk is ``user_pk``, by a link that still works
+    (a subquery: no join, so OR-ed with other conditions it adds no rows)."""
+    opened = SharedList.objects.filter(
+        army_list=OuterRef("pk"), user_id=user_pk, token=OuterRef("share_token")
+    )
+    return Q(Exists(opened), status=LINK, share_token__isnull=False)
+
+
+def readable_lists(user_pk: Any, *, granted: bool = True) -> Q:
+    """The lists the user whose pk is ``user_pk`` (None: a visitor) may read and build on
+    now: the public lists, their own (not those they deleted), those shared with them by a
+    link that still works and (``granted``) those an app grants them (``LIST_GRANTS``).
+    ``granted=False``: only what they may pass on to others (an event's organiser may pin
+    only those, so a grant is never passed on in turn)."""
+    if user_pk is None:
+        return public_lists()
+    own = Q(author_id=user_pk) & ~Q(status=DELETED)
+    found = public_lists() | own | shared_with(user_pk)
+    if granted:
+        for grant in LIST_GRANTS:
+            found |= grant(user_pk) & ~Q(status=DELETED)
+    return found
+
+
+# -- the lists' data, as the engine looks it up -------------------------------------------
 
 Lookup = Callable[[str], Mapping[str, Mapping[str, Any]]]
 

@@ -27,17 +27,22 @@ from armybuilder.catalog import pins
 from armybuilder.catalog.models import (
     DELETED,
     LINK,
-    LIST_GRANTS,
     PRIVATE,
     PUBLISHED,
     SUBMITTED,
     ArmyList,
     ArmyListRevision,
     new_share_token,
-    readable_lists,
 )
 from armybuilder.catalog.pins import UpgradeDiff, pins_for
-from armybuilder.catalog.selectors import Lookup, PinnedArmy, document_lookup, lookup_for
+from armybuilder.catalog.selectors import (
+    LIST_GRANTS,
+    Lookup,
+    PinnedArmy,
+    document_lookup,
+    lookup_for,
+    readable_lists,
+)
 from rules.list_document import ListDocument, list_document, parse_list_document
 from rules.list_ids import carried, with_ids
 from rules.list_trial import lookup_with_list

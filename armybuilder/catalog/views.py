@@ -12,7 +12,8 @@ from django.views.decorators.http import require_safe
 import rules
 from armybuilder.catalog import list_views, presenters, selectors, services
 from armybuilder.catalog.list_page import army_list_page, takes_allies
-from armybuilder.catalog.models import LIST_RESTORE_DAYS, ArmyList, public_lists
+from armybuilder.catalog.models import LIST_RESTORE_DAYS, ArmyList
+from armybuilder.catalog.selectors import public_lists
 from armybuilder.pages import Version, versioned_page
 
 

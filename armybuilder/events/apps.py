@@ -9,7 +9,7 @@ class EventsConfig(AppConfig):
     def ready(self) -> None:
         from armybuilder.armies.selectors import SHARE_GUARDS
         from armybuilder.catalog.list_lifecycle import LIST_KEEPERS
-        from armybuilder.catalog.models import LIST_GRANTS
+        from armybuilder.catalog.selectors import LIST_GRANTS
         from armybuilder.events.game_sources import REVEALED
         from armybuilder.events.list_access import lists_granted
         from armybuilder.events.selectors import army_under_embargo, list_checks_entries

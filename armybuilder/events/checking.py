@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import rules
-from armybuilder.catalog.models import ArmyList, ArmyListRevision, readable_lists
+from armybuilder.catalog.models import ArmyList, ArmyListRevision
 from armybuilder.catalog.pins import referenced_slugs
-from armybuilder.catalog.selectors import pinned_lookup
+from armybuilder.catalog.selectors import pinned_lookup, readable_lists
 from armybuilder.catalog.services import check_document
 from armybuilder.events.models import Event
 from rules.registry import get_ruleset

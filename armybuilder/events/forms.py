@@ -11,7 +11,8 @@ from typing import Any
 from django import forms
 from django.db.models import Q
 
-from armybuilder.catalog.models import ArmyList, ArmyListRevision, readable_lists
+from armybuilder.catalog.models import ArmyList, ArmyListRevision
+from armybuilder.catalog.selectors import readable_lists
 from armybuilder.events.models import Event
 from armybuilder.textrule import validate_line
 from rules.document import load_json

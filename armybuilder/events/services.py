@@ -15,7 +15,8 @@ from django.db.models import F, Max
 from django.utils import timezone
 
 from armybuilder.armies.models import Army
-from armybuilder.catalog.models import ArmyList, ArmyListRevision, readable_lists
+from armybuilder.catalog.models import ArmyList, ArmyListRevision
+from armybuilder.catalog.selectors import readable_lists
 from armybuilder.events.checking import check_for_event, content_hash, event_rules
 from armybuilder.events.models import AllowedList, Entrant, Event, Note, Roll, Submission
 from armybuilder.events.presenters import local

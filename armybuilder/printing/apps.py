@@ -6,9 +6,9 @@ class PrintingConfig(AppConfig):
     label = "printing"
 
     def ready(self) -> None:
-        from armybuilder.armies.saved import FOLLOWERS
+        from armybuilder.armies.models import FOLLOWERS
         from armybuilder.printing.prerender import schedule
 
-        # a player's army made or changed (every save path calls armies.saved.army_saved):
+        # a player's army made or changed (every save path calls armies.models.army_saved):
         # its sheets are rendered ahead once it is still (printing.prerender)
         FOLLOWERS.append(schedule)

@@ -22,7 +22,7 @@ from typing import Any
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 
-from armybuilder.armies.builder import builder_page, picker, presenters
+from armybuilder.armies.builder import builder_page, presenters
 from armybuilder.armies.builder.builder_page import TEMPLATE
 from armybuilder.armies.builder.controls import Control, control_id
 from armybuilder.armies.changes.operations import Batch, Outcome
@@ -105,8 +105,10 @@ def fragments(request: HttpRequest, batch: Batch) -> str:
     ctx = builder_page.context(request, checked, full=False, rows=False, **toast)
     ruleset = ctx["ruleset"]
     # the list's entries, once, for the cards drawn here (each names its entry) and the picker
-    statuses = picker.entry_statuses(checked, ruleset) if any(o.op in DRAWN for o in ops) else ()
-    ctx["unit_entries"] = picker.unit_entries(statuses)
+    statuses = (
+        builder_page.entry_statuses(checked, ruleset) if any(o.op in DRAWN for o in ops) else ()
+    )
+    ctx["unit_entries"] = builder_page.unit_entries(statuses)
     parts: list[str] = []
     settings = {o.field for o in ops if o.op == "set" and o.target == "army"}
     if "name" in settings:

@@ -1,5 +1,7 @@
 """The builder page: its context and its answers, for the page views (``armies.views``)
-and the field views (``armies.field_views``) alike.
+and the field views (``armies.field_views``) alike, and its "Add a unit" picker: the army
+list's entries as buttons, with their cost and how many more the list requires or allows,
+grouped by list (the army's own first).
 
 A full answer draws the page (or the whole ``#builder`` for htmx); a partial answer draws
 named partials of ``armies/builder.html``. Every answer that draws the Undo button names
@@ -12,6 +14,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -20,14 +24,15 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from armybuilder import pageengine
-from armybuilder.armies.builder import cards, picker, presenters
+from armybuilder.armies.builder import cards, presenters
 from armybuilder.armies.documents import Checked, ItemNotFound, ruleset_of
 from armybuilder.armies.history.revisions import undoable
 from armybuilder.armies.models import Army, Revision
 from armybuilder.catalog.selectors import army_lists_for, army_lookup
 from armybuilder.operations.keys import RULE as KEY_RULE
 from armybuilder.operations.keys import is_once_key
-from rules.base import EntryStatus
+from rules.base import EntryStatus, RuleSet
+from rules.presentation import descriptor, entry_counts, entry_dom_id, size_text
 
 TEMPLATE = "armies/builder.html"
 TOASTED_OPS = ("delete", "replace")  # a change the toast offers to undo at once
@@ -91,7 +96,7 @@ def context(
     **extra: Any,
 ) -> dict[str, Any]:
     """The builder's context; ``full`` adds what only whole sections need (one query).
-    ``statuses``: the list's entries (``picker.entry_statuses``), when the caller has them."""
+    ``statuses``: the list's entries (``entry_statuses``), when the caller has them."""
     army = checked.army
     try:
         ruleset = ruleset_of(army)
@@ -103,8 +108,8 @@ def context(
     opened = extra.pop("opened", None) or _edited_item(request)
     # the list's entries, worked out once for the picker and the cards
     if statuses is None:
-        statuses = picker.entry_statuses(checked, ruleset) if rows or full else ()
-    unit_entries = picker.unit_entries(statuses)
+        statuses = entry_statuses(checked, ruleset) if rows or full else ()
+    entries_of = unit_entries(statuses)
     view = presenters.builder(
         checked,
         ruleset,
@@ -115,7 +120,7 @@ def context(
         lazy=True,
         # one card open at a time: the one to focus (just added), else the one changed
         opened=None if focus else opened,
-        entries=unit_entries,
+        entries=entries_of,
     )
     result: dict[str, Any] = {
         "b": view,
@@ -126,7 +131,7 @@ def context(
         "editing": True,
         "undo_revision": _undo_target(checked),
         "undo_moved": checked.revision is not None,  # the partials redraw the button's target
-        "unit_entries": unit_entries,
+        "unit_entries": entries_of,
     }
     if rows:
         # the cards as HTML, each drawn once per content (armies.cards)
@@ -142,8 +147,8 @@ def context(
                 for p in presenters.add_presets(ruleset, list_data)
                 if not p.key.startswith("entry:")  # those are the picker's buttons
             ],
-            picker_entries=(entries := picker.picker_entries(checked, ruleset, statuses)),
-            picker_groups=picker.picker_groups(entries),
+            picker_entries=(entries := picker_entries(checked, ruleset, statuses)),
+            picker_groups=picker_groups(entries),
             setting_from=presenters.setting_from(army.document),
             share_url=presenters.share_url(request, army.share_token),
             print_links=presenters.print_links(reverse("armies:builder", args=[army.pk])),
@@ -197,3 +202,140 @@ def toast(checked: Checked, *, always: bool = False) -> dict[str, Any]:
     if made is None or not (always or made.op in TOASTED_OPS):
         return {}
     return {"toast": made, "undo_url": reverse("armies:undo", args=[checked.army.pk])}
+
+
+# -- the "Add a unit" picker ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PickerEntry:
+    """One button of the "Add a unit" picker: an entry of the army list."""
+
+    key: str  # the preset posted: "entry:<key>"
+    label: str
+    cost: int | None
+    still_required: int = 0
+    remaining: int | None = None
+    have: int = 0
+    # the entry's bounds: what the page's offline drawing works the counts out from
+    minimum: int = 0
+    maximum: int | None = None
+    note: str = ""
+    group: str = ""  # "" for the army's own list; else e.g. "Allies from Irish"
+    replaces: str = ""  # a stand-in: the unit type it replaces, in words
+    nothing_to_replace: bool = False
+    # the card a tap draws at once, before the server answers (offline too): its name,
+    # size and kind in words, as the server will draw them (JSON for a data- attribute)
+    drawn: str = ""
+
+    @property
+    def dom_id(self) -> str:
+        return entry_dom_id(self.key)
+
+    @property
+    def full(self) -> bool:
+        return self.remaining == 0 or self.nothing_to_replace
+
+    @property
+    def counts(self) -> str:
+        """How many more the list requires or allows, in words."""
+        return entry_counts(
+            still_required=self.still_required,
+            remaining=self.remaining,
+            have=self.have,
+            replaces=self.replaces,
+            nothing_to_replace=self.nothing_to_replace,
+        )
+
+
+@dataclass(frozen=True)
+class PickerGroup:
+    """The picker's tiles under one heading: the army's own list ("") or one allied list."""
+
+    heading: str
+    entries: tuple[PickerEntry, ...]
+    first_other: bool = False  # the first group after the army's own list
+
+    @property
+    def taken(self) -> bool:
+        return any(e.have for e in self.entries)
+
+
+def picker_groups(entries: list[PickerEntry]) -> list[PickerGroup]:
+    """``entries`` by group, in their order (the army's own list first)."""
+    grouped: dict[str, list[PickerEntry]] = {}
+    for entry in entries:
+        grouped.setdefault(entry.group, []).append(entry)
+    found, others = [], 0
+    for heading, members in grouped.items():
+        found.append(PickerGroup(heading, tuple(members), first_other=bool(heading) and not others))
+        others += bool(heading)
+    return found
+
+
+def drawn_unit(ruleset: RuleSet, values: Mapping[str, Any]) -> str:
+    """What the card of a unit added with ``values`` shows before the server drew it (no
+    name: the server names it "Unit <its number>")."""
+    return json.dumps(
+        {
+            "name": str(values.get("name") or ""),
+            "size": size_text(values),
+            "kind": descriptor(ruleset, "units", values),
+        },
+        separators=(",", ":"),
+    )
+
+
+def entry_statuses(checked: Checked, ruleset: RuleSet) -> tuple[EntryStatus, ...]:
+    """The army list's entries with this army's counts (``RuleSet.list_entries``): what
+    the picker's tiles and the cards' entries are drawn from, worked out once a page."""
+    parsed = checked.parsed
+    list_entries = getattr(ruleset, "list_entries", None)
+    if parsed is None or list_entries is None:
+        return ()
+    return tuple(list_entries(parsed.list_data, parsed))
+
+
+def unit_entries(statuses: Iterable[EntryStatus]) -> dict[str, str]:
+    """Unit id -> the preset of the tile that unit counts against: its card names it, so
+    the page's offline drawing counts a copy or a delete of it on that tile."""
+    return {unit_id: f"entry:{e.key}" for e in statuses for unit_id in e.unit_ids}
+
+
+def picker_entries(
+    checked: Checked, ruleset: RuleSet, statuses: tuple[EntryStatus, ...] | None = None
+) -> list[PickerEntry]:
+    """The army list's entries with their cost and counts (``RuleSet.list_entries``, or
+    ``statuses`` when the page already has them), or, before a rule set offers that, its
+    ``unit_presets`` without counts."""
+    parsed = checked.parsed
+    if parsed is None:
+        return []
+    list_data = parsed.list_data
+    list_entries = getattr(ruleset, "list_entries", None)
+    if list_entries is not None:
+        if statuses is None:
+            statuses = entry_statuses(checked, ruleset)
+        return [
+            PickerEntry(
+                key=f"entry:{e.key}",
+                label=e.label,
+                cost=e.cost,
+                still_required=e.still_required,
+                remaining=e.remaining,
+                have=e.have,
+                minimum=e.minimum,
+                maximum=e.maximum,
+                note=e.note,
+                group=e.group,
+                replaces=e.replaces,
+                nothing_to_replace=bool(e.replaces) and e.replace_index is None,
+                # a stand-in changes a unit already there: only the server draws it
+                drawn="" if e.replaces else drawn_unit(ruleset, e.values),
+            )
+            for e in statuses
+        ]
+    return [
+        PickerEntry(key=f"entry:{i}", label=label, cost=None, drawn=drawn_unit(ruleset, values))
+        for i, (label, values) in enumerate(ruleset.unit_presets(list_data))
+    ]

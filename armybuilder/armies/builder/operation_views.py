@@ -17,22 +17,23 @@ message its field shows (with the conflict's choice)."""
 from __future__ import annotations
 
 from django.http import HttpRequest, JsonResponse
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST
 
 from armybuilder.armies import selectors
 from armybuilder.armies.builder import answers
 from armybuilder.armies.changes import operations
-from armybuilder.nostore import no_store
 from rules.document import load_json
 from rules.errors import MalformedDocument
 
 
 def _refused(message: str) -> JsonResponse:
-    response = JsonResponse({"error": message}, status=400)
-    return no_store(response)
+    return JsonResponse({"error": message}, status=400)
 
 
 @require_POST
+# every answer is one player's army at one moment: no cache, shared or the browser's, keeps it
+@cache_control(private=True, no_store=True)
 def apply(request: HttpRequest, pk: int) -> JsonResponse:
     try:
         raw = load_json(request.body.decode("utf-8"))
@@ -56,5 +57,4 @@ def apply(request: HttpRequest, pk: int) -> JsonResponse:
         # cards the player opened stay open.
     else:
         answer["results"] = [o.to_json() for o in done.outcomes]
-    response = JsonResponse(answer)
-    return no_store(response)
+    return JsonResponse(answer)

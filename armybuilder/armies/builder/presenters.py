@@ -205,7 +205,7 @@ def item_row(
 ) -> Row:
     """The row of one unit or general; ``with_controls`` False for the summary alone.
     ``around``: ``editor_around`` of the army (worked out here when not given); ``entry``:
-    the picker's preset of the unit's list entry (``picker.unit_entries``)."""
+    the picker's preset of the unit's list entry (``builder_page.unit_entries``)."""
     base = base or reverse("armies:builder", args=[checked.army.pk])
     parsed, report = checked.parsed, checked.report
     assert parsed is not None and report is not None
@@ -370,7 +370,7 @@ def builder(
     entries: Mapping[str, str] | None = None,
 ) -> Builder:
     """The whole builder (``rows`` False: only totals and issues, for a partial).
-    ``entries``: unit id -> its list entry's preset (``picker.unit_entries``), for the cards.
+    ``entries``: unit id -> its list entry's preset (``builder_page.unit_entries``), for the cards.
 
     ``lazy``: only the cards drawn open (``focus``, ``opened``, one with an error) are
     drawn with their editor; the others bring theirs when opened (``armies.card_views``),

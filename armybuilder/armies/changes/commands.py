@@ -7,7 +7,7 @@ builder set along with it. It reads no more than it needs and writes nothing;
 remembers the check. A command refuses with ``StaleVersion`` (a whole-form change made
 from an older version), ``ItemGone`` (its unit is no longer in the army),
 ``ItemNotFound`` (no such field, preset or setting), ``conflicts.FieldConflict`` (its
-field moved on since it was made) or ``rules.MalformedDocument``.
+field moved on since it was made: ``check_conflict``) or ``rules.MalformedDocument``.
 
 A unit or general is named by its stable id, never its place: whatever other tabs added,
 deleted or moved, a command lands on that unit. Undo and restores are in
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from armybuilder.armies import presets
-from armybuilder.armies.changes.conflicts import SETTINGS, UNSET, check_conflict, shown
+from armybuilder.armies.changes.conflicts import SETTINGS, UNSET, FieldConflict
 from armybuilder.armies.changes.store import ArmyStore
 from armybuilder.armies.documents import (
     ItemNotFound,
@@ -37,10 +37,10 @@ from armybuilder.armies.field_values import values_from_post
 from armybuilder.armies.history.revisions import (
     ItemGone,
     RevisionNote,
+    field_value,
     get_value,
     index_of,
 )
-from armybuilder.armies.history.wording import field_value
 from armybuilder.armies.models import Army
 from rules import edits, unit_presets
 from rules.base import EntryStatus, RuleSet
@@ -104,6 +104,14 @@ def setting_field(ruleset: RuleSet, name: str) -> tuple[str, Field | None]:
     raise ItemNotFound(f"no setting {name!r}")
 
 
+def check_conflict(army: Army, field: str, label: str, made_from: Any, old: Any, new: Any) -> None:
+    """Same field changed since the command was made, to something else: the player
+    chooses (FieldConflict). Nothing to choose when the army already holds ``new``."""
+    if made_from is UNSET or made_from == old or new == old:
+        return
+    raise FieldConflict(army, field, label, theirs=old, yours=new)
+
+
 @dataclass(frozen=True)
 class SetValue:
     """``set``: one value of the army (``target`` "army": a setting or ``options.<name>``)
@@ -134,7 +142,7 @@ class SetValue:
         namer = store.list_namer(army, ruleset.slug) if self.field in ruleset.list_fields else None
 
         def said(value: Any) -> str:
-            return field_value(chosen, value, shown, namer)
+            return field_value(chosen, value, namer)
 
         note = RevisionNote(
             f"{label} {said(old)} → {said(self.value)}",
@@ -156,9 +164,9 @@ class SetValue:
         check_conflict(army, self.field, label, self.made_from, old, self.value)
         if self.field == "army_list":
             namer = store.list_namer(army, ruleset.slug)
-            said = [field_value(None, v, shown) if not v else namer(v) for v in (old, self.value)]
+            said = [field_value(None, v) if not v else namer(v) for v in (old, self.value)]
         else:
-            said = [field_value(option, v, shown) for v in (old, self.value)]
+            said = [field_value(option, v) for v in (old, self.value)]
         note = RevisionNote(f"{label}: {said[0]} → {said[1]}", field=self.field, typing=self.typing)
         if old == self.value:
             return Result(None, note)

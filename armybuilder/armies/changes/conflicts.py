@@ -2,9 +2,10 @@
 
 A ``set`` made from a value (the page sends ``from``: what its control was drawn with)
 is refused with ``FieldConflict`` when the army's value is no longer that one and is not
-the one the command sets: another tab or device changed the same field. The player then
-chooses (keep mine, take theirs). A command made from no value (``UNSET``) never
-conflicts.
+the one the command sets (``commands.check_conflict``; an undo checks its own): another
+tab or device changed the same field. The player then chooses (keep mine, take theirs).
+A command made from no value (``UNSET``) never conflicts. The operations, the commands,
+Undo and the builder's forms all speak of a conflict in these words.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from armybuilder.armies.field_values import as_text
+from armybuilder.armies.field_values import shown
 from armybuilder.armies.models import Army
 
 UNSET: Any = object()  # a command made from no value: it never conflicts
@@ -48,24 +49,3 @@ class FieldConflict(Exception):
     @property
     def theirs_json(self) -> str:
         return json.dumps(self.theirs)
-
-
-def shown(value: Any) -> str:
-    """A value as a player reads it in a conflict message."""
-    if value is None or value == "":
-        return "(empty)"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return ", ".join(as_text(v) for v in value) or "(none)"
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {as_text(v)}" for k, v in value.items())
-    return as_text(value)
-
-
-def check_conflict(army: Army, field: str, label: str, made_from: Any, old: Any, new: Any) -> None:
-    """Same field changed since the command was made, to something else: the player
-    chooses (FieldConflict). Nothing to choose when the army already holds ``new``."""
-    if made_from is UNSET or made_from == old or new == old:
-        return
-    raise FieldConflict(army, field, label, theirs=old, yours=new)

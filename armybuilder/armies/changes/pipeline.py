@@ -19,10 +19,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import rules
-from armybuilder.armies.changes import checking, saving
+from armybuilder.armies.changes import saving
 from armybuilder.armies.changes.commands import Result
 from armybuilder.armies.changes.store import DATABASE, ArmyStore
-from armybuilder.armies.documents import Checked, check_army
+from armybuilder.armies.documents import Checked, check_army, check_state, remember_check
 from armybuilder.armies.models import Army, Revision
 from rules.document import with_ids
 
@@ -54,7 +54,7 @@ def run(army: Army, command: Command, key: str = "", store: ArmyStore = DATABASE
         assert done is not None, "nobody else writes the army while it is locked"
     if done.state is None:
         return replace(check_army(done.army), index=done.result.index)
-    checking.remember(done.army, done.army.document, done.state)
+    remember_check(done.army, done.army.document, done.state)
     parsed, report = done.state.army, done.state.report
     return Checked(
         done.army, parsed, report, adjusted=done.result.adjusted, index=done.result.index,
@@ -68,7 +68,7 @@ def _run(army: Army, command: Command, key: str, store: ArmyStore) -> _Saved | N
         return _Saved(army, result, None, None)
     # a new unit (or a document from before ids were kept) gets its id before it is stored
     raw = _with_ids(result.document)
-    state = checking.check(army, raw)  # from the army's last check
+    state = check_state(army, raw)  # from the army's last check
     document = _sharing(army.document, state.army.to_document())
     if document == army.document:  # normalised, it is what is stored: nothing to write
         return _Saved(army, result, state, None)

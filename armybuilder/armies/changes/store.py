@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 import rules
 from armybuilder.armies import presets
-from armybuilder.armies.history import revisions, wording
+from armybuilder.armies.history import revisions
 from armybuilder.armies.models import Army, Revision
 
 
@@ -56,7 +56,7 @@ class DatabaseStore:
         return presets.parsed_army(army)
 
     def list_namer(self, army: Army, ruleset: str) -> Callable[[str], str]:
-        return wording.list_namer(army, ruleset)
+        return revisions.list_namer(army, ruleset)
 
     def document_at(self, army: Army, version: int) -> dict[str, Any]:
         return revisions.document_at(army, version)

@@ -19,6 +19,11 @@ document), never by its place. ``index_of`` finds where that unit is now, or rai
 ``ItemGone`` when it is no longer in the army, so an edit never lands on the wrong unit:
 a page however many versions old, or a change queued offline, still finds its unit
 whatever other tabs added, deleted or moved.
+
+A revision's note gives its values as a player reads them in History (``field_value``): a
+choice by its label, a list by its name, never the code or slug the document stores
+("Allied from list North Welsh (Gwynedd) → Picts", "Option Missile supply: Three shots →
+Out on a natural 5").
 """
 
 from __future__ import annotations
@@ -30,9 +35,11 @@ from typing import Any
 
 from django.utils import timezone
 
-from armybuilder.armies import saved
-from armybuilder.armies.models import Army, Revision
+from armybuilder.armies.field_values import shown
+from armybuilder.armies.models import Army, Revision, army_saved
+from armybuilder.catalog.selectors import PinnedArmy, army_lookup
 from rules import edits
+from rules.fields import Field
 
 TYPING_SECONDS = 10  # a pause longer than this between keystrokes starts a new change
 
@@ -119,7 +126,7 @@ def record(
     revision = Revision.objects.create(kind=kind, key=key or None, **fields)
     if note.undo_of is not None:
         Revision.objects.filter(pk=note.undo_of.pk).update(undone=True)
-    saved.army_saved(army)
+    army_saved(army)
     return revision
 
 
@@ -207,3 +214,33 @@ def document_at(army: Army, version: int) -> dict[str, Any]:
         else:
             document = dict(revision.document)
     return document
+
+
+# -- values in words, as History reads them ----------------------------------------------
+
+
+def field_value(
+    field: Field | None, value: Any, list_name: Callable[[str], str] | None = None
+) -> str:
+    """``value`` of ``field`` in words; ``list_name``: the field names an army list."""
+    if value is None or value == "" or field is None:
+        return shown(value)
+    if list_name is not None:
+        return list_name(str(value))
+    if field.kind == "choice":
+        return field.label_for(value)
+    if field.kind == "multi" and isinstance(value, list):
+        return ", ".join(field.label_for(v) for v in value) or shown(value)
+    return shown(value)
+
+
+def list_namer(army: PinnedArmy, ruleset: str) -> Callable[[str], str]:
+    """The name of a list of ``ruleset`` as ``army`` reads it (its pinned revision's)."""
+    names: dict[str, str] = {}
+
+    def name(slug: str) -> str:
+        if not names:
+            names.update(getattr(army_lookup(army)(ruleset), "names", {}) or {})
+        return names.get(slug) or "an army list no longer in Muster"
+
+    return name

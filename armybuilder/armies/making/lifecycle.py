@@ -15,10 +15,9 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.utils import timezone
 
 import rules
-from armybuilder.armies import saved
 from armybuilder.armies.documents import NAME_MAX
 from armybuilder.armies.making import drafts
-from armybuilder.armies.models import Army, new_share_token, restore_cutoff
+from armybuilder.armies.models import Army, army_saved, new_share_token, restore_cutoff
 from armybuilder.catalog.services import check_document, lookup_of, pins_for
 from rules.document import with_ids
 
@@ -50,7 +49,7 @@ def create_army(raw: Any, *, owner: AbstractBaseUser | None = None, session_key:
     if owner is None:
         return drafts.create_draft(session_key, document, list_pins)  # caps: drafts.py
     army = Army.objects.create(owner=owner, document=document, list_pins=list_pins)
-    saved.army_saved(army)
+    army_saved(army)
     return army
 
 

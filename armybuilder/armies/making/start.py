@@ -18,7 +18,8 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 import rules
-from armybuilder.catalog.models import ArmyList, SharedList, readable_lists
+from armybuilder.catalog.models import ArmyList
+from armybuilder.catalog.selectors import readable_lists, shared_with
 
 
 @dataclass(frozen=True)
@@ -48,9 +49,7 @@ def list_groups(user: Any, ruleset: str, query: str = "") -> list[Group]:
     # opened by a share link; any other list is read through an event's grant, and its
     # page, not its share link (which is not the player's), tells about it
     linked = set(
-        ArmyList.objects.filter(SharedList.readable_by(user_pk), ruleset=ruleset).values_list(
-            "pk", flat=True
-        )
+        ArmyList.objects.filter(shared_with(user_pk), ruleset=ruleset).values_list("pk", flat=True)
         if user_pk is not None
         else ()
     )

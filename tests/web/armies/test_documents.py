@@ -9,7 +9,6 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from armybuilder.armies import documents, services
-from armybuilder.armies.changes import checking
 from armybuilder.armies.models import Army, ArmySnapshot, Revision
 from tests.support import army
 
@@ -20,7 +19,7 @@ def test_checking_a_row_stored_without_ids_writes_nothing_and_gives_no_ids(user)
     # a row written around the services (a script): ids come from the import, the
     # services and the data migration, never from a read
     row = Army.objects.create(owner=user, document=army("into-the-dark", [{"name": "Fyrd"}]))
-    checking.forget_all()
+    documents.forget_checks()
     read = Army.objects.get(pk=row.pk)
     with CaptureQueriesContext(connection) as queries:
         checked = documents.check_army(read)
@@ -41,7 +40,7 @@ def stored(model, pk: int):
 
 def test_opening_the_builder_writes_nothing_to_the_army(owner_client, user):
     saved = services.create_army(army("into-the-dark", [UNIT, UNIT]), owner=user)
-    checking.forget_all()
+    documents.forget_checks()
     with CaptureQueriesContext(connection) as queries:
         assert owner_client.get(f"/armies/{saved.pk}/").status_code == 200
     written = [q["sql"] for q in queries.captured_queries if "armies_" in q["sql"]]

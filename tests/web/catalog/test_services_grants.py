@@ -7,7 +7,8 @@ from django.contrib.auth.models import User
 from django.db.models import Q
 
 from armybuilder.catalog import selectors, services
-from armybuilder.catalog.models import LINK, LIST_GRANTS, ArmyList, readable_lists
+from armybuilder.catalog.models import LINK, ArmyList
+from armybuilder.catalog.selectors import LIST_GRANTS, readable_lists
 from tests.web.catalog.test_services_access import player_list
 
 pytestmark = pytest.mark.django_db
@@ -23,7 +24,7 @@ def granted(monkeypatch):
     def grant(user_pk):
         return Q(pk=army_list.pk) if user_pk == reader.pk else Q(pk__in=[])
 
-    monkeypatch.setattr("armybuilder.catalog.models.LIST_GRANTS", [*LIST_GRANTS, grant])
+    monkeypatch.setattr("armybuilder.catalog.selectors.LIST_GRANTS", [*LIST_GRANTS, grant])
     monkeypatch.setattr("armybuilder.catalog.services.LIST_GRANTS", [*LIST_GRANTS, grant])
     return reader, army_list, other
 

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from armybuilder.armies import services
-from armybuilder.armies.builder import builder_page, picker, presenters
+from armybuilder.armies.builder import builder_page, presenters
 from armybuilder.armies.documents import check_army, ruleset_of
 from rules.page import builder
 from tests.support import army
@@ -65,7 +65,7 @@ def server_drawing(saved: Any) -> dict[str, Any]:
     ruleset = ruleset_of(saved)
     view = presenters.builder(checked, ruleset, controls=False)
     assert view.totals is not None
-    statuses = picker.entry_statuses(checked, ruleset)
+    statuses = builder_page.entry_statuses(checked, ruleset)
     return {
         "units": [
             {
@@ -93,7 +93,9 @@ def server_drawing(saved: Any) -> dict[str, Any]:
             "percent": view.totals.percent,
             "matrix_text": view.totals.matrix_text,
         },
-        "counts": {e.dom_id: e.counts for e in picker.picker_entries(checked, ruleset, statuses)},
+        "counts": {
+            e.dom_id: e.counts for e in builder_page.picker_entries(checked, ruleset, statuses)
+        },
     }
 
 

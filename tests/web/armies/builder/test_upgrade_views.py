@@ -6,8 +6,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 import rules
-from armybuilder.armies import services
-from armybuilder.armies.changes import checking
+from armybuilder.armies import documents, services
 from armybuilder.armies.models import Army
 from armybuilder.catalog import services as catalog_services
 from armybuilder.catalog.models import ArmyList
@@ -84,7 +83,7 @@ def test_opening_the_builder_of_a_pinned_army_costs_no_more_queries(owner_client
     assert pinned.list_pins and not unpinned.list_pins
     counts = []
     for saved in (unpinned, pinned):
-        checking.forget_all()
+        documents.forget_checks()
         with CaptureQueriesContext(connection) as queries:
             assert owner_client.get(f"/armies/{saved.pk}/").status_code == 200
         counts.append(len(queries))

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from armybuilder.armies.changes.conflicts import UNSET, FieldConflict, check_conflict, shown
+from armybuilder.armies.changes.commands import check_conflict
+from armybuilder.armies.changes.conflicts import UNSET, FieldConflict
+from armybuilder.armies.field_values import shown
 from armybuilder.armies.models import Army
 
 

@@ -8,7 +8,8 @@ from django.contrib.auth.models import User
 
 import rules
 from armybuilder.armies.models import Army
-from armybuilder.catalog.models import ArmyList, public_lists
+from armybuilder.catalog.models import ArmyList
+from armybuilder.catalog.selectors import public_lists
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""A builder edit is checked from this process's last check of the army (armies.checking),
+"""A builder edit is checked from this process's last check of the army (armies.documents),
 and never from an old one: another process's save, an admin edit and reloaded army lists
 all reach the next edit's answer."""
 
@@ -11,8 +11,7 @@ from django.test import Client
 from django.utils import timezone
 
 import rules
-from armybuilder.armies import services
-from armybuilder.armies.changes import checking
+from armybuilder.armies import documents, services
 from armybuilder.armies.models import Army
 from armybuilder.catalog import services as catalog_services
 from armybuilder.catalog.models import ArmyList
@@ -58,7 +57,7 @@ def test_an_edit_after_the_page_checks_only_the_edited_unit_and_reads_no_documen
     saved = make(user, 30)
     assert owner_client.get(f"/armies/{saved.pk}/").status_code == 200
     decoded: list[Any] = []
-    monkeypatch.setattr(checking, "readable_document", lambda doc: decoded.append(doc) or doc)
+    monkeypatch.setattr(documents, "readable_document", lambda doc: decoded.append(doc) or doc)
     unit_checks.clear()
     for version, (figures, before) in enumerate([(2, 12), (20, 2), (3, 20)], start=1):
         response = change(owner_client, saved, 7, figures, before, version)
@@ -74,7 +73,7 @@ def test_a_first_edit_this_process_does_not_remember_is_checked_whole(
     owner_client, user, unit_checks
 ):
     saved = make(user, 5)
-    checking.forget_all()
+    documents.forget_checks()
     unit_checks.clear()
     assert change(owner_client, saved, 2, 20, 12, 1).status_code == 200
     assert unit_checks == [0, 1, 2, 3, 4]
@@ -136,7 +135,7 @@ def test_an_edit_from_the_remembered_check_costs_the_same_queries_as_one_without
     unit = item_id(saved, 20)
     with django_assert_num_queries(QUERIES_PER_SET):
         assert change(owner_client, saved, unit, 20, 12, 1).status_code == 200
-    checking.forget_all()
+    documents.forget_checks()
     with django_assert_num_queries(QUERIES_PER_SET):
         assert change(owner_client, saved, unit, 21, 20, 2).status_code == 200
 
@@ -144,15 +143,15 @@ def test_an_edit_from_the_remembered_check_costs_the_same_queries_as_one_without
 def test_the_process_remembers_a_bounded_number_of_units_the_oldest_armies_going_first(
     user, monkeypatch
 ):
-    monkeypatch.setattr(checking, "MAX_UNITS", 10)
-    checking.forget_all()
+    monkeypatch.setattr(documents, "MAX_UNITS", 10)
+    documents.forget_checks()
     armies = [make(user, 4) for _ in range(3)]
     for saved in armies:
         services.check_army(saved)
-    assert [checking.recall(a) is not None for a in armies] == [False, True, True]
+    assert [documents.recall_check(a) is not None for a in armies] == [False, True, True]
     services.check_army(armies[1])  # used again: now the newest
     services.check_army(armies[0])
-    assert [checking.recall(a) is not None for a in armies] == [True, True, False]
+    assert [documents.recall_check(a) is not None for a in armies] == [True, True, False]
 
 
 @pytest.mark.parametrize("size", [30, 300])
