@@ -9,7 +9,7 @@ group's id), never a position. Without JavaScript a form posts the same names (`
 for ``target``) and no key.
 
 Each operation runs in the operation kernel's transaction under the list's row lock
-(``armybuilder.operations.once``): its one-time ``key`` is applied once (sent again, it is
+(``armybuilder.operations.kernel``): its one-time ``key`` is applied once (sent again, it is
 answered "duplicate"; a refused one may be sent again); a ``set`` or ``values`` whose
 field moved on since the ``from`` the page drew is refused with both values, as a
 conflict, never saved over the other tab's (different fields, and the other items, merge: each change is applied to the
@@ -31,10 +31,19 @@ from armybuilder.catalog import list_history, services
 from armybuilder.catalog.list_refusals import explain, rebalanced
 from armybuilder.catalog.models import ArmyList
 from armybuilder.jsonbody import BadOperation
-from armybuilder.operations.keys import RULE as KEY_RULE
-from armybuilder.operations.keys import is_once_key
-from armybuilder.operations.once import Duplicate, Refused, apply_once
-from armybuilder.operations.outcome import APPLIED, CONFLICT, DUPLICATE, GONE, REFUSED, Outcome
+from armybuilder.operations.kernel import (
+    APPLIED,
+    CONFLICT,
+    DUPLICATE,
+    GONE,
+    REFUSED,
+    Duplicate,
+    Outcome,
+    Refused,
+    apply_once,
+    is_once_key,
+)
+from armybuilder.operations.kernel import RULE as KEY_RULE
 from rules.list_changes import META, Place, Refusal, apply, meta_change
 from rules.list_ids import ID, find
 from rules.list_shape import ListShape, Section
@@ -121,7 +130,7 @@ def change_of(raw: Any) -> Change:
 def run(user: Any, army_list: ArmyList, ruleset: rules.RuleSet, shape: ListShape,
         change: Change) -> Outcome:  # fmt: skip
     """Make one change as one revision (or refuse it), once for its key, in the operation
-    kernel's transaction under the list's lock (``armybuilder.operations.once``)."""
+    kernel's transaction under the list's lock (``armybuilder.operations.kernel``)."""
     rows = ArmyList.objects.filter(pk=army_list.pk)
 
     def made(locked: ArmyList) -> Outcome:

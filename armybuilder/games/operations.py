@@ -7,11 +7,11 @@ ignored); an operation is ``{"key", "base_version", "op", "value"}`` (other keys
 of the page's queue carries are ignored):
 
 - ``key``: the operation's one-time key, 1 to 64 letters, digits, ``-`` or ``_``
-  (``armybuilder.operations.keys``, as for armies and lists), made by
+  (``armybuilder.operations.kernel``, as for armies and lists), made by
   the page when the player acts. A key applied to this game already answers
   ``duplicate`` with its action's number: a retry or a replayed queue never applies it
   twice. A key refused before may be sent again, and is then applied if it can be (the
-  one rule of the operation kernel, ``armybuilder.operations.once``).
+  one rule of the operation kernel, ``armybuilder.operations.kernel``).
 - ``base_version``: the game's version the page showed (a whole number, 0 or more). It
   refuses nothing by itself: what conflicts is the turn and phase (below).
 - ``op`` and ``value``: one of the kinds of ``games.kinds.KINDS``, whose ``parse`` reads
@@ -39,11 +39,9 @@ from armybuilder.games import kinds, presenters, selectors, services
 from armybuilder.games.models import Game, GameAction
 from armybuilder.games.services import Keyed, Refused
 from armybuilder.jsonbody import BadOperation
-from armybuilder.operations import kinds as table
-from armybuilder.operations.keys import RULE as KEY_RULE
-from armybuilder.operations.keys import is_once_key
-from armybuilder.operations.once import Duplicate, apply_once
-from armybuilder.operations.outcome import Outcome
+from armybuilder.operations import kernel as table
+from armybuilder.operations.kernel import RULE as KEY_RULE
+from armybuilder.operations.kernel import Duplicate, Outcome, apply_once, is_once_key
 
 MAX_BATCH = 200
 MAX_TURN = 100_000
@@ -122,7 +120,7 @@ def apply_operations(
     game: Game, operations: list[Operation], *, seat: str | None = None
 ) -> list[Outcome]:
     """Each operation applied in order, in its own transaction, each key once (the
-    operation kernel, ``armybuilder.operations.once``: the game's row locked, the key
+    operation kernel, ``armybuilder.operations.kernel``: the game's row locked, the key
     checked and recorded with its action); a refused one changes nothing, its key either,
     and the next is applied all the same. ``game`` is read anew. ``seat``: the phone's
     side ("a" or "b") in a game on two phones (``rules.seats``)."""
