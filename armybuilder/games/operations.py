@@ -40,8 +40,7 @@ from armybuilder.games.models import Game, GameAction
 from armybuilder.games.services import Keyed, Refused
 from armybuilder.jsonbody import BadOperation
 from armybuilder.operations import kernel as table
-from armybuilder.operations.kernel import RULE as KEY_RULE
-from armybuilder.operations.kernel import Duplicate, Outcome, apply_once, is_once_key
+from armybuilder.operations.kernel import ABSENT, Duplicate, Outcome, apply_once
 
 MAX_BATCH = 200
 MAX_TURN = 100_000
@@ -52,7 +51,7 @@ SUBJECT = "game"  # the game's name in the ledger of applied keys
 class Operation:
     key: str
     op: str
-    base_version: int
+    base_version: int | None  # a form's: None when it was not drawn with one
     value: Mapping[str, Any]  # read strictly by its kind (``kinds.KINDS[op].parse``)
     turn: int | None = None  # where the player made it (None: undo)
     phase: str | None = None
@@ -85,25 +84,29 @@ def parse_operations(raw: Any) -> list[Operation]:
 
 
 def _operation(raw: Any, path: str) -> Operation:
-    if not isinstance(raw, Mapping):
-        raise BadOperation(f"{path}: an operation is an object")
-    key = raw.get("key")
-    if not is_once_key(key):
-        raise BadOperation(f"{path}.key: {KEY_RULE}")
-    base = raw.get("base_version")
-    if type(base) is not int or base < 0:
-        raise BadOperation(f"{path}.base_version: a whole number, 0 or more")
-    op = raw.get("op")
-    handler = table.handler(kinds.SUBJECT, op, f"{path}.op")
-    value = raw.get("value", {})
+    return read_operation(raw, path, version_required=True)
+
+
+def read_operation(
+    raw: Any, path: str, *, version_required: bool = False, value_path: str = ""
+) -> Operation:
+    """One operation read through the kernel's envelope and its kind's ``parse``: the batch's
+    (``path`` its place in it) or a form's, whose post its kind read into the same value
+    (no key, the version the form was drawn at, its value's fields named ``value_path``)."""
+    keyed = not value_path
+    read = table.read_envelope(
+        raw, kinds.SUBJECT, path, version_required=version_required, keyed=keyed
+    )
+    value = {} if read.value is ABSENT else read.value
     if not isinstance(value, Mapping):
-        raise BadOperation(f"{path}.value: an object")
-    where = f"{path}.value"
-    read = handler.parse(value, where)
-    if not kinds.KINDS[op].placed:
-        return Operation(key, op, base, read)
+        raise BadOperation(f"{read.at('value')}: an object")
+    where = value_path or read.at("value")
+    parsed = table.handler(kinds.SUBJECT, read.op).parse(value, where)
+    base = read.base_version
+    if not kinds.KINDS[read.op].placed or not read.key:
+        return Operation(read.key, read.op, base, parsed)
     phase = kinds.text(value, "phase", where, 40, 1)
-    return Operation(key, op, base, read, _turn(value, where), phase)
+    return Operation(read.key, read.op, base, parsed, _turn(value, where), phase)
 
 
 def _turn(value: Mapping[str, Any], path: str) -> int:
@@ -149,6 +152,13 @@ def _once(game: Game, operation: Operation, seat: str | None) -> GameAction:
 
     rows = Game.objects.filter(pk=game.pk)
     return apply_once(SUBJECT, rows, operation.key, change, lambda action: action.number)
+
+
+def apply_form(game: Game, operation: Operation, seat: str | None) -> GameAction:
+    """A no-JS form's operation (no key) applied by its kind's handler at the version the
+    form was drawn at: refused as stale once the game moved on."""
+    context = kinds.Context(seat, kinds.Made(version=operation.base_version))
+    return table.handler(kinds.SUBJECT, operation.op).apply(game, operation.value, context)
 
 
 def _apply(game: Game, operation: Operation, seat: str | None) -> GameAction:

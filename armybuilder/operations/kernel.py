@@ -1,6 +1,11 @@
 """The operation kernel: what every subject a page changes by operations (an army, an
 army list, a game) shares, below every app, in one module.
 
+- **The envelope** (``Envelope``, ``read_envelope``): an operation's shared fields, ``{key,
+  base_version, op, target, field, value, from}``, read once for every subject: the key by
+  the key rule, the op a kind the subject registered, the base version a whole number;
+  each refused as one ``BadOperation`` naming the field and what it may be. The rest is
+  kept as given for the subject and its kind's ``parse``.
 - **The key rule** (``is_once_key``, ``RULE``): an operation's one-time key, whatever it
   changes. The page makes one per action (``static/js/changes/keys.js``) and the server
   applies each key once; a UUID fits it, and so does the page's random hex.
@@ -39,7 +44,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
@@ -326,3 +331,69 @@ def parse_value(subject: str, kind: Any, operation: Any, path: str) -> tuple[Han
     """The kind's handler and ``operation`` read by it."""
     found = handler(subject, kind)
     return found, found.parse(operation, path)
+
+
+# -- the envelope -------------------------------------------------------------------------
+
+ENVELOPE = ("key", "base_version", "op", "target", "field", "value", "from")
+ABSENT: Any = type("Absent", (), {"__repr__": lambda self: "ABSENT"})()
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """One operation's shared fields, read by the one rule every subject reads them by:
+    ``key`` by the key rule, ``op`` a kind the subject registered, ``base_version`` a whole
+    number, 0 or more (None: not given). ``target``, ``field``, ``value`` and ``made_from``
+    (the wire's ``from``) are kept as given (``ABSENT`` when not), for the subject and the
+    kind's ``parse`` to read; ``rest`` holds the subject's own fields (a list's
+    ``section``, the builder's ``typing``). ``path`` is where it sits in the batch."""
+
+    key: str
+    op: str
+    base_version: int | None = None
+    target: Any = ABSENT
+    field: Any = ABSENT
+    value: Any = ABSENT
+    made_from: Any = ABSENT
+    rest: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    path: str = ""
+
+    def at(self, name: str) -> str:
+        """A field's name as a refusal names it (``operations[2].value``)."""
+        return f"{self.path}.{name}" if self.path else name
+
+
+def read_envelope(
+    raw: Any,
+    subject: str,
+    path: str = "",
+    *,
+    own: Collection[str] | None = None,
+    version_required: bool = False,
+    keyed: bool = True,
+) -> Envelope:
+    """``raw`` (one operation as posted) read as an ``Envelope`` of ``subject``, or the one
+    ``BadOperation`` naming the field at fault and what it may be. ``own``: the subject's
+    own fields besides the envelope's (None: anything else is ignored, as a queue's record
+    carries more than a subject reads); ``version_required``: a missing base version is
+    refused; ``keyed=False``: a no-JS form's, which carries no key (read as "")."""
+    at = f"{path}." if path else ""
+    if not isinstance(raw, Mapping):
+        raise BadOperation(f"{path or 'operation'}: an operation is an object")
+    if own is not None:
+        allowed = (*ENVELOPE, *own)
+        unknown = sorted(str(name) for name in raw if name not in allowed)
+        if unknown:
+            raise BadOperation(f"{at}{unknown[0]}: unknown key; allowed: {', '.join(allowed)}")
+    key = raw.get("key", None if keyed else "")
+    if not is_once_key(key) and (keyed or key != ""):
+        raise BadOperation(f"{at}key: {RULE}")
+    op = raw.get("op")
+    handler(subject, op, f"{at}op")
+    version = raw.get("base_version")
+    if (version is not None or version_required) and (type(version) is not int or version < 0):
+        raise BadOperation(f"{at}base_version: a whole number, 0 or more")
+    given = {name: raw[name] for name in ("target", "field", "value") if name in raw}
+    rest = {name: value for name, value in raw.items() if name not in ENVELOPE}
+    return Envelope(key, op, version, made_from=raw.get("from", ABSENT), rest=rest, path=path,
+                    **given)  # fmt: skip

@@ -53,15 +53,15 @@ from armybuilder.armies.history.rewind import NothingToUndo
 from armybuilder.armies.models import Army, Revision
 from armybuilder.jsonbody import BadOperation
 from armybuilder.operations import kernel
-from armybuilder.operations.kernel import RULE as KEY_RULE
 from armybuilder.operations.kernel import (
+    ABSENT,
     Duplicate,
     Outcome,
     apply_once,
     handler,
     is_once_key,
-    kinds,
 )
+from armybuilder.operations.kernel import RULE as KEY_RULE
 from rules.document import ID_PATTERN
 from rules.errors import MalformedDocument
 
@@ -155,40 +155,26 @@ def parse_own(raw: Any) -> frozenset[str]:
 
 
 def _operation(raw: Any, path: str, army_pk: int) -> Operation:
-    if not isinstance(raw, Mapping):
-        raise BadOperation(f"{path}: an operation is an object")
-    allowed = {"key", "army", "base_version", "op", "target", "field", "value", "from", "typing"}
-    unknown = sorted(str(k) for k in raw if k not in allowed)
-    if unknown:
-        raise BadOperation(f"{path}.{unknown[0]}: unknown key; allowed: {', '.join(allowed)}")
-    key = raw.get("key")
-    if not is_once_key(key):
-        raise BadOperation(f"{path}.key: {KEY_RULE}")
-    if raw.get("army", army_pk) != army_pk:
+    read = kernel.read_envelope(raw, SUBJECT, path, own=("army", "typing"))
+    if read.rest.get("army", army_pk) != army_pk:
         raise BadOperation(f"{path}.army: this is army {army_pk}")
-    op = raw.get("op")
-    if op not in OPS:
-        raise BadOperation(f"{path}.op: one of {', '.join(OPS)}")
-    target = raw.get("target", "army")
+    target = "army" if read.target is ABSENT else read.target
     if not isinstance(target, str) or not (target == "army" or ID_PATTERN.fullmatch(target)):
         raise BadOperation(f"{path}.target: \"army\" or a unit's or general's id")
-    name = raw.get("field", "")
+    name = "" if read.field is ABSENT else read.field
     if not isinstance(name, str) or len(name) > 80:
         raise BadOperation(f"{path}.field: a field name")
-    version = raw.get("base_version")
-    if version is not None and (type(version) is not int or version < 1):
-        raise BadOperation(f"{path}.base_version: a version number of at least 1")
-    typing = raw.get("typing", False)
+    typing = read.rest.get("typing", False)
     if type(typing) is not bool:
         raise BadOperation(f"{path}.typing: true or false")
     return Operation(
-        key=key,
-        op=op,
+        key=read.key,
+        op=read.op,
         target=target,
         field=name,
-        value=raw.get("value"),
-        base_version=version,
-        made_from=raw.get("from", UNSET),
+        value=None if read.value is ABSENT else read.value,
+        base_version=read.base_version,
+        made_from=UNSET if read.made_from is ABSENT else read.made_from,
         typing=typing,
     )
 
@@ -439,6 +425,3 @@ for _kind, _parse in (
     ("duplicate", _duplicate), ("settings", _settings), ("roll", _roll), ("undo", _undo),
 ):  # fmt: skip
     kernel.register(SUBJECT, _kind, kernel.Handler(_parse, _apply))
-
-
-OPS = kinds(SUBJECT)  # set, add, delete, move, duplicate, settings, roll, undo
