@@ -25,8 +25,9 @@ of the page's queue carries are ignored):
   back, or none: the last action standing, as the Undo form).
 
 An operation made at another turn or phase than the game's (the other phone acted first)
-is refused in words, never applied in the wrong phase; so two phones pressing Next phase
-for the same phase advance the game once.
+is answered ``conflict`` in words, never applied in the wrong phase; so two phones pressing
+Next phase for the same phase advance the game once. One made on a unit removed since (the
+other phone's combat took it off) is answered ``gone``. Neither uses up its key.
 """
 
 from __future__ import annotations
@@ -40,7 +41,16 @@ from armybuilder.games.models import Game, GameAction
 from armybuilder.games.services import Keyed, Refused
 from armybuilder.jsonbody import BadOperation
 from armybuilder.operations import kernel as table
-from armybuilder.operations.kernel import ABSENT, Duplicate, Outcome, apply_once
+from armybuilder.operations.kernel import (
+    ABSENT,
+    CONFLICT,
+    GONE,
+    REFUSED,
+    Duplicate,
+    Outcome,
+    apply_once,
+)
+from rules.table import Gone
 
 MAX_BATCH = 200
 MAX_TURN = 100_000
@@ -135,9 +145,12 @@ def apply_operations(
             outcomes.append(Outcome(operation.key, "duplicate", version=exc.version))
         except services.Duplicate as exc:  # what it undoes was taken back already
             outcomes.append(Outcome(operation.key, "duplicate", version=exc.action.number))
-        except services.MovedOn as exc:
+        except services.MovedOn as exc:  # overtaken by the other phone's action
             message = _moved_on(game, operation, exc.state)
-            outcomes.append(Outcome(operation.key, "refused", message=message))
+            status = CONFLICT if operation.phase in presenters.phase_names(game) else REFUSED
+            outcomes.append(Outcome(operation.key, status, message=message))
+        except Gone as exc:  # made on a unit removed since
+            outcomes.append(Outcome(operation.key, GONE, message=exc.message))
         except Refused as exc:
             outcomes.append(Outcome(operation.key, "refused", message=exc.message))
         else:
