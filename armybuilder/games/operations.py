@@ -40,7 +40,7 @@ from armybuilder.games import kinds, presenters, selectors, services
 from armybuilder.games.models import Game, GameAction
 from armybuilder.games.services import Keyed, Refused
 from armybuilder.jsonbody import BadOperation
-from armybuilder.operations import kernel as table
+from armybuilder.operations import kernel
 from armybuilder.operations.kernel import (
     ABSENT,
     CONFLICT,
@@ -104,14 +104,14 @@ def read_operation(
     (``path`` its place in it) or a form's, whose post its kind read into the same value
     (no key, the version the form was drawn at, its value's fields named ``value_path``)."""
     keyed = not value_path
-    read = table.read_envelope(
+    read = kernel.read_envelope(
         raw, kinds.SUBJECT, path, version_required=version_required, keyed=keyed
     )
     value = {} if read.value is ABSENT else read.value
     if not isinstance(value, Mapping):
         raise BadOperation(f"{read.at('value')}: an object")
     where = value_path or read.at("value")
-    parsed = table.handler(kinds.SUBJECT, read.op).parse(value, where)
+    parsed = kernel.handler(kinds.SUBJECT, read.op).parse(value, where)
     base = read.base_version
     if not kinds.KINDS[read.op].placed or not read.key:
         return Operation(read.key, read.op, base, parsed)
@@ -171,13 +171,13 @@ def apply_form(game: Game, operation: Operation, seat: str | None) -> GameAction
     """A no-JS form's operation (no key) applied by its kind's handler at the version the
     form was drawn at: refused as stale once the game moved on."""
     context = kinds.Context(seat, kinds.Made(version=operation.base_version))
-    return table.handler(kinds.SUBJECT, operation.op).apply(game, operation.value, context)
+    return kernel.handler(kinds.SUBJECT, operation.op).apply(game, operation.value, context)
 
 
 def _apply(game: Game, operation: Operation, seat: str | None) -> GameAction:
     keyed = Keyed(operation.key, operation.turn, operation.phase)
     context = kinds.Context(seat, kinds.Made(keyed=keyed))
-    return table.handler(kinds.SUBJECT, operation.op).apply(game, operation.value, context)
+    return kernel.handler(kinds.SUBJECT, operation.op).apply(game, operation.value, context)
 
 
 def _moved_on(game: Game, operation: Operation, state: selectors.GameState) -> str:

@@ -37,7 +37,8 @@ army list, a game) shares, below every app, in one module.
   subject's pipeline hands it, inside ``apply_once``, ``context`` being what that
   subject's pipeline adds (the army's operation key, a game's seat, ...). A handler never
   sees a form post or a request: a no-JS form is read into the same values first.
-  Armies register theirs in ``armies/changes/operations.py``, games in ``games/kinds.py``.
+  Armies register theirs in ``armies/changes/operations.py``, lists in
+  ``catalog/list_operations.py``, games in ``games/kinds.py``.
 """
 
 from __future__ import annotations
@@ -336,7 +337,17 @@ def parse_value(subject: str, kind: Any, operation: Any, path: str) -> tuple[Han
 # -- the envelope -------------------------------------------------------------------------
 
 ENVELOPE = ("key", "base_version", "op", "target", "field", "value", "from")
-ABSENT: Any = type("Absent", (), {"__repr__": lambda self: "ABSENT"})()
+
+
+class _Absent:
+    """A field the operation left out (``None`` may be a value it gave: a ``from`` of
+    nothing)."""
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT: Any = _Absent()
 
 
 @dataclass(frozen=True)
