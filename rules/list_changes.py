@@ -78,6 +78,12 @@ class Posted:
         given = self._one.get(name)
         return [given] if given else []
 
+    def with_value(self, value: str) -> Posted:
+        """The same change with another value (a refusal trying the values that would do)."""
+        one = self._one
+        return Posted(one["op"], one["section"], one["item"], one["field"], value, one["then"],
+                      one["then_text"])  # fmt: skip
+
 
 def meta_change(post: Any) -> tuple[dict[str, Any], Place]:
     name = post.get("field", "")

@@ -41,6 +41,11 @@ class Refused(Exception):
         self.field = field
 
 
+class Gone(Refused):
+    """An action on a unit removed since it was made (the other phone's combat took it
+    off, or a removal): what it was made on is no longer there."""
+
+
 class Piece(Protocol):
     """A unit of a side as the engine read it: ``key`` ("<side>:<id>"), its side, its name
     and its document (every default filled in)."""
@@ -228,7 +233,7 @@ class Table:
 def usable(card: Piece, table: Table) -> None:
     unit = table.of(card.key)
     if unit.removed:
-        raise Refused(f"{card.name} was removed: {unit.removal}.")
+        raise Gone(f"{card.name} was removed: {unit.removal}.")
 
 
 def table_of(ruleset: str, options: Mapping[str, Any], sides: Mapping[str, Any]) -> dict[str, Any]:

@@ -95,7 +95,7 @@ def army_to_change(request: HttpRequest, pk: int) -> Army:
     read as its stored text and decoded only when this process does not remember the row
     as it is (``documents.attach_document``), so an edit skips reading the whole army.
     Whether an operation's key was applied is read when the change locks the row (the
-    operation kernel, ``armybuilder.operations.once``)."""
+    operation kernel, ``armybuilder.operations.kernel``)."""
     found = (
         live_armies()
         .filter(pk=pk)

@@ -84,8 +84,14 @@ def edit_list(request: HttpRequest, slug: str, list_slug: str) -> HttpResponse:
     ruleset, shape = shape_or_404(slug)
     refusal, status, done = None, 200, ""
     if request.method == "POST":
-        change = list_operations.change_of_form(request.POST)
-        outcome = list_operations.run(request.user, army_list, ruleset, shape, change)
+        try:
+            change = list_operations.change_of_form(request.POST)
+        except list_operations.BadOperation as exc:  # a post no form of the editor makes
+            said = f"Unknown change: reload the page ({exc.message})."
+            outcome = list_operations.Outcome("", list_operations.REFUSED, said)
+            change = list_operations.Change(op="")
+        else:
+            outcome = list_operations.run(request.user, army_list, ruleset, shape, change)
         if outcome.status != list_operations.APPLIED:
             refusal, status = outcome.refusal or Refusal(outcome.message, Place(change.op)), 400
         done = outcome.done

@@ -52,9 +52,7 @@ def operations(request: HttpRequest, slug: str, list_slug: str) -> HttpResponse:
     context = editor_context(ruleset, shape, army_list, refusal, done)
     if refused is not None:
         # the refusal's buttons ("Use 4", a "Then ..." step) post the change again with it
-        context["resend"] = [
-            (k, v) for k in refused.posted() for v in refused.posted().getlist(k) if k not in RESENT
-        ]
+        context["resend"] = [(k, v) for k, v in refused.form_fields() if k not in RESENT]
     html = render_to_string(f"{TEMPLATE}#editor", context, request=request)
     response = JsonResponse(
         {"version": army_list.latest_revision, "results": results, "html": html}

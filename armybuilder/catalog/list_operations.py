@@ -9,7 +9,7 @@ group's id), never a position. Without JavaScript a form posts the same names (`
 for ``target``) and no key.
 
 Each operation runs in the operation kernel's transaction under the list's row lock
-(``armybuilder.operations.once``): its one-time ``key`` is applied once (sent again, it is
+(``armybuilder.operations.kernel``): its one-time ``key`` is applied once (sent again, it is
 answered "duplicate"; a refused one may be sent again); a ``set`` or ``values`` whose
 field moved on since the ``from`` the page drew is refused with both values, as a
 conflict, never saved over the other tab's (different fields, and the other items, merge: each change is applied to the
@@ -31,20 +31,28 @@ from armybuilder.catalog import list_history, services
 from armybuilder.catalog.list_refusals import explain, rebalanced
 from armybuilder.catalog.models import ArmyList
 from armybuilder.jsonbody import BadOperation
-from armybuilder.operations.keys import RULE as KEY_RULE
-from armybuilder.operations.keys import is_once_key
-from armybuilder.operations.once import Duplicate, Refused, apply_once
-from armybuilder.operations.outcome import APPLIED, CONFLICT, DUPLICATE, GONE, REFUSED, Outcome
-from rules.list_changes import META, Place, Refusal, apply, meta_change
+from armybuilder.operations import kernel
+from armybuilder.operations.kernel import (
+    ABSENT,
+    APPLIED,
+    CONFLICT,
+    DUPLICATE,
+    GONE,
+    REFUSED,
+    Duplicate,
+    Outcome,
+    Refused,
+    apply_once,
+)
+from rules.list_changes import META, Place, Posted, Refusal, apply, meta_change
 from rules.list_ids import ID, find
 from rules.list_shape import ListShape, Section
 
-OPS = ("set", "values", "add", "remove", "meta", "undo", "redo")
-SUBJECT = "list"  # the list's name in the ledger of applied keys
-# what the change queue sends (static/js/changes/queue.js); "army" is the queue's own
-# name for the list ("list-<pk>"), "typing" the builder's, both read by no one here
-WIRE = ("key", "army", "base_version", "op", "section", "target", "field", "value", "from",
-        "then", "then_text", "typing")  # fmt: skip
+SUBJECT = "list"  # the list's name in the ledger of applied keys and the table of kinds
+# what the change queue sends besides the envelope (static/js/changes/queue.js); "army" is
+# the queue's own name for the list ("list-<pk>"), "typing" the builder's, both read by no
+# one here
+OWN = ("army", "section", "then", "then_text", "typing")
 
 
 @dataclass(frozen=True)
@@ -62,70 +70,85 @@ class Change:
     then: str = ""
     then_text: str = ""
 
-    def posted(self) -> QueryDict:
-        """The change as the editor's form posts it (what ``list_changes`` reads)."""
-        post = QueryDict(mutable=True)
-        for name, value in (("op", self.op), ("section", self.section), ("item", self.target),
-                            ("field", self.field), ("then", self.then),
-                            ("then_text", self.then_text)):  # fmt: skip
-            if value:
-                post[name] = value
+    def posted(self) -> Posted:
+        """The change as ``list_changes`` reads it (shared with the page's engine)."""
+        return Posted(self.op, self.section, self.target, self.field, self.value, self.then,
+                      self.then_text)  # fmt: skip
+
+    def form_fields(self) -> list[tuple[str, str]]:
+        """The change as the editor's form posts it, field by field (a refusal's buttons
+        post it again)."""
+        named = (("op", self.op), ("section", self.section), ("item", self.target),
+                 ("field", self.field), ("then", self.then), ("then_text", self.then_text))  # fmt: skip
         values = self.value if isinstance(self.value, list) else [self.value]
-        post.setlist("value", [str(v) for v in values])
-        return post
+        return [(n, v) for n, v in named if v] + [("value", str(v)) for v in values]
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a list's kind is applied with besides its change: who edits, and the rule set
+    and list format the change is checked against."""
+
+    user: Any
+    ruleset: rules.RuleSet
+    shape: ListShape
 
 
 def change_of_form(post: QueryDict) -> Change:
-    """A no-JS form's post as a change (no key, no check of what it was drawn from)."""
+    """A no-JS form's post read into the same change as an operation (no key, no check of
+    what it was drawn from): the handler never sees the post. ``BadOperation`` for a post
+    no form of the editor makes."""
     op = post.get("op", "")
     values: Any = post.getlist("value") if op == "values" else post.get("value", "")
-    return Change(op=op, section=post.get("section", ""), target=post.get("item", ""),
-                  field=post.get("field", ""), value=values, then=post.get("then", ""),
-                  then_text=post.get("then_text", ""))  # fmt: skip
+    raw = {"op": op, "section": post.get("section", ""), "target": post.get("item", ""),
+           "field": post.get("field", ""), "value": values, "then": post.get("then", ""),
+           "then_text": post.get("then_text", "")}  # fmt: skip
+    read = kernel.read_envelope(raw, SUBJECT, keyed=False)
+    return kernel.handler(SUBJECT, read.op).parse(read, "")
 
 
 def change_of(raw: Any) -> Change:
     """An operation's JSON as a change, or ``BadOperation`` naming the field at fault."""
-    if not isinstance(raw, dict):
-        raise BadOperation("an operation must be a JSON object")
-    if "index" in raw:
+    if isinstance(raw, dict) and "index" in raw:
         raise BadOperation("index: items are named by their id (target), never by a place")
-    unknown = sorted(set(raw) - set(WIRE))
-    if unknown:
-        raise BadOperation(f"{unknown[0]}: not part of an operation; allowed: {', '.join(WIRE)}")
-    op = raw.get("op")
-    if op not in OPS:
-        raise BadOperation(f"op: {op!r} is not one of {', '.join(OPS)}")
-    key = raw.get("key")
-    if not is_once_key(key):
-        raise BadOperation(f"key: a one-time key, {KEY_RULE}")
-    version = raw.get("base_version")
-    if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
-        raise BadOperation("base_version: the list's revision number the page showed")
+    read = kernel.read_envelope(raw, SUBJECT, own=OWN)
+    return kernel.handler(SUBJECT, read.op).parse(read, "")
+
+
+def _parse(read: kernel.Envelope, path: str) -> Change:
+    """Every list kind's: the envelope's fields read as texts (``value`` and ``from``: a
+    list of texts for ticked values)."""
+    given = {"section": read.rest.get("section", ""), "target": read.target,
+             "field": read.field, "then": read.rest.get("then", ""),
+             "then_text": read.rest.get("then_text", "")}  # fmt: skip
     texts = {}
-    for name in ("section", "target", "field", "then", "then_text"):
-        text = raw.get(name, "")
+    for name, text in given.items():
+        text = "" if text is ABSENT else text
         if not isinstance(text, str):
-            raise BadOperation(f"{name}: must be text")
+            raise BadOperation(f"{read.at(name)}: must be text")
         texts[name] = text
-    value, drawn = raw.get("value", ""), raw.get("from")
-    for name, given in (("value", value), ("from", drawn)):
-        fine = given is None if name == "from" else False
-        fine = fine or isinstance(given, str)
-        fine = fine or (isinstance(given, list) and all(isinstance(v, str) for v in given))
+    value = "" if read.value is ABSENT else read.value
+    drawn = None if read.made_from is ABSENT else read.made_from
+    for name, found in (("value", value), ("from", drawn)):
+        fine = found is None if name == "from" else False
+        fine = fine or isinstance(found, str)
+        fine = fine or (isinstance(found, list) and all(isinstance(v, str) for v in found))
         if not fine:
-            raise BadOperation(f"{name}: text, or a list of texts for ticked values")
-    return Change(op=op, value=value, drawn=drawn, key=key, base_version=version, **texts)
+            raise BadOperation(f"{read.at(name)}: text, or a list of texts for ticked values")
+    return Change(op=read.op, value=value, drawn=drawn, key=read.key,
+                  base_version=read.base_version, **texts)  # fmt: skip
 
 
 def run(user: Any, army_list: ArmyList, ruleset: rules.RuleSet, shape: ListShape,
         change: Change) -> Outcome:  # fmt: skip
-    """Make one change as one revision (or refuse it), once for its key, in the operation
-    kernel's transaction under the list's lock (``armybuilder.operations.once``)."""
+    """Make one change as one revision (or refuse it) by its kind's handler, once for its
+    key, in the operation kernel's transaction under the list's lock
+    (``armybuilder.operations.kernel``)."""
     rows = ArmyList.objects.filter(pk=army_list.pk)
+    kind, context = kernel.handler(SUBJECT, change.op), Context(user, ruleset, shape)
 
     def made(locked: ArmyList) -> Outcome:
-        return _made(user, locked, ruleset, shape, change)
+        return kind.apply(locked, change, context)
 
     try:
         return apply_once(SUBJECT, rows, change.key, made, lambda done: done.version)
@@ -138,49 +161,66 @@ def run(user: Any, army_list: ArmyList, ruleset: rules.RuleSet, shape: ListShape
         return Outcome(change.key, GONE if gone else REFUSED, exc.message, refusal=exc)
 
 
-def _made(
-    user: Any, locked: ArmyList, ruleset: rules.RuleSet, shape: ListShape, change: Change
-) -> Outcome:
-    post = change.posted()
+def _history(locked: ArmyList, change: Change, context: Context) -> Outcome:
+    """Undo and redo: the list as in the revision before (or after) the one it is at."""
     op = change.op
-    kind, restores, done, place = "edit", None, "Saved.", Place(op)
-    if op in ("undo", "redo"):
-        steps = list_history.steps_of(locked)
-        target = steps.undo if op == "undo" else steps.redo
-        if target is None:
-            why = "this is the list as first written" if op == "undo" else "nothing was undone"
-            raise Refusal(f"Nothing to {op}: {why}.", place)
-        found = locked.revisions.get(number=target)
-        content, kind, restores = list_history.content_of(found), op, target
-        done = f"{op.capitalize()}: the list is as in revision {target} again."
-    elif op == "meta":
-        content, place = meta_change(post)
-        now = getattr(locked, change.field, "")
-        if _moved(now, change.drawn, str(change.value).strip()):
-            raise Refused(_conflict(META.get(change.field, change.field), now, change))
-    else:
-        data = locked.data if isinstance(locked.data, dict) else {}
-        if op in ("set", "values") and change.drawn is not None:
-            now = drawn_value(shape, data, change)
-            if now is not None and _moved(now, change.drawn, _typed(change)):
-                raise Refused(_conflict(_label(shape, change), now, change))
-        changed, place = apply(data, shape, post, lambda d: not ruleset.validate_army_list(d))
-        if change.then:
-            chosen = rebalanced(shape, changed, place, change.then, change.then_text)
-            if chosen is None:
-                raise Refusal("The list changed meanwhile: choose again.", place)
-            changed, done = chosen, f"Saved, and {change.then_text[5:]}"
-        problems = ruleset.validate_army_list(changed)
-        if problems:
-            raise explain(ruleset, shape, data, changed, place, post, problems)
-        content = {"data": changed}
+    steps = list_history.steps_of(locked)
+    target = steps.undo if op == "undo" else steps.redo
+    if target is None:
+        why = "this is the list as first written" if op == "undo" else "nothing was undone"
+        raise Refusal(f"Nothing to {op}: {why}.", Place(op))
+    found = locked.revisions.get(number=target)
+    done = f"{op.capitalize()}: the list is as in revision {target} again."
+    content = list_history.content_of(found)
+    return _saved(locked, change, context, content, Place(op), done, op, target)
+
+
+def _meta(locked: ArmyList, change: Change, context: Context) -> Outcome:
+    """The list's own fields (name, period, source note)."""
+    content, place = meta_change(change.posted())
+    now = getattr(locked, change.field, "")
+    if _moved(now, change.drawn, str(change.value).strip()):
+        raise Refused(_conflict(META.get(change.field, change.field), now, change))
+    return _saved(locked, change, context, content, place, "Saved.")
+
+
+def _edit(locked: ArmyList, change: Change, context: Context) -> Outcome:
+    """A change of the list's data (set, values, add, remove), checked by the rule set."""
+    ruleset, shape, post, done = context.ruleset, context.shape, change.posted(), "Saved."
+    data = locked.data if isinstance(locked.data, dict) else {}
+    if change.op in ("set", "values") and change.drawn is not None:
+        now = drawn_value(shape, data, change)
+        if now is not None and _moved(now, change.drawn, _typed(change)):
+            raise Refused(_conflict(_label(shape, change), now, change))
+    changed, place = apply(data, shape, post, lambda d: not ruleset.validate_army_list(d))
+    if change.then:
+        chosen = rebalanced(shape, changed, place, change.then, change.then_text)
+        if chosen is None:
+            raise Refusal("The list changed meanwhile: choose again.", place)
+        changed, done = chosen, f"Saved, and {change.then_text[5:]}"
+    problems = ruleset.validate_army_list(changed)
+    if problems:
+        raise explain(ruleset, shape, data, changed, place, post, problems)
+    return _saved(locked, change, context, {"data": changed}, place, done)
+
+
+def _saved(locked: ArmyList, change: Change, context: Context, content: dict[str, Any],
+           place: Place, done: str, kind: str = "edit", restores: int | None = None,
+           ) -> Outcome:  # fmt: skip
     try:
-        services.edit_list(user, locked, kind=kind, restores=restores, **content)
+        services.edit_list(context.user, locked, kind=kind, restores=restores, **content)
     except ValidationError as exc:
-        raise Refusal(said(exc), place if op == "meta" else Place(op)) from None
+        raise Refusal(said(exc), place if change.op == "meta" else Place(change.op)) from None
     except services.ListRefused as exc:
-        raise Refusal(str(exc), Place(op)) from None
+        raise Refusal(str(exc), Place(change.op)) from None
     return Outcome(change.key, APPLIED, done, done=done, version=locked.latest_revision)
+
+
+for _kind, _apply in (
+    ("set", _edit), ("values", _edit), ("add", _edit), ("remove", _edit), ("meta", _meta),
+    ("undo", _history), ("redo", _history),
+):  # fmt: skip
+    kernel.register(SUBJECT, _kind, kernel.Handler(_parse, _apply))
 
 
 def said(exc: ValidationError) -> str:

@@ -17,10 +17,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.http import QueryDict
-
 import rules
-from rules.list_changes import Place, Refusal, apply
+from rules.list_changes import Place, Posted, Refusal, apply
 from rules.list_shape import ListShape
 from rules.list_words import refused_words
 
@@ -46,11 +44,9 @@ def _ranges(values: list[int], top: int) -> str:
     return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else "".join(words)
 
 
-def _try(data: dict, shape: ListShape, post: Any, value: str) -> dict | None:
-    attempt = post.copy() if isinstance(post, QueryDict) else QueryDict(mutable=True)
-    attempt.setlist("value", [value])
+def _try(data: dict, shape: ListShape, post: Posted, value: str) -> dict | None:
     try:
-        changed, _ = apply(data, shape, attempt)
+        changed, _ = apply(data, shape, post.with_value(value))
     except Refusal:
         return None
     return changed
@@ -62,7 +58,7 @@ def explain(
     data: dict[str, Any],
     changed: dict[str, Any],
     place: Place,
-    post: Any,
+    post: Posted,
     problems: list[str],
 ) -> Refusal:
     """The refusal of a change whose result ``changed`` the rule set finds ``problems``

@@ -28,9 +28,9 @@ from armybuilder.games import initiative, morale, presenters, selectors, service
 from armybuilder.games.models import Game, GameAction
 from armybuilder.games.services import Keyed, Refused
 from armybuilder.jsonbody import BadOperation
-from armybuilder.operations import kinds as table
-from armybuilder.operations.keys import RULE as KEY_RULE
-from armybuilder.operations.keys import is_once_key
+from armybuilder.operations import kernel as table
+from armybuilder.operations.kernel import RULE as KEY_RULE
+from armybuilder.operations.kernel import is_once_key
 from rules.combat import counted
 
 MAX_MODIFIERS = 50

@@ -7,11 +7,11 @@ ignored); an operation is ``{"key", "base_version", "op", "value"}`` (other keys
 of the page's queue carries are ignored):
 
 - ``key``: the operation's one-time key, 1 to 64 letters, digits, ``-`` or ``_``
-  (``armybuilder.operations.keys``, as for armies and lists), made by
+  (``armybuilder.operations.kernel``, as for armies and lists), made by
   the page when the player acts. A key applied to this game already answers
   ``duplicate`` with its action's number: a retry or a replayed queue never applies it
   twice. A key refused before may be sent again, and is then applied if it can be (the
-  one rule of the operation kernel, ``armybuilder.operations.once``).
+  one rule of the operation kernel, ``armybuilder.operations.kernel``).
 - ``base_version``: the game's version the page showed (a whole number, 0 or more). It
   refuses nothing by itself: what conflicts is the turn and phase (below).
 - ``op`` and ``value``: one of the kinds of ``games.kinds.KINDS``, whose ``parse`` reads
@@ -25,8 +25,9 @@ of the page's queue carries are ignored):
   back, or none: the last action standing, as the Undo form).
 
 An operation made at another turn or phase than the game's (the other phone acted first)
-is refused in words, never applied in the wrong phase; so two phones pressing Next phase
-for the same phase advance the game once.
+is answered ``conflict`` in words, never applied in the wrong phase; so two phones pressing
+Next phase for the same phase advance the game once. One made on a unit removed since (the
+other phone's combat took it off) is answered ``gone``. Neither uses up its key.
 """
 
 from __future__ import annotations
@@ -39,11 +40,17 @@ from armybuilder.games import kinds, presenters, selectors, services
 from armybuilder.games.models import Game, GameAction
 from armybuilder.games.services import Keyed, Refused
 from armybuilder.jsonbody import BadOperation
-from armybuilder.operations import kinds as table
-from armybuilder.operations.keys import RULE as KEY_RULE
-from armybuilder.operations.keys import is_once_key
-from armybuilder.operations.once import Duplicate, apply_once
-from armybuilder.operations.outcome import Outcome
+from armybuilder.operations import kernel
+from armybuilder.operations.kernel import (
+    ABSENT,
+    CONFLICT,
+    GONE,
+    REFUSED,
+    Duplicate,
+    Outcome,
+    apply_once,
+)
+from rules.table import Gone
 
 MAX_BATCH = 200
 MAX_TURN = 100_000
@@ -54,7 +61,7 @@ SUBJECT = "game"  # the game's name in the ledger of applied keys
 class Operation:
     key: str
     op: str
-    base_version: int
+    base_version: int | None  # a form's: None when it was not drawn with one
     value: Mapping[str, Any]  # read strictly by its kind (``kinds.KINDS[op].parse``)
     turn: int | None = None  # where the player made it (None: undo)
     phase: str | None = None
@@ -87,25 +94,29 @@ def parse_operations(raw: Any) -> list[Operation]:
 
 
 def _operation(raw: Any, path: str) -> Operation:
-    if not isinstance(raw, Mapping):
-        raise BadOperation(f"{path}: an operation is an object")
-    key = raw.get("key")
-    if not is_once_key(key):
-        raise BadOperation(f"{path}.key: {KEY_RULE}")
-    base = raw.get("base_version")
-    if type(base) is not int or base < 0:
-        raise BadOperation(f"{path}.base_version: a whole number, 0 or more")
-    op = raw.get("op")
-    handler = table.handler(kinds.SUBJECT, op, f"{path}.op")
-    value = raw.get("value", {})
+    return read_operation(raw, path, version_required=True)
+
+
+def read_operation(
+    raw: Any, path: str, *, version_required: bool = False, value_path: str = ""
+) -> Operation:
+    """One operation read through the kernel's envelope and its kind's ``parse``: the batch's
+    (``path`` its place in it) or a form's, whose post its kind read into the same value
+    (no key, the version the form was drawn at, its value's fields named ``value_path``)."""
+    keyed = not value_path
+    read = kernel.read_envelope(
+        raw, kinds.SUBJECT, path, version_required=version_required, keyed=keyed
+    )
+    value = {} if read.value is ABSENT else read.value
     if not isinstance(value, Mapping):
-        raise BadOperation(f"{path}.value: an object")
-    where = f"{path}.value"
-    read = handler.parse(value, where)
-    if not kinds.KINDS[op].placed:
-        return Operation(key, op, base, read)
+        raise BadOperation(f"{read.at('value')}: an object")
+    where = value_path or read.at("value")
+    parsed = kernel.handler(kinds.SUBJECT, read.op).parse(value, where)
+    base = read.base_version
+    if not kinds.KINDS[read.op].placed or not read.key:
+        return Operation(read.key, read.op, base, parsed)
     phase = kinds.text(value, "phase", where, 40, 1)
-    return Operation(key, op, base, read, _turn(value, where), phase)
+    return Operation(read.key, read.op, base, parsed, _turn(value, where), phase)
 
 
 def _turn(value: Mapping[str, Any], path: str) -> int:
@@ -122,7 +133,7 @@ def apply_operations(
     game: Game, operations: list[Operation], *, seat: str | None = None
 ) -> list[Outcome]:
     """Each operation applied in order, in its own transaction, each key once (the
-    operation kernel, ``armybuilder.operations.once``: the game's row locked, the key
+    operation kernel, ``armybuilder.operations.kernel``: the game's row locked, the key
     checked and recorded with its action); a refused one changes nothing, its key either,
     and the next is applied all the same. ``game`` is read anew. ``seat``: the phone's
     side ("a" or "b") in a game on two phones (``rules.seats``)."""
@@ -134,9 +145,12 @@ def apply_operations(
             outcomes.append(Outcome(operation.key, "duplicate", version=exc.version))
         except services.Duplicate as exc:  # what it undoes was taken back already
             outcomes.append(Outcome(operation.key, "duplicate", version=exc.action.number))
-        except services.MovedOn as exc:
+        except services.MovedOn as exc:  # overtaken by the other phone's action
             message = _moved_on(game, operation, exc.state)
-            outcomes.append(Outcome(operation.key, "refused", message=message))
+            status = CONFLICT if operation.phase in presenters.phase_names(game) else REFUSED
+            outcomes.append(Outcome(operation.key, status, message=message))
+        except Gone as exc:  # made on a unit removed since
+            outcomes.append(Outcome(operation.key, GONE, message=exc.message))
         except Refused as exc:
             outcomes.append(Outcome(operation.key, "refused", message=exc.message))
         else:
@@ -153,10 +167,17 @@ def _once(game: Game, operation: Operation, seat: str | None) -> GameAction:
     return apply_once(SUBJECT, rows, operation.key, change, lambda action: action.number)
 
 
+def apply_form(game: Game, operation: Operation, seat: str | None) -> GameAction:
+    """A no-JS form's operation (no key) applied by its kind's handler at the version the
+    form was drawn at: refused as stale once the game moved on."""
+    context = kinds.Context(seat, kinds.Made(version=operation.base_version))
+    return kernel.handler(kinds.SUBJECT, operation.op).apply(game, operation.value, context)
+
+
 def _apply(game: Game, operation: Operation, seat: str | None) -> GameAction:
     keyed = Keyed(operation.key, operation.turn, operation.phase)
     context = kinds.Context(seat, kinds.Made(keyed=keyed))
-    return table.handler(kinds.SUBJECT, operation.op).apply(game, operation.value, context)
+    return kernel.handler(kinds.SUBJECT, operation.op).apply(game, operation.value, context)
 
 
 def _moved_on(game: Game, operation: Operation, state: selectors.GameState) -> str:

@@ -186,7 +186,7 @@ STALE = ("The game moved on since this page was drawn (another tab or device?): 
 class Duplicate(Exception):
     """An undo of an action already taken back: nothing is applied again; ``action`` is
     the undo that took it back. (A key applied before is the operation kernel's
-    ``armybuilder.operations.once.Duplicate``.)"""
+    ``armybuilder.operations.kernel.Duplicate``.)"""
 
     def __init__(self, action: GameAction) -> None:
         super().__init__(action.number)

@@ -299,8 +299,9 @@ def act(request: HttpRequest, op: str, game: int | None = None, token: str = "")
     value: dict[str, Any] = {}
     try:
         value = kind.from_form(request.POST, seat.game)
-        parsed = kind.parse(value, "form")
-        action = kind.apply(seat.game, parsed, seat.side, kinds.Made(version=_version(request)))
+        raw = {"op": op, "value": value, "base_version": _version(request)}
+        operation = operations.read_operation(raw, "form", value_path="form")
+        action = operations.apply_form(seat.game, operation, seat.side)
     except operations.BadOperation as exc:  # a post no form of the page makes
         return _refused(request, seat, Refused(f"This form was not sent as the page draws it "
                                                f"({exc.message})."), **kind.redraw(value))  # fmt: skip

@@ -18,7 +18,7 @@ from django.utils import timezone
 from armybuilder.armies import services as armies_services
 from armybuilder.armies.making.drafts import prune_abandoned
 from armybuilder.catalog.list_lifecycle import purge_deleted_lists
-from armybuilder.operations import ledger
+from armybuilder.operations import kernel
 from armybuilder.ops.models import Scheduled
 from armybuilder.taskresults import MISSING_RESULT
 
@@ -51,7 +51,7 @@ def run_maintenance(now: datetime | None = None) -> str:
     done.append(f"purged {armies_services.purge_deleted_armies(now=now)} deleted armies")
     done.append(f"{purge_deleted_lists(now)} deleted army lists")  # likewise, lists
     # armies', lists' and games' alike: the operation kernel's one ledger
-    done.append(f"{ledger.prune(now)} old one-time action keys")
+    done.append(f"{kernel.prune(now)} old one-time action keys")
     from armybuilder.ops.heartbeat import prune
 
     done.append(f"{prune(now)} old worker heartbeats")

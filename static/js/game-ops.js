@@ -412,9 +412,12 @@ queue.on("answered", (army, batch, answer) => {
   const labels = {};
   batch.forEach((r) => { labels[r.key] = r.label; });
   const results = (answer && answer.results) || [];
-  const refused = results.filter((r) => r.status === "refused")
-    .map((r) => ({ label: labels[r.key] || "", message: r.message || "refused" }));
-  const applied = new Set(results.filter((r) => r.status !== "refused").map((r) => r.key));
+  // refused, a conflict (the other phone's action came first) or gone (its unit was
+  // removed since): each is shown to the player, never dropped
+  const made = (r) => r.status === "applied" || r.status === "duplicate";
+  const refused = results.filter((r) => !made(r))
+    .map((r) => ({ label: labels[r.key] || "", message: r.message || r.status }));
+  const applied = new Set(results.filter(made).map((r) => r.key));
   if (answer && answer.version) {
     batch.filter((r) => applied.has(r.key)).forEach((r) => landed.push({ record: r, version: Number(answer.version) }));
   }

@@ -29,8 +29,8 @@ from armybuilder.armies.documents import Checked, ItemNotFound, ruleset_of
 from armybuilder.armies.history.revisions import undoable
 from armybuilder.armies.models import Army, Revision
 from armybuilder.catalog.selectors import army_lists_for, army_lookup
-from armybuilder.operations.keys import RULE as KEY_RULE
-from armybuilder.operations.keys import is_once_key
+from armybuilder.operations.kernel import RULE as KEY_RULE
+from armybuilder.operations.kernel import is_once_key
 from rules.base import EntryStatus, RuleSet
 from rules.presentation import descriptor, entry_counts, entry_dom_id, size_text
 

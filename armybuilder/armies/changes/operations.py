@@ -9,7 +9,7 @@ An operation is ``{key, army, base_version, op, target, field, value}`` (and opt
 
 - ``key``: the operation's one-time key (1-64 letters, digits, ``-``, ``_``), made by the
   page when the player makes the change; an operation whose key was applied to the army
-  already is not applied again (the operation kernel, ``armybuilder.operations.once``), so
+  already is not applied again (the operation kernel, ``armybuilder.operations.kernel``), so
   a network retry, a queue replayed after a reload or a batch sent twice changes the army
   once.
 - ``op``: ``set`` (one value: an army setting, or one field of a unit or general),
@@ -25,6 +25,12 @@ An operation is ``{key, army, base_version, op, target, field, value}`` (and opt
   on, never its place: whatever other tabs added, deleted or moved, it lands on that
   unit, or is refused when the unit is gone.
 
+Each kind is one handler in the operation kernel's table (subject ``"army"``, at the
+foot of this module): its ``parse`` reads an operation into the command it is, a small
+dataclass of ``commands`` or ``history.rewind``; its ``apply`` runs that command through
+the one pipeline, with the operation's key kept on the revision. A new kind is one parse
+function registered there.
+
 ``apply_operations`` runs a batch, each command with its key recorded in the same
 transaction, and maps every refusal to the kernel's one ``Outcome`` (``outcome_of``): the
 one error mapping of every view that changes an army.
@@ -38,23 +44,27 @@ from dataclasses import dataclass
 from typing import Any
 
 from armybuilder.armies.changes import commands, pipeline
-from armybuilder.armies.changes import kinds as _registered  # noqa: F401 - the army's kinds
 from armybuilder.armies.changes.conflicts import UNSET, FieldConflict
 from armybuilder.armies.changes.saving import SUBJECT
 from armybuilder.armies.documents import Checked, ItemNotFound, StaleVersion, friendly_message
+from armybuilder.armies.history import rewind
 from armybuilder.armies.history.revisions import HistoryMissing, ItemGone, get_value, index_of
 from armybuilder.armies.history.rewind import NothingToUndo
 from armybuilder.armies.models import Army, Revision
 from armybuilder.jsonbody import BadOperation
-from armybuilder.operations.keys import RULE as KEY_RULE
-from armybuilder.operations.keys import is_once_key
-from armybuilder.operations.kinds import handler, kinds
-from armybuilder.operations.once import Duplicate, apply_once
-from armybuilder.operations.outcome import Outcome
+from armybuilder.operations import kernel
+from armybuilder.operations.kernel import (
+    ABSENT,
+    Duplicate,
+    Outcome,
+    apply_once,
+    handler,
+    is_once_key,
+)
+from armybuilder.operations.kernel import RULE as KEY_RULE
 from rules.document import ID_PATTERN
 from rules.errors import MalformedDocument
 
-OPS = kinds(SUBJECT)  # set, add, delete, move, duplicate, settings, roll, undo
 MAX_BATCH = 200
 REFUSALS = (
     FieldConflict, ItemGone, StaleVersion, ItemNotFound, NothingToUndo, HistoryMissing,
@@ -145,40 +155,26 @@ def parse_own(raw: Any) -> frozenset[str]:
 
 
 def _operation(raw: Any, path: str, army_pk: int) -> Operation:
-    if not isinstance(raw, Mapping):
-        raise BadOperation(f"{path}: an operation is an object")
-    allowed = {"key", "army", "base_version", "op", "target", "field", "value", "from", "typing"}
-    unknown = sorted(str(k) for k in raw if k not in allowed)
-    if unknown:
-        raise BadOperation(f"{path}.{unknown[0]}: unknown key; allowed: {', '.join(allowed)}")
-    key = raw.get("key")
-    if not is_once_key(key):
-        raise BadOperation(f"{path}.key: {KEY_RULE}")
-    if raw.get("army", army_pk) != army_pk:
+    read = kernel.read_envelope(raw, SUBJECT, path, own=("army", "typing"))
+    if read.rest.get("army", army_pk) != army_pk:
         raise BadOperation(f"{path}.army: this is army {army_pk}")
-    op = raw.get("op")
-    if op not in OPS:
-        raise BadOperation(f"{path}.op: one of {', '.join(OPS)}")
-    target = raw.get("target", "army")
+    target = "army" if read.target is ABSENT else read.target
     if not isinstance(target, str) or not (target == "army" or ID_PATTERN.fullmatch(target)):
         raise BadOperation(f"{path}.target: \"army\" or a unit's or general's id")
-    name = raw.get("field", "")
+    name = "" if read.field is ABSENT else read.field
     if not isinstance(name, str) or len(name) > 80:
         raise BadOperation(f"{path}.field: a field name")
-    version = raw.get("base_version")
-    if version is not None and (type(version) is not int or version < 1):
-        raise BadOperation(f"{path}.base_version: a version number of at least 1")
-    typing = raw.get("typing", False)
+    typing = read.rest.get("typing", False)
     if type(typing) is not bool:
         raise BadOperation(f"{path}.typing: true or false")
     return Operation(
-        key=key,
-        op=op,
+        key=read.key,
+        op=read.op,
         target=target,
         field=name,
-        value=raw.get("value"),
-        base_version=version,
-        made_from=raw.get("from", UNSET),
+        value=None if read.value is ABSENT else read.value,
+        base_version=read.base_version,
+        made_from=UNSET if read.made_from is ABSENT else read.made_from,
         typing=typing,
     )
 
@@ -350,3 +346,82 @@ def _value_now(army: Army, operation: Operation) -> Any:
     return get_value(
         army.document, kind, index_of(army.document, kind, operation.target), operation.field
     )
+
+
+# -- the army's kinds in the operation kernel's table ----------------------------------
+
+
+def _item_id(value: Any, path: str) -> str | None:
+    found = value.get("id") if isinstance(value, Mapping) else None
+    if found is None:
+        return None
+    if not isinstance(found, str) or not ID_PATTERN.fullmatch(found):
+        raise BadOperation(f"{path}.value.id: 1 to 32 letters, digits, '-' or '_'")
+    return found
+
+
+def _on_an_item(operation: Any, path: str) -> str:
+    if operation.target == "army":
+        raise BadOperation(f"{path}: {operation.op} names the unit or general it is made on")
+    return operation.target
+
+
+def _set(operation: Any, path: str) -> pipeline.Command:
+    return commands.SetValue(operation.target, operation.field, operation.value,
+                             operation.made_from, operation.typing)  # fmt: skip
+
+
+def _add(operation: Any, path: str) -> pipeline.Command:
+    kind, value = operation.field or "units", operation.value
+    if kind not in commands.KINDS:
+        raise BadOperation(f"{path}.field: units or generals")
+    preset = value.get("preset", "blank") if isinstance(value, Mapping) else "blank"
+    if not isinstance(preset, str):
+        raise BadOperation(f"{path}.value.preset: a preset key")
+    return commands.Add(kind, preset, _item_id(value, path), operation.base_version)
+
+
+def _delete(operation: Any, path: str) -> pipeline.Command:
+    return commands.Delete(_on_an_item(operation, path), operation.base_version)
+
+
+def _move(operation: Any, path: str) -> pipeline.Command:
+    target = _on_an_item(operation, path)
+    if operation.value not in ("up", "down"):
+        raise BadOperation(f"{path}.value: up or down")
+    return commands.Move(target, -1 if operation.value == "up" else 1, operation.base_version)
+
+
+def _duplicate(operation: Any, path: str) -> pipeline.Command:
+    target = _on_an_item(operation, path)
+    return commands.Duplicate(target, _item_id(operation.value, path), operation.base_version)
+
+
+def _settings(operation: Any, path: str) -> pipeline.Command:
+    if not isinstance(operation.value, Mapping):
+        raise BadOperation(f"{path}.value: the settings form's values")
+    return commands.Settings(dict(operation.value), operation.base_version)
+
+
+def _roll(operation: Any, path: str) -> pipeline.Command:
+    return commands.Roll(operation.base_version)
+
+
+def _undo(operation: Any, path: str) -> pipeline.Command:
+    value = operation.value
+    revision = value.get("revision") if isinstance(value, Mapping) else None
+    if revision is not None and type(revision) is not int:
+        raise BadOperation(f"{path}.value.revision: the number of the change to undo")
+    return rewind.Undo(revision, operation.made_from)
+
+
+def _apply(army: Army, command: pipeline.Command, key: str) -> Checked:
+    """Every army kind's: its command through the one pipeline (looked up when called)."""
+    return pipeline.run(army, command, key)
+
+
+for _kind, _parse in (
+    ("set", _set), ("add", _add), ("delete", _delete), ("move", _move),
+    ("duplicate", _duplicate), ("settings", _settings), ("roll", _roll), ("undo", _undo),
+):  # fmt: skip
+    kernel.register(SUBJECT, _kind, kernel.Handler(_parse, _apply))

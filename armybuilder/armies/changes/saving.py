@@ -8,7 +8,7 @@ PostgreSQL; on SQLite the transaction itself is the lock, since the database ope
 transaction with ``BEGIN IMMEDIATE`` (settings: ``transaction_mode``) and a second writer
 waits for the first one's commit instead of failing.
 
-An operation's one-time key is the operation kernel's (``armybuilder.operations.once``):
+An operation's one-time key is the operation kernel's (``armybuilder.operations.kernel``):
 the army's row is locked with whether the key was applied read in the same query, and the
 key is recorded in the one ledger with the change. The revision a change makes keeps its
 key as well (``Revision.key``): what tells the page's own changes from another writer's
@@ -28,7 +28,7 @@ from armybuilder.armies.documents import ItemNotFound
 from armybuilder.armies.history.revisions import RevisionNote, record
 from armybuilder.armies.models import Army, Revision
 from armybuilder.catalog import pins
-from armybuilder.operations import ledger
+from armybuilder.operations import kernel
 
 SUBJECT = "army"  # the army's name in the ledger of applied keys
 
@@ -107,4 +107,4 @@ def locked(army: Army) -> Iterator[Army]:
 
 def applied_keys(army: Army, keys: Iterable[str]) -> set[str]:
     """Which of ``keys`` were applied to the army already (the one ledger's, one query)."""
-    return set(ledger.applied(SUBJECT, army.pk, keys))
+    return set(kernel.applied(SUBJECT, army.pk, keys))

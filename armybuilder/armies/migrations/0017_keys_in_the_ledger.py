@@ -7,7 +7,7 @@ carries back into ``AppliedAction``."""
 
 from django.db import migrations
 
-from armybuilder.operations.ledger import moved_in, moved_out
+from armybuilder.operations.kernel import moved_in, moved_out
 
 SUBJECT = "army"
 

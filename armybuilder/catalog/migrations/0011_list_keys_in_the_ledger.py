@@ -5,7 +5,7 @@ remembered then); the old table goes. The reverse puts them back as applied."""
 
 from django.db import migrations
 
-from armybuilder.operations.ledger import moved_in, moved_out
+from armybuilder.operations.kernel import moved_in, moved_out
 
 SUBJECT = "list"
 

@@ -6,7 +6,7 @@ copies out of the ledger."""
 
 from django.db import migrations
 
-from armybuilder.operations.ledger import moved_in, moved_out
+from armybuilder.operations.kernel import moved_in, moved_out
 
 SUBJECT = "game"
 

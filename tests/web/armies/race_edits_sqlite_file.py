@@ -1,5 +1,5 @@
 """Run by tests/web/armies/changes/test_saving_concurrency.py and
-tests/web/operations/test_once.py in a child process (``tests.support.race_on_a_sqlite_file``):
+tests/web/operations/test_kernel_once.py in a child process (``tests.support.race_on_a_sqlite_file``):
 the builder races of ``edit_races``, or the one key from two connections of
 ``tests/web/operations/once_races.py``, against a file-based SQLite database, as a real
 server keeps it.

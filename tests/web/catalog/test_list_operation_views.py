@@ -129,10 +129,11 @@ def test_a_change_the_rule_set_refuses_is_said_at_its_field_and_saves_nothing(an
 @pytest.mark.parametrize(
     ("operation", "said"),
     [
-        ({"op": "set"}, "key: a one-time key"),
-        ({"key": "k", "op": "move"}, "op: 'move' is not one of set, values"),
-        ({"key": "k\x00", "op": "set"}, "key: a one-time key"),
-        ({"key": "k", "op": "set", "base_version": "2"}, "base_version:"),
+        ({"op": "set"}, "key: 1 to 64 letters, digits, '-' or '_'"),
+        ({"key": "k", "op": "move"}, "op: one of set, values, add, remove, meta, undo, redo"),
+        ({"key": "k\x00", "op": "set"}, "key: 1 to 64 letters, digits"),
+        ({"key": "k", "op": "set", "base_version": "2"}, "base_version: a whole number, 0 or"),
+        ({"key": "k", "op": "set", "colour": "red"}, "colour: unknown key; allowed: key, "),
         ({"key": "k", "op": "set", "target": 3}, "target: must be text"),
         ({"key": "k", "op": "set", "value": {"a": 1}}, "value: text, or a list of texts"),
         ({"key": "k", "op": "set", "index": "0"}, "index: items are named by their id"),

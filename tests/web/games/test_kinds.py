@@ -158,7 +158,7 @@ def test_a_registered_kind_is_sent_in_a_batch_once_and_refused_in_its_own_words(
     assert again == [{"key": made["key"], "status": "duplicate", "number": 1}]
     late = operation("note", {"text": "Late", "turn": 1, "phase": "melee"})
     said = results(send(owner_client, url(game), late))[0]
-    assert said["status"] == "refused" and "this note from Turn 1, Phase 3" in said["message"]
+    assert said["status"] == "conflict" and "this note from Turn 1, Phase 3" in said["message"]
     bad = send(owner_client, url(game), operation("note", {"turn": 1, "phase": game.phase}))
     assert bad.status_code == 400
     assert bad.json()["error"] == "operations[0].value.text: text of 1 to 200 characters"

@@ -210,9 +210,9 @@ def test_an_operation_is_applied_once_and_rolled_from_its_seed(game, owner_clien
     assert p["dice"] == list(services.roll("beef", range(1, 7), 2)) and p["bonus"] == 1
 
 
-def test_an_operation_made_in_another_phase_is_refused_in_words(game, owner_client):
+def test_an_operation_made_in_another_phase_is_a_conflict_in_words(game, owner_client):
     said = results(send(owner_client, url(game), next_phase(1, "shoot"), roll_op("a", dice="3")))
-    assert said[1]["status"] == "refused"
+    assert said[1]["status"] == "conflict"
     assert "this force morale of Normans from Turn 1, Phase 1: Shoot" in said[1]["message"]
     assert not game.actions.filter(kind=GameAction.FORCE_MORALE).exists()
 

@@ -60,10 +60,10 @@ def test_a_key_sent_again_answers_duplicate_and_is_applied_once(game, owner_clie
     assert again.json()["version"] == game.version
 
 
-def test_a_refused_key_is_applied_when_sent_again_and_it_can_be(game, owner_client):
+def test_a_key_not_applied_is_applied_when_sent_again_and_it_can_be(game, owner_client):
     early = combat(game, "Knights", "Knights", phase="melee")  # the game is in Phase 1
     refused = results(send(owner_client, url(game), early))[0]
-    assert refused["status"] == "refused" and "number" not in refused
+    assert refused["status"] == "conflict" and "number" not in refused
     to_phase(game, "melee")
     assert statuses(send(owner_client, url(game), early)) == ["applied"]
 
@@ -111,7 +111,7 @@ def test_a_rally_and_a_removal_are_applied_as_their_forms_do(game, owner_client)
     assert game.actions.get(key=remove["key"]).payload["why"] == "routed"
     again = operation("remove", {"unit": target, "why": "", "turn": 1, "phase": "rally"})
     said = results(send(owner_client, url(game), again))[0]
-    assert said["status"] == "refused" and said["message"] == "Knights was removed: routed."
+    assert said["status"] == "gone" and said["message"] == "Knights was removed: routed."
 
 
 def test_what_else_a_record_of_the_queue_carries_is_ignored(game, owner_client):

@@ -1,6 +1,6 @@
 """Two phones at one game, one of them offline for a while: a batch made offline lands in
-order; an operation made at a turn or phase the game has left is refused in words, never
-applied in the wrong phase; Undo takes back an operation by its key."""
+order; an operation made at a turn or phase the game has left is answered "conflict" in
+words, never applied in the wrong phase; Undo takes back an operation by its key."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def test_a_batch_made_offline_lands_in_order(archers_game, owner_client):
     assert (fought["phase"], fought["dice"]) == ("melee", [4])
 
 
-def test_the_other_phones_next_phase_first_refuses_what_was_made_in_the_old_phase(
+def test_the_other_phones_next_phase_first_is_a_conflict_for_what_was_made_in_the_old_phase(
     archers_game, owner_client
 ):
     game = archers_game
@@ -48,7 +48,7 @@ def test_the_other_phones_next_phase_first_refuses_what_was_made_in_the_old_phas
     ]
     offline = [combat(game, "Bowmen", "Knights", phase="shoot", die="6"), next_phase(1, "shoot")]
     said = results(send(owner_client, owners(game), *offline))
-    assert [r["status"] for r in said] == ["refused", "refused"]
+    assert [r["status"] for r in said] == ["conflict", "conflict"]
     assert said[0]["message"] == (
         "Not applied: the game had moved on to Turn 1, Phase 2: Move (the other phone?) when "
         "this combat of Bowmen against Knights from Turn 1, Phase 1: Shoot arrived."
@@ -63,11 +63,11 @@ def test_the_other_phones_next_phase_first_refuses_what_was_made_in_the_old_phas
     assert selectors.state_of(game).of(unit(game, "b", "Knights")).damage == {}
 
 
-def test_an_operation_made_in_a_phase_an_undo_took_back_is_refused_too(game, owner_client):
+def test_an_operation_made_in_a_phase_an_undo_took_back_is_a_conflict_too(game, owner_client):
     to_phase(game, "move")
     ahead = combat(game, "Knights", "Knights", phase="melee")
     said = results(send(owner_client, owners(game), ahead))[0]
-    assert said == {"key": ahead["key"], "status": "refused", "message": (
+    assert said == {"key": ahead["key"], "status": "conflict", "message": (
         "Not applied: the game was back at Turn 1, Phase 2: Move (an undo on the other "
         "phone?) when this combat of Knights against Knights from Turn 1, Phase 3: Mêlée "
         "arrived.")}  # fmt: skip
@@ -102,11 +102,11 @@ def test_undo_takes_back_an_operation_by_its_key_once(game, owner_client):
     assert game.actions.filter(kind=GameAction.UNDO).count() == 1
 
 
-def test_undo_of_an_operation_that_was_refused_is_refused(game, owner_client):
+def test_undo_of_an_operation_never_applied_is_refused(game, owner_client):
     refused = combat(game, "Knights", "Knights", phase="melee")  # the game is in Phase 1
     undo = operation("undo", {"of": refused["key"]})
     said = results(send(owner_client, owners(game), refused, undo))
-    assert [r["status"] for r in said] == ["refused", "refused"]
+    assert [r["status"] for r in said] == ["conflict", "refused"]
     assert said[1]["message"] == "Nothing to undo: that action was never applied."
     assert not game.actions.exists()
 

@@ -1,4 +1,4 @@
-"""One key applied from two connections at once, for ``test_once.py``: the second arrives
+"""One key applied from two connections at once, for ``test_kernel_once.py``: the second arrives
 between the kernel's duplicate check and its write. Run in this process on PostgreSQL and
 in a child process on a SQLite file (``tests/web/armies/race_edits_sqlite_file.py``)."""
 
@@ -13,7 +13,7 @@ from django.db import connection
 from armybuilder.armies import services
 from armybuilder.armies.changes.operations import Operation, apply_operations
 from armybuilder.armies.models import Army, Revision
-from armybuilder.operations import ledger
+from armybuilder.operations import kernel
 from armybuilder.operations.models import AppliedKey
 from tests.support import army
 
@@ -23,7 +23,7 @@ HOLD = 1.5  # seconds the first arrival holds still between its check and its wr
 
 def same_key_from_a_second_connection(user: User) -> dict[str, Any]:
     """Apply one unit's copy under one key, and while the first arrival has checked the key
-    (``ledger.locked``) and not yet written, the same operation from a second connection
+    (``kernel.locked``) and not yet written, the same operation from a second connection
     (a thread). Says each arrival's answer, the army's version, and how many revisions
     and ledger rows the key made."""
     saved = services.create_army(army("into-the-dark", [{"name": "Hirdmen"}]), owner=user)
@@ -43,7 +43,7 @@ def same_key_from_a_second_connection(user: User) -> dict[str, Any]:
             connection.close()
 
     racer = threading.Thread(target=second)
-    checked = ledger.locked
+    checked = kernel.locked
 
     def checked_then_raced(*args: Any) -> Any:
         row = checked(*args)
@@ -52,11 +52,11 @@ def same_key_from_a_second_connection(user: User) -> dict[str, Any]:
             racer.join(HOLD)  # it finishes meanwhile only if nothing holds it back
         return row
 
-    ledger.locked = checked_then_raced
+    kernel.locked = checked_then_raced
     try:
         send("first")
     finally:
-        ledger.locked = checked
+        kernel.locked = checked
     racer.join()
     saved.refresh_from_db()
     return {

@@ -1,13 +1,11 @@
 """One key sent to an army's, an army list's and a game's operations endpoint is answered
 alike: "duplicate" when sent again, "refused" (and then usable again: a refused key is not
-used up) when its change does not read, "conflict" when its field moved on since the value
-it was made from, "gone" when what it was made on is no longer there; each in a 200 answer
-naming the key, the one ``Outcome`` of the operation kernel behind all three.
+used up) when its change does not read, "conflict" when another writer's change overtook
+the one it was made from, "gone" when what it was made on is no longer there; each in a
+200 answer naming the key, the one ``Outcome`` of the operation kernel behind all three.
 
-A game's operations name no field and no item that another writer can change or take away
-between two phones (an action made at another turn or phase, or on a unit removed since,
-is refused in words: ``games.operations``), so conflict and gone are an army's and a
-list's."""
+A game's conflict is an action made at a turn or phase the other phone's action has left
+(its field is where the game stands); its gone, an action on a unit removed since."""
 
 import json
 
@@ -21,7 +19,8 @@ from armybuilder.games import services as games
 from tests.support import army
 from tests.web.catalog.list_items import item_id
 from tests.web.catalog.test_list_operation_views import op as list_op
-from tests.web.games.operations import next_phase
+from tests.web.games.conftest import unit
+from tests.web.games.operations import next_phase, operation
 from tests.web.games.operations import url as game_url
 
 pytestmark = pytest.mark.django_db
@@ -89,13 +88,27 @@ class Game:
     def __init__(self, client: Client, user: User) -> None:
         feudal = armies.create_army(army("feudal-2017", [{"name": "Knights", "type": "knights"}]),
                                     owner=user)  # fmt: skip
-        self.url = game_url(games.start_game(user, feudal, feudal))
+        self.game = games.start_game(user, feudal, feudal)
+        self.url = game_url(self.game)
 
     def change(self, key):
         return next_phase(1, "shoot", key=key)
 
     def unreadable(self, key):  # made in a phase the game does not have
         return next_phase(1, "parley", key=key)
+
+    def other_tab(self, key):  # the other phone, still in the phase the first one left
+        return next_phase(1, "shoot", key=key)
+
+    def _remove(self, key):
+        value = {"unit": unit(self.game, "b", "Knights"), "why": "", "turn": 1, "phase": "shoot"}
+        return operation("remove", value, key)
+
+    def take_away(self, key):
+        return self._remove(key)
+
+    def on_what_was_taken(self, key):  # the other phone removing it too
+        return self._remove(key)
 
 
 SUBJECTS = {"army": Army, "list": List, "game": Game}
@@ -140,21 +153,40 @@ def test_a_refused_key_is_not_used_up_for_any_subject(ann, kind):
     ]  # fmt: skip
 
 
-@pytest.mark.parametrize("kind", ["army", "list"])
-def test_a_field_moved_on_since_is_a_conflict_with_the_value_now(ann, kind):
+THEIRS = {"army": "Hird", "list": "Thegns"}
+
+
+@pytest.mark.parametrize("kind", SUBJECTS)
+def test_a_change_overtaken_by_another_writers_is_a_conflict(ann, kind):
     client, user = ann
     subject = SUBJECTS[kind](client, user)
     assert answers(client, subject, subject.change("tab-a")) == ["applied"]
     said = send(client, subject.url, subject.other_tab("tab-b"))
-    assert (said["status"], said["theirs"]) == ("conflict", "Hird" if kind == "army" else "Thegns")
+    assert said["status"] == "conflict" and said["message"]
+    if kind in THEIRS:  # a field's conflict says the value now
+        assert said["theirs"] == THEIRS[kind]
+    else:  # a game's says where the game stands now
+        assert "the game had moved on to Turn 1, Phase 2: Move" in said["message"]
     # a conflict used up nothing either: the same key is refused alike when sent again
     assert answers(client, subject, subject.other_tab("tab-b")) == ["conflict"]
 
 
-@pytest.mark.parametrize("kind", ["army", "list"])
+@pytest.mark.parametrize("kind", SUBJECTS)
 def test_a_change_on_what_another_tab_took_away_is_gone(ann, kind):
     client, user = ann
     subject = SUBJECTS[kind](client, user)
     assert answers(client, subject, subject.take_away("away")) == ["applied"]
     late = subject.on_what_was_taken("late")
     assert answers(client, subject, late, late) == ["gone", "gone"]
+
+
+@pytest.mark.parametrize("kind", SUBJECTS)
+def test_every_outcome_is_answered_with_the_same_status_by_every_subject(ann, kind):
+    """Duplicate, conflict, gone and refused, one batch each, in the same 200 answer."""
+    client, user = ann
+    subject = SUBJECTS[kind](client, user)
+    sent = [subject.take_away("one"), subject.on_what_was_taken("two"), subject.change("three"),
+            subject.change("three"), subject.other_tab("four"), subject.unreadable("five")]  # fmt: skip
+    assert answers(client, subject, *sent) == [
+        "applied", "gone", "applied", "duplicate", "conflict", "refused",
+    ]  # fmt: skip

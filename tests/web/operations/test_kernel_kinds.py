@@ -5,13 +5,13 @@ naming the kinds it does."""
 import pytest
 
 from armybuilder.jsonbody import BadOperation
-from armybuilder.operations import kinds
+from armybuilder.operations import kernel
 
 
 @pytest.fixture
 def table(monkeypatch):
-    monkeypatch.setattr(kinds, "HANDLERS", {})
-    return kinds
+    monkeypatch.setattr(kernel, "HANDLERS", {})
+    return kernel
 
 
 def _side(value, path):
@@ -22,7 +22,7 @@ def _side(value, path):
 
 def test_a_kinds_handler_reads_the_value_and_its_apply_makes_the_change(table):
     made = []
-    table.register("toy", "flip", kinds.Handler(_side, lambda row, side, _: made.append(side)))
+    table.register("toy", "flip", kernel.Handler(_side, lambda row, side, _: made.append(side)))
     found, parsed = table.parse_value("toy", "flip", "b", "operations[0].value")
     found.apply(None, parsed, None)
     assert (parsed, made) == ("b", ["b"])
@@ -31,17 +31,17 @@ def test_a_kinds_handler_reads_the_value_and_its_apply_makes_the_change(table):
 
 
 def test_a_kind_the_subject_does_not_take_is_refused_naming_those_it_does(table):
-    table.register("toy", "flip", kinds.Handler(_side, lambda *_: None))
-    table.register("toy", "spin", kinds.Handler(_side, lambda *_: None))
-    table.register("other", "jump", kinds.Handler(_side, lambda *_: None))
+    table.register("toy", "flip", kernel.Handler(_side, lambda *_: None))
+    table.register("toy", "spin", kernel.Handler(_side, lambda *_: None))
+    table.register("other", "jump", kernel.Handler(_side, lambda *_: None))
     with pytest.raises(BadOperation, match="op: one of flip, spin$"):
         table.handler("toy", "jump")
     assert table.kinds("toy") == ("flip", "spin")
 
 
 def test_a_kind_is_registered_once(table):
-    handler = kinds.Handler(_side, lambda *_: None)
+    handler = kernel.Handler(_side, lambda *_: None)
     table.register("toy", "flip", handler)
     table.register("toy", "flip", handler)  # the same module imported again
     with pytest.raises(ValueError, match="has a handler already"):
-        table.register("toy", "flip", kinds.Handler(_side, lambda *_: None))
+        table.register("toy", "flip", kernel.Handler(_side, lambda *_: None))

@@ -13,7 +13,7 @@ from django.test import Client
 from armybuilder.armies import services as armies
 from armybuilder.catalog.models import ArmyList
 from armybuilder.games import services as games
-from armybuilder.operations.keys import RULE, is_once_key
+from armybuilder.operations.kernel import RULE, is_once_key
 from tests.support import army
 from tests.web.catalog.test_list_operation_views import op as list_op
 from tests.web.games.operations import next_phase

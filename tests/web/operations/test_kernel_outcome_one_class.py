@@ -40,6 +40,6 @@ def test_the_web_layer_has_one_outcome_class_and_one_ledger_of_applied_keys():
         if classes
     }
     assert found == {
-        "armybuilder.operations.outcome": ["Outcome"],
+        "armybuilder.operations.kernel": ["Outcome"],
         "armybuilder.operations.models": ["AppliedKey"],
     }
