@@ -11,7 +11,7 @@ from typing import Any
 from armybuilder.games import selectors
 from armybuilder.games.models import SIDES, Game, GameAction
 from armybuilder.games.services import Keyed, Refused, record_action
-from rules import seats, table
+from rules import seats, table, table_rolls
 from rules.combat import DieSpec
 
 
@@ -55,7 +55,7 @@ def force_morale(
     def make(locked: Game, state: selectors.GameState, actions: list[GameAction]) -> dict:
         view = selectors.side_view(locked, side)
         seats.own(seat, side, selectors.side_names(locked), "force morale rolls")
-        return table.force_morale(selectors.combat_rules(locked), selectors.options(locked),
+        return table_rolls.force_morale(selectors.combat_rules(locked), selectors.options(locked),
                                   state, side, view.name, [c.key for c in view.cards], typed,
                                   count=count, seed=seed, bonus=bonus)  # fmt: skip
 

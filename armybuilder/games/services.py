@@ -20,7 +20,7 @@ import rules
 from armybuilder.armies.models import Army, new_share_token
 from armybuilder.games import claims, selectors
 from armybuilder.games.models import Game, GameAction
-from rules import seats, table
+from rules import seats, table, table_rolls
 from rules.text import text_problem
 
 # shared with the page's engine (``rules.page.game``): one copy of each piece
@@ -319,15 +319,15 @@ def rally(
     its hits after are the engine's. Refused outside the source's rally phase. Where the
     rule rolls a die and none is typed, it is rolled from ``seed`` (a new one when none
     is given), so a resent rally rolls the same and anyone can check it."""
-    facts = table.check_facts(facts)
+    facts = table_rolls.check_facts(facts)
     table.checked_seed(seed)
 
     def make(locked: Game, state: selectors.GameState, actions: list[GameAction]) -> dict:
         engine, options = selectors.combat_rules(locked), selectors.options(locked)
-        table.rally_allowed(engine, options, state, facts)  # before the unit is looked up
+        table_rolls.rally_allowed(engine, options, state, facts)  # before the unit is looked up
         card = unit_card(locked, unit_id)
         seats.may_rally(selectors.turn_of(locked, state.turn), seat, card.side)
-        return table.rally(engine, options, state, card, facts, die, seed=seed)
+        return table_rolls.rally(engine, options, state, card, facts, die, seed=seed)
 
     return record_action(game, version, GameAction.RALLY, make, keyed, seat)
 

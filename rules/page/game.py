@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rules import initiative, table, table_words
+from rules import initiative, table, table_rolls, table_words
 from rules.combat import CombatRules, Phase
 from rules.registry import get_ruleset
 
@@ -89,17 +89,17 @@ def _payload(game: Game, at: table.Table, op: str, v: Mapping[str, Any]) -> dict
         return worked.payload()
     if op == "rally":
         die = table_words.read_rally_die(v.get("die") or "")
-        facts = table.check_facts(v.get("facts") or [])
+        facts = table_rolls.check_facts(v.get("facts") or [])
         table.checked_seed(v.get("seed") or "")
-        table.rally_allowed(game.engine, game.options, at, facts)
-        return table.rally(game.engine, game.options, at, _unit(game, v.get("unit")), facts, die,
+        table_rolls.rally_allowed(game.engine, game.options, at, facts)
+        return table_rolls.rally(game.engine, game.options, at, _unit(game, v.get("unit")), facts, die,
                            seed=v.get("seed") or "")  # fmt: skip
     if op == "force_morale":
         side = v.get("side")
         if side not in game.sides:
             raise table.Refused("Choose one of the game's two sides.")
         dice = table_words.read_dice(v.get("dice") or "")
-        return table.force_morale(game.engine, game.options, at, side, game.names[side],
+        return table_rolls.force_morale(game.engine, game.options, at, side, game.names[side],
                                   game.sides[side], dice, count=int(v.get("count") or 1),
                                   seed=v.get("seed") or "", bonus=int(v.get("bonus") or 0))  # fmt: skip
     if op == "initiative":
