@@ -36,7 +36,9 @@ def _world() -> tuple[Any, Any, int]:
         "restrictions": [], "deadline": now + timedelta(days=20),
         "reveal_at": now + timedelta(days=21),
     }  # fmt: skip
-    event = services.save_event(organiser, fields, [(viking, viking.latest_revision)], [])
+    event = services.save_event(
+        organiser, fields=fields, lists=[(viking, viking.latest_revision)], co_organisers=[]
+    )
     alice, bob = User.objects.create_user("ids-alice"), User.objects.create_user("ids-bob")
     preset = get_ruleset("into-the-dark").unit_presets(viking.data)[0][1]
     army = create_army(
@@ -44,8 +46,8 @@ def _world() -> tuple[Any, Any, int]:
          "army_list": "viking", "units": [dict(preset)]},
         owner=alice,
     )  # fmt: skip
-    hidden = services.submit(services.join(event, alice), army, alice)
-    services.join(event, bob)
+    hidden = services.submit(services.join(event, user=alice), army=army, by=alice)
+    services.join(event, user=bob)
     client = Client()
     client.force_login(bob)
     assert Submission.objects.filter(pk=hidden.pk).exists()

@@ -33,7 +33,7 @@ def _event() -> Any:
     viking = ArmyList.objects.get(ruleset="into-the-dark", slug="viking")
     event = services.save_event(
         organiser,
-        {
+        fields={
             "name": "Bench muster",
             "date": (now + timedelta(days=30)).date(),
             "place": "Bench hall",
@@ -44,8 +44,8 @@ def _event() -> Any:
             "deadline": now + timedelta(days=20),
             "reveal_at": now + timedelta(days=21),
         },
-        [(viking, viking.latest_revision)],
-        [],
+        lists=[(viking, viking.latest_revision)],
+        co_organisers=[],
     )
     presets = get_ruleset("into-the-dark").unit_presets(viking.data)
     hird, bondi = presets[0][1], presets[1][1]
@@ -62,7 +62,7 @@ def _event() -> Any:
             },
             owner=player,
         )
-        services.submit(services.join(event, player), army, player)
+        services.submit(services.join(event, user=player), army=army, by=player)
     Submission.objects.filter(entrant__event=event).update(state=Submission.APPROVED)
     return event
 

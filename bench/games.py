@@ -74,9 +74,9 @@ class Table:
     def new_game(self) -> None:
         from armybuilder.games import services
 
-        self.game = services.start_game(self.user, *self.armies)
+        self.game = services.start_game(self.user, army_a=self.armies[0], army_b=self.armies[1])
         while self.game.phase != "melee":
-            services.next_phase(self.game, self.game.version)
+            services.next_phase(self.game, version=self.game.version)
         self.games += 1
         self.turn = 0
 

@@ -39,7 +39,7 @@ def run() -> dict[str, Any]:
 
     user = User.objects.create_user("bench-lists")
     shipped = ArmyList.objects.get(ruleset="into-the-dark", slug="viking")
-    own = catalog_services.copy_list(user, shipped).army_list
+    own = catalog_services.copy_list(user, army_list=shipped).army_list
     entries = rules.get_ruleset("into-the-dark").list_entries(shipped.data, None)
     units = [dict(entries[i % len(entries)].values, name=f"Unit {i}") for i in range(UNITS)]
 

@@ -105,13 +105,15 @@ def run(runs: int | None = None) -> dict[str, Any]:
         for sheet in SHEETS:
 
             def uncached(document: dict[str, Any] = document, sheet: str = sheet) -> bytes:
-                html = services.army_sheet_html(document, sheet, for_pdf=True)
+                html = services.army_sheet_html(document, sheet=sheet, for_pdf=True)
                 return services.render_pdf(html)
 
             pdf = uncached()
             ms = _median_ms(uncached, runs)
-            key_pdf = services.army_sheet_pdf(document, sheet)  # fills the cache
-            cached_ms = _median_ms(lambda d=document, s=sheet: services.army_sheet_pdf(d, s), 5)
+            key_pdf = services.army_sheet_pdf(document, sheet=sheet)  # fills the cache
+            cached_ms = _median_ms(
+                lambda d=document, s=sheet: services.army_sheet_pdf(d, sheet=s), 5
+            )
             pages = _pages(pdf)
             print(
                 f"  {sheet:<7}{size:>6}{pages:>7}{ms:>13.1f}{ms / floor_ms:>9.1f}{cached_ms:>11.2f}"
@@ -131,7 +133,7 @@ def run(runs: int | None = None) -> dict[str, Any]:
     print(f"  cached: a repeat request for the same army, sheet and paper ({backend})")
     different = twelve_different_units()
     for paper in ("a4", "letter"):
-        pages = _pages(services.army_sheet_pdf(different, "roster", paper).pdf)
+        pages = _pages(services.army_sheet_pdf(different, sheet="roster", paper=paper).pdf)
         print(f"  roster of 12 different units on {paper}: {pages} pages (goal: 2)")
         results[f"twelve_different_{paper}_pages"] = pages
     return results

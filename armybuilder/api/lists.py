@@ -27,8 +27,10 @@ def _not_found() -> JsonResponse:
 
 def _readable(request: HttpRequest, ruleset: str, slug: str) -> tuple[ArmyList | None, str]:
     token = request.GET.get("token", "")
-    army_list = selectors.get_list(ruleset, slug)
-    if army_list is None or not services.can(request.user, "view", army_list, token):
+    army_list = selectors.get_list(ruleset, slug=slug)
+    if army_list is None or not services.can(
+        request.user, action="view", army_list=army_list, token=token
+    ):
         return None, token
     return army_list, token
 
@@ -47,7 +49,7 @@ def list_document(request: HttpRequest, ruleset: str, slug: str) -> HttpResponse
                 {"error": "revision: must be a whole number, e.g. ?revision=1", "path": ""},
                 status=400,
             )
-        revision = selectors.get_revision(army_list, int(wanted))
+        revision = selectors.get_revision(army_list, number=int(wanted))
         if revision is None:
             return JsonResponse(
                 {
@@ -56,7 +58,7 @@ def list_document(request: HttpRequest, ruleset: str, slug: str) -> HttpResponse
                 },
                 status=404,
             )
-    document = services.export_document(army_list, revision)
+    document = services.export_document(army_list, revision=revision)
     body = json.dumps(document, ensure_ascii=False, sort_keys=False)
     etag = '"' + hashlib.sha256(body.encode("utf-8")).hexdigest()[:32] + '"'
     response = get_conditional_response(request, etag=etag) or HttpResponse(
@@ -76,7 +78,7 @@ def _saved(saved: services.Saved) -> JsonResponse:
     army_list = saved.army_list
     url = reverse("api:list", kwargs={"ruleset": army_list.ruleset, "slug": army_list.slug})
     response = JsonResponse(
-        {"url": url, "document": services.export_document(army_list, saved.revision)},
+        {"url": url, "document": services.export_document(army_list, revision=saved.revision)},
         status=201,
     )
     response["Location"] = url
@@ -99,7 +101,7 @@ def import_list(request: HttpRequest) -> JsonResponse:
     if refused is not None:
         return refused
     try:
-        return _saved(services.import_list(request.user, read_json_body(request)))
+        return _saved(services.import_list(request.user, raw=read_json_body(request)))
     except BadBody as exc:
         return exc.response()
     except rules.MalformedDocument as exc:
@@ -118,7 +120,7 @@ def copy_list(request: HttpRequest, ruleset: str, slug: str) -> JsonResponse:
     if army_list is None:
         return _not_found()
     try:
-        return _saved(services.copy_list(request.user, army_list, token))
+        return _saved(services.copy_list(request.user, army_list=army_list, token=token))
     except services.ListRefused as exc:
         return JsonResponse({"error": str(exc), "path": ""}, status=403)
     except rules.MalformedDocument as exc:  # a stored list its rule set no longer accepts

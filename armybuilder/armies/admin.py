@@ -44,7 +44,7 @@ class ArmyAdmin(PrivateContentAdmin):
     def is_legal(self, army: Army) -> bool | None:
         """Checked as the builder checks it: against the revisions it is pinned to."""
         try:
-            _, report = check_document(army.document, army_lookup(army))
+            _, report = check_document(army.document, lookup=army_lookup(army))
         except rules.MalformedDocument:
             return None
         return report.valid

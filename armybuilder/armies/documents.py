@@ -178,8 +178,10 @@ def check_state(army: Army, raw: Any) -> rules.CheckState:
     lookup = army_lookup(army)  # the army's pinned revisions, not the lists' latest
     found = recall_check(army)
     if found is None:
-        return services.check_state(raw, lookup)
-    return services.recheck_document(raw, lookup, found.document, found.state)
+        return services.check_state(raw, lookup=lookup)
+    return services.recheck_document(
+        raw, lookup=lookup, previous_raw=found.document, previous=found.state
+    )
 
 
 def attach_document(army: Army, text: str | None) -> None:

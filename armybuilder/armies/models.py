@@ -133,7 +133,7 @@ class Army(models.Model):
         from rules.document import with_ids
 
         try:
-            parsed, _ = check_document(with_ids(self.document), army_lookup(self))
+            parsed, _ = check_document(with_ids(self.document), lookup=army_lookup(self))
         except MalformedDocument as exc:
             raise ValidationError({"document": exc.message}) from exc
         self.document = parsed.to_document()

@@ -21,14 +21,14 @@ __all__ = ["Preset", "as_key", "known", "presets", "unit_fields"]  # the engine'
 def list_data_of(army: Army, slug: Any) -> Mapping[str, Any] | None:
     if not slug:
         return None
-    found = get_list(army.ruleset, slug)
+    found = get_list(army.ruleset, slug=slug)
     return found.data if found else None
 
 
 def parsed_army(army: Army) -> rules.Army | None:
     """The army as the engine reads it (None if it does not read: no army-aware entries)."""
     try:
-        return parse_document(army.document, army_lookup(army))
+        return parse_document(army.document, lookup=army_lookup(army))
     except rules.MalformedDocument:
         return None
 

@@ -242,7 +242,7 @@ def army_summaries(armies: Iterable[Army]) -> list[ArmySummary]:
         except KeyError:
             title = army.ruleset
         try:
-            _, report = check_document(army.document, lookup_of(army))
+            _, report = check_document(army.document, lookup=lookup_of(army))
         except rules.MalformedDocument as exc:
             summaries.append(
                 ArmySummary(

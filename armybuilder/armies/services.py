@@ -47,34 +47,34 @@ from armybuilder.armies.presets import Preset, as_key, presets
 
 
 def save_document(
-    army: Army, raw: Any, version: int | None, note: RevisionNote | None = None
+    army: Army, *, raw: Any, version: int | None, note: RevisionNote | None = None
 ) -> Checked:
     """Parse ``raw`` and store it if ``army`` is still at ``version`` (else StaleVersion).
     A document that normalises to the stored one writes nothing and keeps the version."""
     return run(army, commands.ReplaceDocument(raw, version, note))
 
 
-def add_item(army: Army, kind: str, version: int | None, preset_key: str = "blank") -> Checked:
+def add_item(army: Army, *, kind: str, version: int | None, preset_key: str = "blank") -> Checked:
     return run(army, commands.Add(kind, preset_key, base_version=version))
 
 
-def duplicate_item(army: Army, kind: str, item_id: str) -> Checked:
+def duplicate_item(army: Army, *, kind: str, item_id: str) -> Checked:
     return run(army, commands.Duplicate(item_id))
 
 
-def move_item(army: Army, kind: str, item_id: str, delta: int) -> Checked:
+def move_item(army: Army, *, kind: str, item_id: str, delta: int) -> Checked:
     return run(army, commands.Move(item_id, delta))
 
 
-def delete_item(army: Army, kind: str, item_id: str) -> Checked:
+def delete_item(army: Army, *, kind: str, item_id: str) -> Checked:
     return run(army, commands.Delete(item_id))
 
 
-def update_settings(army: Army, data: Mapping[str, Any], version: int | None) -> Checked:
+def update_settings(army: Army, *, data: Mapping[str, Any], version: int | None) -> Checked:
     return run(army, commands.Settings(data, version))
 
 
-def roll_force(army: Army, version: int | None, seed: int | None = None) -> Checked:
+def roll_force(army: Army, *, version: int | None, seed: int | None = None) -> Checked:
     roll = commands.Roll(version) if seed is None else commands.Roll(version, seed)
     return run(army, roll)
 

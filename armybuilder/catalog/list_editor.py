@@ -62,7 +62,7 @@ def new_list(request: HttpRequest, slug: str) -> HttpResponse:
             data=copy.deepcopy(shape.empty),
         )
         try:
-            saved = services.create_list(request.user, listed)
+            saved = services.create_list(request.user, listed=listed)
         except ValidationError as exc:
             error = list_operations.said(exc)
         else:

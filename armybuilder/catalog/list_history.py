@@ -142,7 +142,7 @@ def _side(army_list: ArmyList, choice: str) -> tuple[str, Any] | None:
     if choice in ("", "now"):
         return "Now", army_list
     if choice.isdigit():
-        found = selectors.get_revision(army_list, int(choice))
+        found = selectors.get_revision(army_list, number=int(choice))
         return (f"Revision {choice}", found) if found else None
     return None
 
@@ -166,7 +166,7 @@ def compare(request: HttpRequest, slug: str, list_slug: str) -> HttpResponse:
 @require_POST
 def restore(request: HttpRequest, slug: str, list_slug: str, number: int) -> HttpResponse:
     army_list = authored_list_or_404(request, slug, list_slug)
-    found = selectors.get_revision(army_list, number)
+    found = selectors.get_revision(army_list, number=number)
     if found is None:
         messages.error(request, f"The list has no revision {number}.")
         return redirect(history_url(army_list))
@@ -174,7 +174,7 @@ def restore(request: HttpRequest, slug: str, list_slug: str, number: int) -> Htt
         with transaction.atomic():
             locked = ArmyList.objects.select_for_update().get(pk=army_list.pk)
             saved = services.edit_list(
-                request.user, locked, kind="restore", restores=number, **content_of(found)
+                request.user, army_list=locked, kind="restore", restores=number, **content_of(found)
             )
     except (ValidationError, services.ListRefused) as exc:
         messages.error(request, f"Revision {number} cannot be restored: {exc}")

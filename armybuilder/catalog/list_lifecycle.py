@@ -38,7 +38,7 @@ def delete_list(user: Any, army_list: ArmyList) -> str:
     dead; the armies and event submissions pinned to its revisions go on reading the
     revision they were checked against. Its author may restore it for
     ``LIST_RESTORE_DAYS`` days. What keeps its revisions ("" when nothing does)."""
-    if not can(user, "delete", army_list):
+    if not can(user, action="delete", army_list=army_list):
         raise ListRefused("only the list's author can delete it")
     SharedList.objects.filter(army_list=army_list).delete()
     army_list.status_before_delete = army_list.status

@@ -208,7 +208,7 @@ def _saved(locked: ArmyList, change: Change, context: Context, content: dict[str
            place: Place, done: str, kind: str = "edit", restores: int | None = None,
            ) -> Outcome:  # fmt: skip
     try:
-        services.edit_list(context.user, locked, kind=kind, restores=restores, **content)
+        services.edit_list(context.user, army_list=locked, kind=kind, restores=restores, **content)
     except ValidationError as exc:
         raise Refusal(said(exc), place if change.op == "meta" else Place(change.op)) from None
     except services.ListRefused as exc:

@@ -31,8 +31,10 @@ def authored_list_or_404(
 ) -> ArmyList:
     """The list if the request may edit it, else 404; ``record=False``: a support use is
     not logged again (``services.can``), for what an open editor asks every second."""
-    army_list = selectors.get_list(slug, list_slug)
-    if army_list is None or not services.can(request.user, "edit", army_list, record=record):
+    army_list = selectors.get_list(slug, slug=list_slug)
+    if army_list is None or not services.can(
+        request.user, action="edit", army_list=army_list, record=record
+    ):
         raise Http404("no such army list")
     return army_list
 
@@ -53,7 +55,7 @@ def list_status(request: HttpRequest, slug: str, list_slug: str) -> HttpResponse
         messages.error(request, "Choose private, shared by link or submitted for publishing.")
         return redirect(list_page_url(army_list))
     try:
-        services.set_status(request.user, army_list, status)
+        services.set_status(request.user, army_list=army_list, status=status)
     except services.ListRefused as exc:
         messages.error(request, str(exc))
     else:
@@ -64,7 +66,7 @@ def list_status(request: HttpRequest, slug: str, list_slug: str) -> HttpResponse
 @require_POST
 def list_revoke(request: HttpRequest, slug: str, list_slug: str) -> HttpResponse:
     army_list = authored_list_or_404(request, slug, list_slug)
-    services.revoke_link(request.user, army_list)
+    services.revoke_link(request.user, army_list=army_list)
     messages.success(request, "The old link no longer works.")
     return redirect(list_page_url(army_list))
 
@@ -92,7 +94,7 @@ def list_delete(request: HttpRequest, slug: str, list_slug: str) -> HttpResponse
 @require_POST
 def list_undelete(request: HttpRequest, slug: str, list_slug: str) -> HttpResponse:
     """Undo a delete (its author, within ``LIST_RESTORE_DAYS`` days); back to its page."""
-    army_list = selectors.deleted_list(slug, list_slug)
+    army_list = selectors.deleted_list(slug, slug=list_slug)
     if army_list is None or not getattr(request.user, "is_authenticated", False):
         raise Http404("no such army list")
     try:
@@ -115,7 +117,7 @@ def remember_shared(request: HttpRequest, army_list: ArmyList, token: str) -> No
 
 
 def _copy(request: HttpRequest, army_list: ArmyList, token: str = "") -> HttpResponse:
-    saved = services.copy_list(request.user, army_list, token)
+    saved = services.copy_list(request.user, army_list=army_list, token=token)
     messages.success(request, f"{army_list.name} copied to your lists: change it as you like.")
     return redirect(list_page_url(saved.army_list))
 
@@ -124,8 +126,8 @@ def _copy(request: HttpRequest, army_list: ArmyList, token: str = "") -> HttpRes
 @require_http_methods(["GET", "HEAD", "POST"])
 def list_copy(request: HttpRequest, slug: str, list_slug: str) -> HttpResponse:
     """GET: what copying does, with the button (works without JS); POST: copy it."""
-    army_list = selectors.get_list(slug, list_slug)
-    if army_list is None or not services.can(request.user, "copy", army_list):
+    army_list = selectors.get_list(slug, slug=list_slug)
+    if army_list is None or not services.can(request.user, action="copy", army_list=army_list):
         raise Http404("no such army list")
     if request.method == "POST":
         return _copy(request, army_list)
@@ -137,7 +139,9 @@ def shared_list_copy(request: HttpRequest, token: str) -> HttpResponse:
     """Copy a list shared by link: the link is checked first, so a made-up one is 404
     even for a visitor, who is then asked to sign in."""
     army_list = selectors.get_list_by_token(token)
-    if army_list is None or not services.can(request.user, "view", army_list, token):
+    if army_list is None or not services.can(
+        request.user, action="view", army_list=army_list, token=token
+    ):
         raise Http404("no such army list")
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())

@@ -11,9 +11,9 @@ answers the pins an upgrade, an undo or an imported file's revisions come to
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from django.db.models import Q
 
@@ -167,14 +167,19 @@ class UpgradeDiff:
 
 
 Checked = tuple[rules.Army | None, rules.Report | None, str]
+
+
 # the engine's check of a document against a lookup: ``catalog.services.check_document``,
 # handed in by ``services.upgrade_diff`` (only the services call the engine's check)
-CheckDocument = Callable[[Any, rules.ListLookup], tuple[rules.Army, rules.Report]]
+class CheckDocument(Protocol):
+    def __call__(
+        self, raw: Any, /, *, lookup: rules.ListLookup
+    ) -> tuple[rules.Army, rules.Report]: ...
 
 
 def _check(check: CheckDocument, army: PinnedArmy, pins: Mapping[str, int]) -> Checked:
     try:
-        parsed, report = check(army.document, pinned_lookup(army.owner_id, pins))
+        parsed, report = check(army.document, lookup=pinned_lookup(army.owner_id, list_pins=pins))
     except rules.MalformedDocument as exc:  # e.g. a unit's allied list is gone
         return None, None, exc.message
     return parsed, report, ""

@@ -161,10 +161,10 @@ def lookup_for(user: Any) -> Lookup:
 
 def army_lookup(army: PinnedArmy) -> Lookup:
     """The ListLookup an army is checked with (``pinned_lookup`` of its owner and pins)."""
-    return pinned_lookup(army.owner_id, army.list_pins)
+    return pinned_lookup(army.owner_id, list_pins=army.list_pins)
 
 
-def pinned_lookup(owner_id: int | None, list_pins: Mapping[str, Any] | None) -> Lookup:
+def pinned_lookup(owner_id: int | None, *, list_pins: Mapping[str, Any] | None) -> Lookup:
     """The ListLookup of an army of ``owner_id`` pinned to ``list_pins``: every list the
     owner may build on (public, their own, shared with them by a working link) at its
     latest revision, except the pinned lists, which answer their pinned revision's data and
@@ -239,7 +239,7 @@ def lists_for(ruleset: str) -> list[ArmyList]:
     return list(ArmyList.objects.filter(public_lists(), ruleset=ruleset).order_by("name"))
 
 
-def lists_of_user(user: Any, ruleset: str | None = None) -> list[ArmyList]:
+def lists_of_user(user: Any, *, ruleset: str | None = None) -> list[ArmyList]:
     """The lists ``user`` wrote (none for a visitor), newest change first."""
     if user is None or not getattr(user, "is_authenticated", False):
         return []
@@ -255,7 +255,7 @@ class DeletedList:
     restorable_until: datetime
 
 
-def deleted_lists_of_user(user: Any, ruleset: str) -> list[DeletedList]:
+def deleted_lists_of_user(user: Any, *, ruleset: str) -> list[DeletedList]:
     """The lists ``user`` deleted that they may still restore, newest delete first."""
     if user is None or not getattr(user, "is_authenticated", False):
         return []
@@ -266,12 +266,12 @@ def deleted_lists_of_user(user: Any, ruleset: str) -> list[DeletedList]:
     return [DeletedList(a, a.deleted_at + keep) for a in found if a.deleted_at is not None]
 
 
-def deleted_list(ruleset: str, slug: str) -> ArmyList | None:
+def deleted_list(ruleset: str, *, slug: str) -> ArmyList | None:
     """The deleted list with this slug (callers ask ``list_lifecycle.restorable``)."""
     return ArmyList.objects.filter(ruleset=ruleset, slug=slug, status=DELETED).first()
 
 
-def lists_shared_with(user: Any, ruleset: str | None = None) -> list[ArmyList]:
+def lists_shared_with(user: Any, *, ruleset: str | None = None) -> list[ArmyList]:
     """Other players' lists, not public, that ``user`` may build on: opened by a share link
     that still works, or granted to them (an event they are in pins it), by name."""
     if user is None or not getattr(user, "is_authenticated", False):
@@ -294,7 +294,7 @@ def list_counts() -> dict[str, int]:
     return {row["ruleset"]: row["n"] for row in rows}
 
 
-def get_list(ruleset: str, slug: str) -> ArmyList | None:
+def get_list(ruleset: str, *, slug: str) -> ArmyList | None:
     """The list with this slug, whoever may read it: callers decide (``can_view``)."""
     return ArmyList.objects.filter(ruleset=ruleset, slug=slug).exclude(status=DELETED).first()
 
@@ -306,7 +306,7 @@ def get_list_by_token(token: str) -> ArmyList | None:
     return ArmyList.objects.filter(share_token=token).first()
 
 
-def get_revision(army_list: ArmyList, number: int) -> ArmyListRevision | None:
+def get_revision(army_list: ArmyList, *, number: int) -> ArmyListRevision | None:
     return ArmyListRevision.objects.filter(army_list=army_list, number=number).first()
 
 

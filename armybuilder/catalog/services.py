@@ -53,7 +53,7 @@ FIXTURES_DIR = Path(settings.BASE_DIR) / "fixtures"
 CONTENT = ("name", "period", "source_note", "data")
 
 
-def check_document(raw: Any, lookup: Lookup | None = None) -> tuple[rules.Army, rules.Report]:
+def check_document(raw: Any, *, lookup: Lookup | None = None) -> tuple[rules.Army, rules.Report]:
     """Parse and check a raw document against the lists in the database (by default the
     public ones, at the revisions the document's ``list_revisions`` names, else their
     latest; ``selectors.army_lookup`` for a saved army's pins).
@@ -63,20 +63,20 @@ def check_document(raw: Any, lookup: Lookup | None = None) -> tuple[rules.Army, 
     return rules.check_document(raw, lookup or document_lookup(raw))
 
 
-def parse_document(raw: Any, lookup: Lookup) -> rules.Army:
+def parse_document(raw: Any, *, lookup: Lookup) -> rules.Army:
     """The engine's strict parse of a raw document against ``lookup``'s lists, unchecked
     (what the builder's presets read). Raises ``rules.MalformedDocument``."""
     return rules.parse_document(raw, lookup)
 
 
-def check_state(raw: Any, lookup: Lookup) -> rules.CheckState:
+def check_state(raw: Any, *, lookup: Lookup) -> rules.CheckState:
     """Parse and check a raw document, keeping the state a later re-check of one unit
     starts from (``recheck_document``). Raises ``rules.MalformedDocument``."""
     return rules.check_state(rules.parse_document(raw, lookup))
 
 
 def recheck_document(
-    raw: Any, lookup: Lookup, previous_raw: Any, previous: rules.CheckState
+    raw: Any, *, lookup: Lookup, previous_raw: Any, previous: rules.CheckState
 ) -> rules.CheckState:
     """The check of ``raw`` from the check of ``previous_raw`` it changes: only an edited
     unit is re-checked (``rules.recheck_document``). Raises ``rules.MalformedDocument``."""
@@ -89,7 +89,7 @@ def upgrade_diff(army: PinnedArmy) -> UpgradeDiff | None:
     return pins.upgrade_diff(army, check_document)
 
 
-def check_with_list_document(raw: Any, listed: ListDocument) -> tuple[rules.Army, rules.Report]:
+def check_with_list_document(raw: Any, *, listed: ListDocument) -> tuple[rules.Army, rules.Report]:
     """Check an army document against a list given as a ``muster.list/1`` document: the
     list answers for its slug, the database's public lists for the rest."""
 
@@ -114,7 +114,7 @@ def _is_author(user: Any, army_list: ArmyList) -> bool:
 
 
 def can(
-    user: Any, action: str, army_list: ArmyList, token: str = "", *, record: bool = True
+    user: Any, *, action: str, army_list: ArmyList, token: str = "", record: bool = True
 ) -> bool:
     """May ``user`` (a visitor: AnonymousUser or None) do ``action`` to ``army_list``?
 
@@ -256,7 +256,7 @@ def _user_slug(ruleset: str, wish: str) -> str:
 MY_COPY = " — my copy"
 
 
-def create_list(user: Any, listed: ListDocument, *, family: str = "") -> Saved:
+def create_list(user: Any, *, listed: ListDocument, family: str = "") -> Saved:
     """A new private list of ``user`` with the document's content (revision 1).
 
     ``family``: the slug of the list this one copies (a copy of a copy joins the first
@@ -307,44 +307,44 @@ def _own_name(user: Any, ruleset: str, name: str) -> str:
     return candidate
 
 
-def import_list(user: Any, raw: Any) -> Saved:
+def import_list(user: Any, *, raw: Any) -> Saved:
     """Import a ``muster.list/1`` document (already read as JSON) as a new list of ``user``:
     a copy of the list the document is (its ``family``, else its ``slug``).
 
     ``MalformedDocument`` names the path at fault; nothing is saved on any refusal.
     """
     listed = parse_list_document(raw)
-    return create_list(user, listed, family=listed.family_slug)
+    return create_list(user, listed=listed, family=listed.family_slug)
 
 
-def copy_list(user: Any, army_list: ArmyList, token: str = "") -> Saved:
+def copy_list(user: Any, *, army_list: ArmyList, token: str = "") -> Saved:
     """A private copy for ``user`` of a list they may read (its latest revision), in the
     list's family."""
-    if not can(user, "copy", army_list, token):
+    if not can(user, action="copy", army_list=army_list, token=token):
         raise ListRefused("you cannot copy this list")
     listed = parse_list_document(export_document(army_list))
-    return create_list(user, listed, family=army_list.family_slug)
+    return create_list(user, listed=listed, family=army_list.family_slug)
 
 
 def edit_list(
     user: Any,
-    army_list: ArmyList,
     *,
+    army_list: ArmyList,
     kind: str = "edit",
     restores: int | None = None,
     **content: Any,
 ) -> Saved:
-    if not can(user, "edit", army_list):
+    if not can(user, action="edit", army_list=army_list):
         raise ListRefused("only the list's author can change it")
     return save_list(army_list, by=user, kind=kind, restores=restores, **content)
 
 
-def set_status(user: Any, army_list: ArmyList, status: str) -> ArmyList:
+def set_status(user: Any, *, army_list: ArmyList, status: str) -> ArmyList:
     """Private, shared by link (a new unguessable token), submitted, or (staff) published."""
     if status == PUBLISHED:
-        allowed = can(user, "publish", army_list)
+        allowed = can(user, action="publish", army_list=army_list)
     elif status in (PRIVATE, LINK, SUBMITTED):
-        allowed = can(user, "edit", army_list) and army_list.author_id is not None
+        allowed = can(user, action="edit", army_list=army_list) and army_list.author_id is not None
     else:
         raise ListRefused(f"{status!r} is not a list status")
     if not allowed:
@@ -360,16 +360,16 @@ def set_status(user: Any, army_list: ArmyList, status: str) -> ArmyList:
     return army_list
 
 
-def revoke_link(user: Any, army_list: ArmyList) -> ArmyList:
+def revoke_link(user: Any, *, army_list: ArmyList) -> ArmyList:
     """Sharing by link starts afresh: the old link stops working at once."""
-    if not can(user, "edit", army_list):
+    if not can(user, action="edit", army_list=army_list):
         raise ListRefused("only the list's author can change its link")
     army_list.share_token = new_share_token() if army_list.status == LINK else None
     ArmyList.objects.filter(pk=army_list.pk).update(share_token=army_list.share_token)
     return army_list
 
 
-def export_document(army_list: ArmyList, revision: ArmyListRevision | None = None) -> dict:
+def export_document(army_list: ArmyList, *, revision: ArmyListRevision | None = None) -> dict:
     """The ``muster.list/1`` document of a list's revision (default: the latest)."""
     source: Any = revision if revision is not None else army_list
     number = revision.number if revision is not None else army_list.latest_revision

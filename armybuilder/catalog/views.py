@@ -57,8 +57,8 @@ def ruleset_version(slug: str, **_: Any) -> Version | None:
 def ruleset_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """A rule set's page; a player who wrote lists for it also reads them there ("Your
     lists"), drawn fresh: the cached page's version follows the public lists only."""
-    own = selectors.lists_of_user(request.user, slug)
-    deleted = selectors.deleted_lists_of_user(request.user, slug)
+    own = selectors.lists_of_user(request.user, ruleset=slug)
+    deleted = selectors.deleted_lists_of_user(request.user, ruleset=slug)
     if own or deleted:
         return _ruleset_page(request, slug, own, deleted)
     return _cached_ruleset_page(request, slug)
@@ -126,9 +126,9 @@ def public_list_version(slug: str, list_slug: str, **_: Any) -> Version | None:
 @versioned_page(public_list_version)  # ETag, 304, cached HTML for public lists
 def army_list_detail(request: HttpRequest, slug: str, list_slug: str) -> HttpResponse:
     ruleset = ruleset_or_404(slug)
-    army_list = selectors.get_list(slug, list_slug)
+    army_list = selectors.get_list(slug, slug=list_slug)
     # a list only its author (or staff) may read is not found for anyone else
-    if army_list is None or not services.can(request.user, "view", army_list):
+    if army_list is None or not services.can(request.user, action="view", army_list=army_list):
         raise Http404("no such army list")
     return _list_page(request, ruleset, army_list)
 
@@ -137,7 +137,9 @@ def army_list_detail(request: HttpRequest, slug: str, list_slug: str) -> HttpRes
 def shared_list(request: HttpRequest, token: str) -> HttpResponse:
     """A list shared by link: readable by whoever has the link, until it is revoked."""
     army_list = selectors.get_list_by_token(token)
-    if army_list is None or not services.can(request.user, "view", army_list, token):
+    if army_list is None or not services.can(
+        request.user, action="view", army_list=army_list, token=token
+    ):
         raise Http404("no such army list")
     list_views.remember_shared(request, army_list, token)
     response = _list_page(request, ruleset_or_404(army_list.ruleset), army_list, token)
@@ -159,11 +161,15 @@ def _list_page(
             "page": page,
             "token": token,
             # only whether to show the author's buttons: using them is what gets logged
-            "is_author": services.can(request.user, "edit", army_list, record=False),
+            "is_author": services.can(
+                request.user, action="edit", army_list=army_list, record=False
+            ),
             # an event's entrant may read a list shared with the event, never copy it (a
             # visitor is offered the copy, which asks them to sign in first)
             "may_copy": not request.user.is_authenticated
-            or services.can(request.user, "copy", army_list, token, record=False),
+            or services.can(
+                request.user, action="copy", army_list=army_list, token=token, record=False
+            ),
             "shared_url": (
                 request.build_absolute_uri(
                     reverse("catalog:shared_list", args=[army_list.share_token])

@@ -103,9 +103,9 @@ def entrants(request: HttpRequest, code: str) -> JsonResponse:
     """Organisers: every entrant with state and problems. After the reveal, to whoever may
     see the armies: the entrants whose approved army is shown."""
     found = selectors.event_or_404(code)
-    if not selectors.sees_revealed(found, request.user):
+    if not selectors.sees_revealed(found, user=request.user):
         raise Http404
-    full = selectors.runs(found, request.user)
+    full = selectors.runs(found, user=request.user)
     rows = desk_rows(found)
     if not full:
         approved = {s.pk for s in selectors.approved_submissions(found)}
@@ -117,7 +117,7 @@ def entrants(request: HttpRequest, code: str) -> JsonResponse:
 def submissions(request: HttpRequest, code: str) -> JsonResponse:
     """The approved armies, in entrant order, each a ``muster.army/1`` document."""
     found = selectors.event_or_404(code)
-    if not selectors.sees_revealed(found, request.user):
+    if not selectors.sees_revealed(found, user=request.user):
         raise Http404
     return JsonResponse(
         {
@@ -136,7 +136,7 @@ def submissions(request: HttpRequest, code: str) -> JsonResponse:
 @_event_api
 def submission(request: HttpRequest, code: str, submission: int) -> JsonResponse:
     found = selectors.event_or_404(code)
-    shown = selectors.visible_submission_or_404(found, submission, request.user)
+    shown = selectors.visible_submission_or_404(found, pk=submission, user=request.user)
     return JsonResponse(selectors.army_file(shown))
 
 

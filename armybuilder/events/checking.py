@@ -105,9 +105,9 @@ def check_for_event(
         total = _total_of(document, owner_id, own_pins or {})
         return EventCheck(dict(document), {}, total, (outside.to_json(),))
     pins = pins_for_event(document, rules_, own_pins or {})
-    lookup = pinned_lookup(owner_id, pins)
+    lookup = pinned_lookup(owner_id, list_pins=pins)
     try:
-        parsed, report = check_document(document, lookup)
+        parsed, report = check_document(document, lookup=lookup)
     except rules.MalformedDocument as exc:
         return EventCheck(None, pins, None, (), exc.message)
     issues = (*report.issues, *check_event(parsed, report, rules_))
@@ -123,7 +123,9 @@ def _total_of(document: Any, owner_id: int | None, pins: Mapping[str, int]) -> i
     """An army's points on its own lists: an army on a list the event does not allow (or
     no longer allows) still shows its total beside the problem."""
     try:
-        return check_document(document, pinned_lookup(owner_id, pins))[1].total_points
+        return check_document(document, lookup=pinned_lookup(owner_id, list_pins=pins))[
+            1
+        ].total_points
     except rules.MalformedDocument:
         return None
 

@@ -30,9 +30,9 @@ from rules.restrictions import event_rules_document
 
 
 def desk(request: HttpRequest, code: str) -> HttpResponse:
-    event = selectors.organised_event_or_404(code, request.user)
+    event = selectors.organised_event_or_404(code, user=request.user)
     rows = [
-        replace(r, behalf=tuple(selectors.behalf_armies(r.entrant, request.user)))
+        replace(r, behalf=tuple(selectors.behalf_armies(r.entrant, by=request.user)))
         if r.submission is None and r.entrant.state == Entrant.ENTERED
         else r
         for r in desk_rows(event)
@@ -67,7 +67,7 @@ def desk(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def desk_csv(request: HttpRequest, code: str) -> HttpResponse:
-    event = selectors.organised_event_or_404(code, request.user)
+    event = selectors.organised_event_or_404(code, user=request.user)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="event-{event.code}-entrants.csv"'
     writer = csv.writer(response)
@@ -140,44 +140,44 @@ DRAFT = "event-note-draft-{}"  # a refused decision's message, kept for the page
 
 @require_POST
 def entrant_action(request: HttpRequest, code: str, entrant: int, action: str) -> HttpResponse:
-    event = selectors.organised_event_or_404(code, request.user)
+    event = selectors.organised_event_or_404(code, user=request.user)
     found = Entrant.objects.filter(event=event, pk=entrant).select_related("event").first()
     if found is None or action not in ACTIONS:
         raise Http404("no such entrant")
     by = request.user
-    seen = services.seen_of(request.POST.get("submission"), request.POST.get("version"))
+    seen = services.seen_of(request.POST.get("submission"), version=request.POST.get("version"))
     back = _back(request, event, found)
     try:
         if action in ("lock", "unlock", "follow"):
             lock = {"lock": Entrant.LOCKED, "unlock": Entrant.OPEN, "follow": Entrant.FOLLOWS}
-            services.set_lock(found, by, lock[action])
+            services.set_lock(found, by=by, lock=lock[action])
         elif action == "return":
-            services.return_to_draft(found, by, seen)
+            services.return_to_draft(found, by=by, seen=seen)
         elif action == "withdraw":
-            services.withdraw(found, by)
+            services.withdraw(found, by=by)
         elif action == "reinstate":
-            services.reinstate(found, by)
+            services.reinstate(found, by=by)
         elif action in ("checkin", "absent"):
-            services.check_in(found, by, action == "checkin")
+            services.check_in(found, by=by, present=action == "checkin")
         elif action == "note":
             services.post_note(
                 found,
-                by,
-                request.POST.get("text", ""),
-                request.POST.get("state", ""),
+                by=by,
+                text=request.POST.get("text", ""),
+                state=request.POST.get("state", ""),
                 runs_event=True,
                 seen=seen,
                 approve_not_legal=request.POST.get("approve_not_legal") == "1",
             )
         elif action == "remind":
-            services.remind(found, by)
+            services.remind(found, by=by)
         else:
             army = _behalf_army(found, by, request.POST.get("army", ""))
             if army is None:
                 raise services.Refused(
                     "Choose an army the player submitted to this event, or one you built."
                 )
-            services.submit(found, army, by, on_behalf=True)
+            services.submit(found, army=army, by=by, on_behalf=True)
     except services.Refused as exc:
         if action == "note" and request.POST.get("text", "").strip():
             request.session[DRAFT.format(found.pk)] = request.POST.get("text", "")[:5000]
@@ -216,16 +216,16 @@ def _behalf_army(entrant: Entrant, by: Any, pk: str) -> Army | None:
         number = int(pk)
     except (TypeError, ValueError):
         return None
-    return selectors.behalf_armies(entrant, by).filter(pk=number).first()
+    return selectors.behalf_armies(entrant, by=by).filter(pk=number).first()
 
 
 @require_POST
 def reopen(request: HttpRequest, code: str) -> HttpResponse:
     """After the reveal the organiser may reopen submissions, and make them final again."""
-    event = selectors.organised_event_or_404(code, request.user)
+    event = selectors.organised_event_or_404(code, user=request.user)
     opening = request.POST.get("open") == "1"
     try:
-        services.reopen(event, request.user, open_=opening)
+        services.reopen(event, by=request.user, open_=opening)
     except services.Refused as exc:
         messages.error(request, exc.message)
     else:
@@ -240,8 +240,8 @@ def reopen(request: HttpRequest, code: str) -> HttpResponse:
 
 def submission_page(request: HttpRequest, code: str, submission: int) -> HttpResponse:
     event = selectors.event_or_404(code)
-    found = selectors.visible_submission_or_404(event, submission, request.user)
-    runs = selectors.runs(event, request.user)
+    found = selectors.visible_submission_or_404(event, pk=submission, user=request.user)
+    runs = selectors.runs(event, user=request.user)
     context = {
         "event": event,
         "submission": found,
@@ -259,7 +259,9 @@ def submission_page(request: HttpRequest, code: str, submission: int) -> HttpRes
         "notes": list(found.entrant.notes.select_related("author", "submission"))
         if runs or found.entrant.user_id == request.user.pk
         else [],
-        "player_armies": list(selectors.behalf_armies(found.entrant, request.user)) if runs else [],
+        "player_armies": list(selectors.behalf_armies(found.entrant, by=request.user))
+        if runs
+        else [],
         "newest": found.entrant.submissions.order_by("-number").first() if runs else None,
         "final": selectors.final(event),
         "draft": request.session.pop(DRAFT.format(found.entrant_id), "") if runs else "",
@@ -275,9 +277,9 @@ def submission_page(request: HttpRequest, code: str, submission: int) -> HttpRes
 def submitted_report(submission: Submission) -> Any:
     """The submitted army's check report, unit by unit, against the revisions it was
     submitted with (None if it no longer reads: the stored verdict still stands)."""
-    lookup = pinned_lookup(submission.entrant.user_id, submission.list_revisions)
+    lookup = pinned_lookup(submission.entrant.user_id, list_pins=submission.list_revisions)
     try:
-        return check_document(submission.document, lookup)[1]
+        return check_document(submission.document, lookup=lookup)[1]
     except rules.MalformedDocument:
         return None
 
@@ -286,7 +288,7 @@ def submission_file(request: HttpRequest, code: str, submission: int) -> HttpRes
     """The submitted army as its ``muster.army/1`` file (with the revisions it was checked
     against), for whoever may read the submission."""
     event = selectors.event_or_404(code)
-    found = selectors.visible_submission_or_404(event, submission, request.user)
+    found = selectors.visible_submission_or_404(event, pk=submission, user=request.user)
     document = selectors.army_file(found)
     response = HttpResponse(
         json.dumps(document, indent=2, ensure_ascii=False), content_type="application/json"
@@ -314,7 +316,7 @@ def rules_file(request: HttpRequest, code: str) -> HttpResponse:
     event = selectors.event_or_404(code)
     # the organisers read every list the event still shows (``readable_allowed``), after
     # the event too; anyone else only what the event's grant or the public catalogue opens
-    runs = selectors.runs(event, request.user)
+    runs = selectors.runs(event, user=request.user)
     if not runs and not lists_shown(request.user, readable_allowed(event))["readable_all"]:
         raise Http404("no such event")
     response = HttpResponse(

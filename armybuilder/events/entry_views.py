@@ -24,7 +24,7 @@ from armybuilder.nostore import no_store
 
 def _entrant_or_404(request: HttpRequest, code: str) -> tuple[Event, Entrant]:
     event = selectors.event_or_404(code)
-    entrant = selectors.entrant_of(event, request.user)
+    entrant = selectors.entrant_of(event, user=request.user)
     if entrant is None:
         raise Http404("not entered")
     return event, entrant
@@ -96,7 +96,7 @@ def submit(request: HttpRequest, code: str) -> HttpResponse:
         messages.error(request, f"Choose one of your {event_words(event).ruleset} armies.")
         return redirect(_entry_url(event))
     try:
-        made = services.submit(entrant, army, request.user)
+        made = services.submit(entrant, army=army, by=request.user)
     except services.Refused as exc:
         messages.error(request, exc.message)
         return redirect(f"{_entry_url(event)}?army={army.pk}")
@@ -133,7 +133,7 @@ def roll(request: HttpRequest, code: str) -> HttpResponse:
         messages.error(request, "Choose one of the event's army lists.")
         return redirect(_entry_url(event))
     try:
-        services.roll_force(entrant, army_list, request.user)
+        services.roll_force(entrant, army_list=army_list, by=request.user)
     except services.Refused as exc:
         messages.error(request, exc.message)
     else:
@@ -145,7 +145,9 @@ def roll(request: HttpRequest, code: str) -> HttpResponse:
 def reply(request: HttpRequest, code: str) -> HttpResponse:
     event, entrant = _entrant_or_404(request, code)
     try:
-        services.post_note(entrant, request.user, request.POST.get("text", ""), runs_event=False)
+        services.post_note(
+            entrant, by=request.user, text=request.POST.get("text", ""), runs_event=False
+        )
     except services.Refused as exc:
         messages.error(request, exc.message)
     else:

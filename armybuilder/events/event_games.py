@@ -29,7 +29,7 @@ class Refused(Exception):
 
 def may_attach(event: Event, user: Any) -> bool:
     """An entered entrant may attach their own games to the event."""
-    entrant = selectors.entrant_of(event, user)
+    entrant = selectors.entrant_of(event, user=user)
     return entrant is not None and entrant.state == Entrant.ENTERED
 
 
@@ -62,9 +62,9 @@ def sees_games(event: Event, user: Any) -> bool:
     """Who sees every game attached to the event: the organisers always; its entrants from
     the reveal (a game names the armies in it, which entrants may not see before then);
     nobody else, even on a public event. Before that a player sees only their own."""
-    if selectors.runs(event, user):
+    if selectors.runs(event, user=user):
         return True
-    entrant = selectors.entrant_of(event, user)
+    entrant = selectors.entrant_of(event, user=user)
     return entrant is not None and entrant.state == Entrant.ENTERED and selectors.revealed(event)
 
 
@@ -92,7 +92,7 @@ def attached_games(event: Event, user: Any) -> list[AttachedGame]:
         game = row.game
         game.__dict__["_lookups"] = lookups
         try:
-            summary = games.summary(game, games.state_of(game, game.actions.all()))
+            summary = games.summary(game, state=games.state_of(game, actions=game.actions.all()))
         except (KeyError, rules.MalformedDocument):  # one unreadable game: not the page down
             continue
         found.append(AttachedGame(game, summary, game.owner_id == getattr(user, "pk", None)))

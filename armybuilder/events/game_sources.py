@@ -69,7 +69,7 @@ def revealed_opponents(user: Any) -> list[EventArmies]:
     ).distinct()
     found = []
     for event in entered.order_by("-date", "name"):
-        if not events.sees_revealed(event, user):
+        if not events.sees_revealed(event, user=user):
             continue
         theirs = [s for s in events.approved_submissions(event) if s.entrant.user_id != user.pk]
         if theirs:
@@ -95,7 +95,7 @@ def start_from_submission(owner: AbstractBaseUser, army_a: Army, submission: Sub
     """A game of ``owner``'s army against an event's revealed army, attached to that event
     (both or neither: a refused start attaches nothing)."""
     with transaction.atomic():
-        game = services.start_game(owner, army_a, submitted_army(submission))  # type: ignore[arg-type]
+        game = services.start_game(owner, army_a=army_a, army_b=submitted_army(submission))  # type: ignore[arg-type]
         EventGame.objects.create(event=submission.entrant.event, game=game, attached_by=owner)
     return game
 

@@ -83,5 +83,6 @@ def readable_slugs(user: Any, items: Any) -> set[str]:
     return {
         item.army_list.slug
         for item in items
-        if item.army_list.is_public or can(user, "view", item.army_list, record=False)
+        if item.army_list.is_public
+        or can(user, action="view", army_list=item.army_list, record=False)
     }

@@ -76,7 +76,7 @@ def make_pack_pdf(
         document = army_file(submission)
         for sheet in sheets:
             printed = army_sheet_pdf(
-                document, sheet, "a4", saved=SavedArmy(submission.entrant.user_id)
+                document, sheet=sheet, paper="a4", saved=SavedArmy(submission.entrant.user_id)
             )
             writer.append(io.BytesIO(printed.pdf))
             done += 1

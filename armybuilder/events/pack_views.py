@@ -14,7 +14,7 @@ from armybuilder.events.tasks import make_pack
 def pack(request: HttpRequest, code: str) -> HttpResponse:
     """GET: the newest pack's progress (htmx polls the panel while it is being made).
     POST: queue a new pack of the approved armies as they are now."""
-    event = selectors.organised_event_or_404(code, request.user)
+    event = selectors.organised_event_or_404(code, user=request.user)
     if request.method == "POST":
         made = Pack.objects.create(
             event=event, requested_by=request.user, with_qrs=request.POST.get("qrs") == "1"
@@ -33,7 +33,7 @@ def pack(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def pack_pdf(request: HttpRequest, code: str, pack: int) -> HttpResponse:
-    event = selectors.organised_event_or_404(code, request.user)
+    event = selectors.organised_event_or_404(code, user=request.user)
     found = Pack.objects.filter(event=event, pk=pack, status=Pack.READY).first()
     if found is None:
         raise Http404("no such pack")

@@ -29,7 +29,7 @@ def event_or_404(code: str) -> Event:
     return event
 
 
-def role(event: Event, user: Any) -> str:
+def role(event: Event, *, user: Any) -> str:
     """organiser, co-organiser, entrant (entered, waiting or withdrawn) or ""."""
     if user is None or not getattr(user, "is_authenticated", False):
         return ""
@@ -42,34 +42,34 @@ def role(event: Event, user: Any) -> str:
     return ""
 
 
-def runs(event: Event, user: Any) -> bool:
+def runs(event: Event, *, user: Any) -> bool:
     """The organiser or a co-organiser: they see and act on every entrant."""
-    return role(event, user) in (ORGANISER, CO_ORGANISER)
+    return role(event, user=user) in (ORGANISER, CO_ORGANISER)
 
 
-def organised_event_or_404(code: str, user: Any) -> Event:
+def organised_event_or_404(code: str, *, user: Any) -> Event:
     event = event_or_404(code)
-    if not runs(event, user):
+    if not runs(event, user=user):
         raise Http404("no such event")
     return event
 
 
-def revealed(event: Event, now: datetime | None = None) -> bool:
+def revealed(event: Event, *, now: datetime | None = None) -> bool:
     return (now or timezone.now()) >= event.reveal_at
 
 
-def past_deadline(event: Event, now: datetime | None = None) -> bool:
+def past_deadline(event: Event, *, now: datetime | None = None) -> bool:
     return (now or timezone.now()) > event.deadline
 
 
-def final(event: Event, now: datetime | None = None) -> bool:
+def final(event: Event, *, now: datetime | None = None) -> bool:
     """From the reveal every submission is final: none made, replaced, returned or
     withdrawn, unless the organiser has explicitly reopened the event. The server's clock
     decides (the times are stored as instants; the event's time zone only words them)."""
-    return revealed(event, now) and event.reopened_at is None
+    return revealed(event, now=now) and event.reopened_at is None
 
 
-def entrant_of(event: Event, user: Any) -> Entrant | None:
+def entrant_of(event: Event, *, user: Any) -> Entrant | None:
     if user is None or not getattr(user, "is_authenticated", False):
         return None
     return Entrant.objects.filter(event=event, user=user).first()
@@ -98,20 +98,20 @@ def approved_submissions(event: Event) -> list[Submission]:
     return found
 
 
-def sees_revealed(event: Event, user: Any, now: datetime | None = None) -> bool:
+def sees_revealed(event: Event, *, user: Any, now: datetime | None = None) -> bool:
     """May ``user`` see the event's approved armies? Organisers always; after the reveal
     its entrants, and anyone when the event is public after the reveal."""
-    if runs(event, user):
+    if runs(event, user=user):
         return True
-    if not revealed(event, now):
+    if not revealed(event, now=now):
         return False
     if event.public_after_reveal:
         return True
-    found = entrant_of(event, user)
+    found = entrant_of(event, user=user)
     return found is not None and found.state == Entrant.ENTERED
 
 
-def visible_submission_or_404(event: Event, pk: Any, user: Any) -> Submission:
+def visible_submission_or_404(event: Event, *, pk: Any, user: Any) -> Submission:
     """A submission of the event the user may read, else 404 (the same 404 whether it
     does not exist, is someone else's, or is not revealed yet).
 
@@ -123,8 +123,8 @@ def visible_submission_or_404(event: Event, pk: Any, user: Any) -> Submission:
         number = int(pk)
     except (TypeError, ValueError):
         raise Http404("no such submission") from None
-    organiser = runs(event, user)
-    sees = sees_revealed(event, user)
+    organiser = runs(event, user=user)
+    sees = sees_revealed(event, user=user)
     me = user.pk if getattr(user, "is_authenticated", False) else None
     rows = Submission.objects.select_related("entrant__user", "entrant__event").filter(
         pk=number, entrant__event=event
@@ -168,7 +168,7 @@ def list_checks_entries(army_list: ArmyList) -> str:
     return f"{made} event submission{'' if made == 1 else 's'} checked against it"
 
 
-def behalf_armies(entrant: Entrant, by: Any) -> QuerySet:
+def behalf_armies(entrant: Entrant, *, by: Any) -> QuerySet:
     """The armies an organiser may submit for an entrant: of the event's rule set, either
     offered by the entrant (one they submitted to this event themselves) or built by the
     organiser who submits it. Never any other army of the entrant's, whatever its id."""
@@ -195,11 +195,11 @@ def _without_seed(value: Any, words: str) -> Any:
     return value
 
 
-def army_file(submission: Submission, now: datetime | None = None) -> dict[str, Any]:
+def army_file(submission: Submission, *, now: datetime | None = None) -> dict[str, Any]:
     """The submitted army as a ``muster.army/1`` document naming the revisions it was
     checked against: what every page, export, API answer and PDF of it shows. A rolled
     force's seed appears nowhere before the reveal, to anyone (its notes name it)."""
     document = {**submission.document, "list_revisions": dict(submission.list_revisions)}
-    if submission.roll_seed is not None and not revealed(submission.entrant.event, now):
+    if submission.roll_seed is not None and not revealed(submission.entrant.event, now=now):
         document = _without_seed(document, f"seed {submission.roll_seed}")
     return document

@@ -40,6 +40,7 @@ class Refused(Exception):
 
 def save_event(
     user: Any,
+    *,
     fields: dict[str, Any],
     lists: list[tuple[ArmyList, int]],
     co_organisers: list[Any],
@@ -82,7 +83,7 @@ def save_event(
 # -- entrants ------------------------------------------------------------------------------
 
 
-def join(event: Event, user: Any) -> Entrant:
+def join(event: Event, *, user: Any) -> Entrant:
     """Enter the event, or its waiting list when it is full. Joining again changes nothing
     (a withdrawn entrant stays withdrawn: their record is kept). Entries close at the
     reveal: whoever joins later would see every army without having shown their own."""
@@ -103,14 +104,14 @@ def join(event: Event, user: Any) -> Entrant:
 
 
 def record(
-    entrant: Entrant, by: Any, action: str, text: str = "", submission: Submission | None = None
+    entrant: Entrant, *, by: Any, action: str, text: str = "", submission: Submission | None = None
 ) -> Note:
     return Note.objects.create(
         entrant=entrant, submission=submission, author=by, action=action, text=text
     )
 
 
-def submit(entrant: Entrant, army: Army, by: Any, *, on_behalf: bool = False) -> Submission:
+def submit(entrant: Entrant, *, army: Army, by: Any, on_behalf: bool = False) -> Submission:
     """Lock a snapshot of ``army`` as the entrant's newest submission, checked on the
     server. The time is read once, under the entrant's lock, and decides on time or late:
     a submission racing the deadline is one or the other, never lost."""
@@ -156,10 +157,10 @@ def _store(
         entrant = Entrant.objects.select_for_update().select_related("event").get(pk=entrant.pk)
         now = timezone.now()
         allowed, late = may_submit(entrant, now)
-        if final(entrant.event, now) or (not allowed and not on_behalf):
+        if final(entrant.event, now=now) or (not allowed and not on_behalf):
             raise Refused(closed_reason(entrant, now))
         if on_behalf:
-            late = late_for(entrant, past_deadline(entrant.event, now))
+            late = late_for(entrant, past_deadline(entrant.event, now=now))
         number = (entrant.submissions.aggregate(n=Max("number"))["n"] or 0) + 1
         if number > MAX_SUBMISSIONS and not on_behalf:
             raise Refused(
@@ -182,11 +183,17 @@ def _store(
             roll_seed=seed,
         )
         if on_behalf:
-            record(entrant, by, "submitted on your behalf", f"Submission {number}", submission)
+            record(
+                entrant,
+                by=by,
+                action="submitted on your behalf",
+                text=f"Submission {number}",
+                submission=submission,
+            )
     return submission
 
 
-def refuse_if_final(event: Event, what: str) -> None:
+def refuse_if_final(event: Event, *, what: str) -> None:
     if final(event):
         raise Refused(
             f"The armies were revealed on {local(event.reveal_at, event)}: {what} only after "
@@ -205,7 +212,7 @@ STATE_WORDS = {
 Seen = tuple[int, int]
 
 
-def seen_of(submission_pk: Any, version: Any) -> Seen | None:
+def seen_of(submission_pk: Any, *, version: Any) -> Seen | None:
     try:
         return int(submission_pk), int(version)
     except (TypeError, ValueError):
@@ -268,10 +275,10 @@ class NotLegal(Refused):
 
 def post_note(
     entrant: Entrant,
+    *,
     by: Any,
     text: str,
     state: str = "",
-    *,
     runs_event: bool,
     seen: Seen | None = None,
     approve_not_legal: bool = False,
@@ -295,7 +302,7 @@ def post_note(
             Entrant.objects.select_for_update().select_related("event", "user").get(pk=entrant.pk)
         )
         if state:
-            refuse_if_final(entrant.event, "a submission's state changes")
+            refuse_if_final(entrant.event, what="a submission's state changes")
             submission = _the_one_seen(entrant, seen)
             if submission.state == state:
                 if not text:
@@ -303,13 +310,15 @@ def post_note(
                         f"Submission {submission.number} is already "
                         f"{submission.get_state_display()}: nothing was sent."
                     )
-                return record(entrant, by, "", text, submission)
+                return record(entrant, by=by, action="", text=text, submission=submission)
             if state == Submission.APPROVED and not submission.valid and not approve_not_legal:
                 raise NotLegal(_not_legal_words(submission))
             _set_state(submission, state)
         else:
             submission = _about(entrant, seen)
-        return record(entrant, by, STATE_WORDS.get(state, ""), text, submission)
+        return record(
+            entrant, by=by, action=STATE_WORDS.get(state, ""), text=text, submission=submission
+        )
 
 
 def _not_legal_words(submission: Submission) -> str:
@@ -321,20 +330,20 @@ def _not_legal_words(submission: Submission) -> str:
     )
 
 
-def remind(entrant: Entrant, by: Any) -> Note:
+def remind(entrant: Entrant, *, by: Any) -> Note:
     """Remind an entrant who has not submitted (in their thread, with the deadline)."""
     if held(entrant) is not None:
         raise Refused("This entrant has submitted already.")
     event = entrant.event
     return record(
         entrant,
-        by,
-        "reminded you to submit",
-        f"Submissions close {local(event.deadline, event)}.",
+        by=by,
+        action="reminded you to submit",
+        text=f"Submissions close {local(event.deadline, event)}.",
     )
 
 
-def set_lock(entrant: Entrant, by: Any, lock: str) -> None:
+def set_lock(entrant: Entrant, *, by: Any, lock: str) -> None:
     words = {
         Entrant.OPEN: "unlocked your submission",
         Entrant.LOCKED: "locked your submission",
@@ -343,15 +352,15 @@ def set_lock(entrant: Entrant, by: Any, lock: str) -> None:
     if lock not in words:
         raise Refused("Unknown lock.")
     Entrant.objects.filter(pk=entrant.pk).update(lock=lock)
-    record(entrant, by, words[lock])
+    record(entrant, by=by, action=words[lock])
 
 
-def return_to_draft(entrant: Entrant, by: Any, seen: Seen | None = None) -> None:
+def return_to_draft(entrant: Entrant, *, by: Any, seen: Seen | None = None) -> None:
     with transaction.atomic():
         entrant = (
             Entrant.objects.select_for_update().select_related("event", "user").get(pk=entrant.pk)
         )
-        refuse_if_final(entrant.event, "a submission is returned to draft")
+        refuse_if_final(entrant.event, what="a submission is returned to draft")
         current = held(entrant)
         if current is None:
             raise Refused("There is no submission to return.")
@@ -363,14 +372,14 @@ def return_to_draft(entrant: Entrant, by: Any, seen: Seen | None = None) -> None
         _set_state(submission, Submission.RETURNED)
         record(
             entrant,
-            by,
-            "returned your submission to draft",
-            f"Submission {submission.number}",
-            submission,
+            by=by,
+            action="returned your submission to draft",
+            text=f"Submission {submission.number}",
+            submission=submission,
         )
 
 
-def withdraw(entrant: Entrant, by: Any) -> None:
+def withdraw(entrant: Entrant, *, by: Any) -> None:
     """The entrant leaves the event; their record and submissions are kept. The first on
     the waiting list takes the place (of an entered entrant)."""
     with transaction.atomic():
@@ -378,24 +387,24 @@ def withdraw(entrant: Entrant, by: Any) -> None:
         entrant = Entrant.objects.select_related("event").get(pk=entrant.pk)
         if entrant.state == Entrant.WITHDRAWN:
             raise Refused("This entry is withdrawn already.")
-        refuse_if_final(entrant.event, "an entry is withdrawn")
+        refuse_if_final(entrant.event, what="an entry is withdrawn")
         had_place = entrant.state == Entrant.ENTERED
         Entrant.objects.filter(pk=entrant.pk).update(state=Entrant.WITHDRAWN)
-        record(entrant, by, "withdrew the entry")
+        record(entrant, by=by, action="withdrew the entry")
         waiting = entrant.event.entrants.filter(state=Entrant.WAITING).first()
         if had_place and waiting is not None:
             Entrant.objects.filter(pk=waiting.pk).update(state=Entrant.ENTERED)
-            record(waiting, by, "moved you from the waiting list into the event")
+            record(waiting, by=by, action="moved you from the waiting list into the event")
 
 
-def reinstate(entrant: Entrant, by: Any) -> None:
+def reinstate(entrant: Entrant, *, by: Any) -> None:
     """Undo a withdrawal: back into the event, or onto its waiting list when it is full."""
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=entrant.event_id)
         entrant = Entrant.objects.get(pk=entrant.pk)
         if entrant.state != Entrant.WITHDRAWN:
             raise Refused("This entry is not withdrawn.")
-        refuse_if_final(event, "an entry is reinstated")
+        refuse_if_final(event, what="an entry is reinstated")
         full = (
             event.cap is not None
             and event.entrants.filter(state=Entrant.ENTERED).count() >= event.cap
@@ -405,14 +414,14 @@ def reinstate(entrant: Entrant, by: Any) -> None:
         )
         record(
             entrant,
-            by,
-            "undid the withdrawal: you are on the waiting list"
+            by=by,
+            action="undid the withdrawal: you are on the waiting list"
             if full
             else "undid the withdrawal: you are entered again",
         )
 
 
-def reopen(event: Event, by: Any, *, open_: bool) -> None:
+def reopen(event: Event, *, by: Any, open_: bool) -> None:
     """After the reveal: let submissions change again (``open_``), or make them final
     again. Recorded on the event and in every entrant's thread."""
     if not revealed(event):
@@ -428,18 +437,18 @@ def reopen(event: Event, by: Any, *, open_: bool) -> None:
             "reopened submissions after the reveal" if open_ else "made the submissions final again"
         )
         for entrant in event.entrants.all():
-            record(entrant, by, words)
+            record(entrant, by=by, action=words)
 
 
-def check_in(entrant: Entrant, by: Any, present: bool) -> None:
+def check_in(entrant: Entrant, *, by: Any, present: bool) -> None:
     Entrant.objects.filter(pk=entrant.pk).update(checked_in=present)
-    record(entrant, by, "checked you in" if present else "marked you absent")
+    record(entrant, by=by, action="checked you in" if present else "marked you absent")
 
 
 # -- mystery armies ------------------------------------------------------------------------
 
 
-def roll_force(entrant: Entrant, army_list: ArmyList, by: Any) -> Submission:
+def roll_force(entrant: Entrant, *, army_list: ArmyList, by: Any) -> Submission:
     """Roll the entrant's force once, with a seed the server chooses and keeps, on the
     event's revision of the list; the roll is the entrant's submission. A second roll is
     refused (and the database's unique constraint refuses it too)."""

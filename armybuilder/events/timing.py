@@ -22,9 +22,9 @@ def may_submit(entrant: Entrant, now: datetime) -> tuple[bool, bool]:
     event = entrant.event
     if entrant.state != Entrant.ENTERED or entrant.lock == Entrant.LOCKED:
         return False, False
-    if final(event, now):
+    if final(event, now=now):
         return False, False
-    late = past_deadline(event, now)
+    late = past_deadline(event, now=now)
     if not late or entrant.lock == Entrant.OPEN:
         return True, False
     return event.accept_late, late
@@ -44,7 +44,7 @@ def closed_reason(entrant: Entrant, now: datetime | None = None) -> str:
         return "You are on the waiting list: you can submit once a place is yours."
     if entrant.state == Entrant.WITHDRAWN:
         return "You have withdrawn from this event."
-    if final(event, now):
+    if final(event, now=now):
         return (
             f"The armies were revealed on {local(event.reveal_at, event)}: submissions are "
             "final unless the organiser reopens the event."

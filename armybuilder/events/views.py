@@ -40,7 +40,13 @@ def _save(request: HttpRequest, form: EventForm, event: Event | None) -> Event |
     if unknown:
         form.add_error("co_organisers", f"No account is named {', '.join(unknown)}.")
         return None
-    return services.save_event(request.user, form.event_fields(), data["allowed"], co, event)
+    return services.save_event(
+        request.user,
+        fields=form.event_fields(),
+        lists=data["allowed"],
+        co_organisers=co,
+        event=event,
+    )
 
 
 @login_required
@@ -55,7 +61,7 @@ def new_event(request: HttpRequest) -> HttpResponse:
 
 
 def edit_event(request: HttpRequest, code: str) -> HttpResponse:
-    event = selectors.organised_event_or_404(code, request.user)
+    event = selectors.organised_event_or_404(code, user=request.user)
     if event.organiser_id != request.user.pk:  # a co-organiser: told before any form
         return render(request, "events/edit.html", {"form": None, "event": event}, status=403)
     form = EventForm(request.POST or None, user=request.user, initial=EventForm.initial_for(event))
@@ -79,9 +85,11 @@ def join_by_code(request: HttpRequest) -> HttpResponse:
 def event_page(request: HttpRequest, code: str) -> HttpResponse:
     event = selectors.event_or_404(code)
     user = request.user
-    entrant = selectors.entrant_of(event, user)
-    runs = selectors.runs(event, user)
-    approved = selectors.approved_submissions(event) if selectors.sees_revealed(event, user) else []
+    entrant = selectors.entrant_of(event, user=user)
+    runs = selectors.runs(event, user=user)
+    approved = (
+        selectors.approved_submissions(event) if selectors.sees_revealed(event, user=user) else []
+    )
     words = event_words(event)
     response = render(
         request,
@@ -111,7 +119,7 @@ def enter(request: HttpRequest, code: str) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(event_url(event))
     try:
-        entrant = services.join(event, request.user)
+        entrant = services.join(event, user=request.user)
     except services.Refused as exc:
         messages.error(request, exc.message)
         return redirect(event_url(event))

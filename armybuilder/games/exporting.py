@@ -31,8 +31,8 @@ def side_army(document: dict[str, Any], *, by_link: bool) -> dict[str, Any]:
 def game_document(game: Game, *, by_link: bool = False) -> dict[str, Any]:
     """The game's file; ``by_link``: as the opponent's links show it (no private notes)."""
     actions = list(game.actions.order_by("number"))
-    state = selectors.state_of(game, actions)
-    summary = selectors.summary(game, state)
+    state = selectors.state_of(game, actions=actions)
+    summary = selectors.summary(game, state=state)
     return {
         "format": FORMAT,
         "name": game.name,

@@ -71,7 +71,9 @@ def roll(
                                    selectors.side_names(locked), typed, seed=seed,
                                    lost=lost)  # fmt: skip
 
-    return record_action(game, version, table.INITIATIVE, make, keyed, seat)
+    return record_action(
+        game, version=version, kind=table.INITIATIVE, make=make, keyed=keyed, seat=seat
+    )
 
 
 def keep_or_pass(
@@ -90,4 +92,6 @@ def keep_or_pass(
                                        state, selectors.side_names(locked), choice,
                                        seat)  # fmt: skip
 
-    return record_action(game, version, table.KEEP_OR_PASS, make, keyed, seat)
+    return record_action(
+        game, version=version, kind=table.KEEP_OR_PASS, make=make, keyed=keyed, seat=seat
+    )

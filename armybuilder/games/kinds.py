@@ -97,7 +97,7 @@ def whole(value: Mapping[str, Any], name: str, path: str, least: int, most: int)
 
 def unit_name(game: Game, unit: str) -> str:
     try:
-        return services.unit_card(game, unit).name
+        return services.unit_card(game, key=unit).name
     except Refused:
         return "a unit this game does not have"
 
@@ -185,8 +185,8 @@ class Combat(GameKind):
     def apply(self, game: Game, parsed: Parsed, seat: Side, made: Made = BARE) -> GameAction:
         v = parsed  # the dice and numbers read as the Work out form reads them
         dice, numbers = presenters.read_dice(v["die"]), presenters.read_numbers(v["numbers"])
-        return services.apply_combat(game, made.version, v["attacker"], v["target"],
-                                     v["modifiers"], dice, seed=v["seed"], numbers=numbers,
+        return services.apply_combat(game, version=made.version, attacker_id=v["attacker"], target_id=v["target"],
+                                     modifiers=v["modifiers"], die=dice, seed=v["seed"], numbers=numbers,
                                      keyed=made.keyed, seat=seat)  # fmt: skip
 
     def what(self, game: Game, parsed: Parsed) -> str:
@@ -220,7 +220,7 @@ class Rally(GameKind):
     def apply(self, game: Game, parsed: Parsed, seat: Side, made: Made = BARE) -> GameAction:
         v = parsed
         die = presenters.read_rally_die(v["die"])
-        return services.rally(game, made.version, v["unit"], v["facts"], die, seed=v["seed"],
+        return services.rally(game, version=made.version, unit_id=v["unit"], facts=v["facts"], die=die, seed=v["seed"],
                               keyed=made.keyed, seat=seat)  # fmt: skip
 
     def what(self, game: Game, parsed: Parsed) -> str:
@@ -252,7 +252,7 @@ class Remove(GameKind):
 
     def apply(self, game: Game, parsed: Parsed, seat: Side, made: Made = BARE) -> GameAction:
         why = parsed["why"].strip()[:200]
-        return services.remove_unit(game, made.version, parsed["unit"], why, keyed=made.keyed,
+        return services.remove_unit(game, version=made.version, unit_id=parsed["unit"], why=why, keyed=made.keyed,
                                     seat=seat)  # fmt: skip
 
     def what(self, game: Game, parsed: Parsed) -> str:
@@ -269,7 +269,7 @@ class NextPhase(GameKind):
         return {}
 
     def apply(self, game: Game, parsed: Parsed, seat: Side, made: Made = BARE) -> GameAction:
-        return services.next_phase(game, made.version, keyed=made.keyed, seat=seat)
+        return services.next_phase(game, version=made.version, keyed=made.keyed, seat=seat)
 
     def what(self, game: Game, parsed: Parsed) -> str:
         return "Next phase"
@@ -297,10 +297,12 @@ class Undo(GameKind):
         # the form's Undo names nothing: the last action standing, at the page's version
         keyed = made.keyed
         if keyed is not None and parsed["of"] is not None:
-            return services.undo_keyed(game, parsed["of"], keyed, seat=seat)
+            return services.undo_keyed(game, of=parsed["of"], keyed=keyed, seat=seat)
         if keyed is not None and parsed["number"] is not None:
-            return services.undo_keyed(game, None, keyed, number=parsed["number"], seat=seat)
-        return services.undo_last(game, made.version, keyed=made.keyed, seat=seat)
+            return services.undo_keyed(
+                game, of=None, keyed=keyed, number=parsed["number"], seat=seat
+            )
+        return services.undo_last(game, version=made.version, keyed=made.keyed, seat=seat)
 
     def done(self, action: GameAction) -> str:
         return "Taken back."
@@ -340,7 +342,7 @@ class ForceMorale(GameKind):
                                    seat=seat)  # fmt: skip
 
     def what(self, game: Game, parsed: Parsed) -> str:
-        return f"force morale of {selectors.side_view(game, parsed['side']).name}"
+        return f"force morale of {selectors.side_view(game, key=parsed['side']).name}"
 
     def done(self, action: GameAction) -> str:
         return f"{action.payload['side_name']}: {action.payload['verdict']['text']}."

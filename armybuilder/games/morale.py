@@ -53,10 +53,12 @@ def force_morale(
     typed = tuple(dice) if dice is not None else None
 
     def make(locked: Game, state: selectors.GameState, actions: list[GameAction]) -> dict:
-        view = selectors.side_view(locked, side)
+        view = selectors.side_view(locked, key=side)
         seats.own(seat, side, selectors.side_names(locked), "force morale rolls")
         return table_rolls.force_morale(selectors.combat_rules(locked), selectors.options(locked),
                                   state, side, view.name, [c.key for c in view.cards], typed,
                                   count=count, seed=seed, bonus=bonus)  # fmt: skip
 
-    return record_action(game, version, GameAction.FORCE_MORALE, make, keyed, seat)
+    return record_action(
+        game, version=version, kind=GameAction.FORCE_MORALE, make=make, keyed=keyed, seat=seat
+    )

@@ -43,7 +43,7 @@ def all_offers(game: Game) -> dict[str, Any]:
                             attacker.unit, target.unit, phase.key, options, targets.army.list_data
                         )
                     except rules.MalformedDocument as exc:
-                        reason = phases_named(game, said(exc))
+                        reason = phases_named(game, message=said(exc))
                         break
                     shown = [
                         {"key": m.key, "label": m.label, "section": m.section,

@@ -75,7 +75,7 @@ def seat_offer(
     pick as attackers, rally, remove and roll force morale for, and whether it moves the
     turn on."""
     state = state if state is not None else selectors.state_of(game)
-    at = selectors.turn_of(game, turn, state)
+    at = selectors.turn_of(game, number=turn, state=state)
     names = at.names
     phasing, one_sided = at.phasing, at.engine.one_sided
     attack_sides = [k for k in names if _allowed(seats.may_attack, at, mine, k)]

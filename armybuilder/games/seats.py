@@ -105,8 +105,8 @@ def played_by(user: Any) -> Played:
         game = seat.game
         game.__dict__["_lookups"] = lookups
         try:
-            state = selectors.state_of(game, game.actions.all())
-            summary = selectors.summary(game, state)
+            state = selectors.state_of(game, actions=game.actions.all())
+            summary = selectors.summary(game, state=state)
             phase = presenters.phase_names(game).get(state.phase, state.phase)
         except (KeyError, rules.MalformedDocument):  # one unreadable game: not the page down
             summary, phase = None, game.phase

@@ -93,7 +93,7 @@ def combat_rules(game: Game) -> CombatRules:
 def options(game: Game) -> Mapping[str, Any]:
     """The game's options (the die, the optional rules): those of the first side's army,
     the player's own."""
-    return side_view(game, "a").army.options
+    return side_view(game, key="a").army.options
 
 
 def phases(game: Game) -> tuple[Phase, ...]:
@@ -101,7 +101,7 @@ def phases(game: Game) -> tuple[Phase, ...]:
 
 
 def read_side(
-    side: Mapping[str, Any], lookups: dict[Any, Any] | None = None
+    side: Mapping[str, Any], *, lookups: dict[Any, Any] | None = None
 ) -> tuple[rules.Army, rules.Report]:
     """A side's frozen document checked against the list revisions it was started with.
 
@@ -109,18 +109,20 @@ def read_side(
     each owner and set of pins once however many games they are in, not once a side."""
     lists_of, pins = side.get("lists_of"), side.get("list_revisions") or {}
     if lookups is None:
-        return catalog.check_document(side["document"], pinned_lookup(lists_of, pins))
+        return catalog.check_document(
+            side["document"], lookup=pinned_lookup(lists_of, list_pins=pins)
+        )
     key = (lists_of, json.dumps(pins, sort_keys=True, default=str))
     if key not in lookups:
-        lookups[key] = functools.cache(pinned_lookup(lists_of, pins))
-    return catalog.check_document(side["document"], lookups[key])
+        lookups[key] = functools.cache(pinned_lookup(lists_of, list_pins=pins))
+    return catalog.check_document(side["document"], lookup=lookups[key])
 
 
-def side_view(game: Game, key: str) -> SideView:
+def side_view(game: Game, *, key: str) -> SideView:
     cache = game.__dict__.setdefault("_sides", {})  # one parse per side and request
     if key not in cache:
         side = game.side(key)
-        army, report = read_side(side, game.__dict__.get("_lookups"))
+        army, report = read_side(side, lookups=game.__dict__.get("_lookups"))
         cards = []
         # units of one name are numbered in the game: cards, pickers, log and summary
         names = called_units(army.units)
@@ -138,7 +140,7 @@ def side_view(game: Game, key: str) -> SideView:
 
 
 def sides(game: Game) -> dict[str, SideView]:
-    return {key: side_view(game, key) for key in SIDES}
+    return {key: side_view(game, key=key) for key in SIDES}
 
 
 def side_names(game: Game) -> dict[str, str]:
@@ -146,7 +148,7 @@ def side_names(game: Game) -> dict[str, str]:
     return {key: view.name for key, view in sides(game).items()}
 
 
-def turn_of(game: Game, number: int, state: table.Table | None = None) -> seats.Turn:
+def turn_of(game: Game, *, number: int, state: table.Table | None = None) -> seats.Turn:
     """The game's turn ``number`` (the one it stands at) as ``rules.seats`` reads who may
     act in it: the side holding the Initiative (``state``'s, the log replayed when not
     given) goes first."""
@@ -158,7 +160,7 @@ def live_actions(actions: Iterable[GameAction]) -> list[GameAction]:
     return [a for a in actions if not a.undone and a.kind != GameAction.UNDO]
 
 
-def state_of(game: Game, actions: Iterable[GameAction] | None = None) -> GameState:
+def state_of(game: Game, *, actions: Iterable[GameAction] | None = None) -> GameState:
     """Where the game stands: every live action of the log replayed in order from the
     first turn's first phase, so taking one back (Undo) leaves exactly what was before."""
     if actions is None:
@@ -186,7 +188,7 @@ class Summary:
     sides: tuple[SideSummary, ...]
 
 
-def summary(game: Game, state: GameState | None = None) -> Summary:
+def summary(game: Game, *, state: GameState | None = None) -> Summary:
     """Units lost, points lost (rule sets with points: each unit's cost as the engine's
     check of its side's document gives it) and the turns played so far."""
     state = state if state is not None else state_of(game)
@@ -198,10 +200,10 @@ def summary(game: Game, state: GameState | None = None) -> Summary:
         routed = _routed_by(state, key)
         found.append(SideSummary(view.name, len(view.cards), tuple(c.name for c in lost), spent,
                                  routed))  # fmt: skip
-    return Summary(turns_played(game, state), tuple(found))
+    return Summary(turns_played(game, state=state), tuple(found))
 
 
-def turns_played(game: Game, state: GameState) -> int:
+def turns_played(game: Game, *, state: GameState) -> int:
     """The turns finished, and the one under way once anything was done in it: a game just
     moved on to a turn's first phase, with nothing done in it yet, has played the turns
     before it (3 finished turns are 3, not the 4 the game now stands at)."""

@@ -41,7 +41,7 @@ def _frozen(army: Army) -> dict[str, Any]:
 
 
 def start_game(
-    owner: AbstractBaseUser, army_a: Army, army_b: Army, *, seated: bool = False, first: str = "a"
+    owner: AbstractBaseUser, *, army_a: Army, army_b: Army, seated: bool = False, first: str = "a"
 ) -> Game:
     """A game of ``owner``'s between frozen copies of two armies of one rule set (one army
     twice for solo play). ``seated``: played on two phones, the owner's holding side A's
@@ -63,7 +63,7 @@ def start_game(
                 first=first)  # fmt: skip
     for key, army in (("a", army_a), ("b", army_b)):
         try:
-            selectors.side_view(game, key)
+            selectors.side_view(game, key=key)
         except rules.MalformedDocument as exc:
             raise Refused(f"{army.name} cannot be read: {said(exc)}") from None
     game.phase = selectors.phases(game)[0].key
@@ -95,7 +95,7 @@ def _title(slug: str) -> str:
 LINKS = ("view", "play")
 
 
-def set_link(game: Game, which: str, on: bool) -> str | None:
+def set_link(game: Game, *, which: str, on: bool) -> str | None:
     """The opponent's link to watch (``view``) or to play (``play``) made anew (the old one
     stops working) or switched off; answers the new token, None when off."""
     if which not in LINKS:
@@ -114,9 +114,9 @@ def set_link(game: Game, which: str, on: bool) -> str | None:
 Worked = table.Worked
 
 
-def unit_card(game: Game, key: str) -> selectors.UnitCard:
+def unit_card(game: Game, *, key: str) -> selectors.UnitCard:
     side, _, _ = key.partition(":")
-    card = selectors.side_view(game, side).card(key) if side in ("a", "b") else None
+    card = selectors.side_view(game, key=side).card(key) if side in ("a", "b") else None
     if card is None:
         raise Refused("No unit of this game has that name; choose one from the list.")
     return card
@@ -124,11 +124,11 @@ def unit_card(game: Game, key: str) -> selectors.UnitCard:
 
 def work_out(
     game: Game,
+    *,
     attacker_id: str,
     target_id: str,
     modifiers: Iterable[str] = (),
     die: int | Iterable[int] | None = None,
-    *,
     seed: str = "",
     numbers: Mapping[str, int] | None = None,
     state: selectors.GameState | None = None,
@@ -139,15 +139,15 @@ def work_out(
     are rolled from ``seed`` (a new seed when none is given). ``seat``: refused unless that
     phone may record this attacker's combat now."""
     state = state if state is not None else selectors.state_of(game)
-    attacker, target = unit_card(game, attacker_id), unit_card(game, target_id)
-    seats.may_attack(selectors.turn_of(game, state.turn), seat, attacker.side)
-    target_list = selectors.side_view(game, target.side).army.list_data
+    attacker, target = unit_card(game, key=attacker_id), unit_card(game, key=target_id)
+    seats.may_attack(selectors.turn_of(game, number=state.turn), seat, attacker.side)
+    target_list = selectors.side_view(game, key=target.side).army.list_data
     return table.work_out(selectors.combat_rules(game), selectors.options(game), state,
                           attacker, target, target_list, modifiers, die, seed=seed,
                           numbers=numbers)  # fmt: skip
 
 
-def phases_named(game: Game, message: str) -> str:
+def phases_named(game: Game, *, message: str) -> str:
     """The engine's message with each phase it quotes by key (``'shoot'``, as the API
     takes them) named as the page names it ("Phase 1: Shoot")."""
     return _named(selectors.phases(game), message)
@@ -157,23 +157,23 @@ _named = table.named
 
 
 def offered_modifiers(
-    game: Game, attacker_id: str, target_id: str, *, seat: str | None = None
+    game: Game, *, attacker_id: str, target_id: str, seat: str | None = None
 ) -> tuple[Any, ...]:
     """The modifiers the source allows for this attacker, target and the game's phase
     (automatic ones included, for the page to say they apply); Refused when the attacker
     cannot attack in this phase."""
     state = selectors.state_of(game)
-    attacker, target = unit_card(game, attacker_id), unit_card(game, target_id)
+    attacker, target = unit_card(game, key=attacker_id), unit_card(game, key=target_id)
     if attacker.side == target.side:
         raise Refused(f"{attacker.name} and {target.name} are on the same side.")
-    seats.may_attack(selectors.turn_of(game, state.turn), seat, attacker.side)
-    target_list = selectors.side_view(game, target.side).army.list_data
+    seats.may_attack(selectors.turn_of(game, number=state.turn), seat, attacker.side)
+    target_list = selectors.side_view(game, key=target.side).army.list_data
     try:
         return selectors.combat_rules(game).combat_modifiers(
             attacker.unit, target.unit, state.phase, selectors.options(game), target_list
         )
     except rules.MalformedDocument as exc:
-        raise Refused(phases_named(game, said(exc))) from None
+        raise Refused(phases_named(game, message=said(exc))) from None
 
 
 # -- the log -----------------------------------------------------------------------------------
@@ -215,6 +215,7 @@ class Keyed:
 @transaction.atomic
 def record_action(
     game: Game,
+    *,
     version: int | None,
     kind: str,
     make: Any,
@@ -230,7 +231,7 @@ def record_action(
     if version is not None and version != locked.version:
         raise Refused(STALE)
     actions = list(locked.actions.order_by("number"))
-    state = selectors.state_of(locked, actions)
+    state = selectors.state_of(locked, actions=actions)
     made_at = (keyed.turn, keyed.phase) if keyed is not None else (None, None)
     if made_at[0] is not None and made_at != (state.turn, state.phase):
         raise MovedOn(state)
@@ -239,7 +240,7 @@ def record_action(
     action = GameAction.objects.create(game=locked, number=number, kind=kind, payload=payload,
                                        key=keyed.key if keyed else None,
                                        seat=seat or "")  # fmt: skip
-    after = selectors.state_of(locked, [*actions, action])
+    after = selectors.state_of(locked, actions=[*actions, action])
     Game.objects.filter(pk=locked.pk).update(turn=after.turn, phase=after.phase,
                                              version=locked.version + 1)  # fmt: skip
     game.refresh_from_db()
@@ -248,12 +249,12 @@ def record_action(
 
 def apply_combat(
     game: Game,
+    *,
     version: int | None,
     attacker_id: str,
     target_id: str,
     modifiers: Iterable[str] = (),
     die: int | Iterable[int] | None = None,
-    *,
     seed: str = "",
     numbers: Mapping[str, int] | None = None,
     keyed: Keyed | None = None,
@@ -265,21 +266,23 @@ def apply_combat(
     ``seat``: refused unless that phone may record this attacker's combat now."""
 
     def make(locked: Game, state: selectors.GameState, actions: list[GameAction]) -> dict:
-        attacker = unit_card(locked, attacker_id)
-        seats.may_attack(selectors.turn_of(locked, state.turn), seat, attacker.side)
-        worked = work_out(locked, attacker_id, target_id, modifiers, die, seed=seed,
+        attacker = unit_card(locked, key=attacker_id)
+        seats.may_attack(selectors.turn_of(locked, number=state.turn), seat, attacker.side)
+        worked = work_out(locked, attacker_id=attacker_id, target_id=target_id, modifiers=modifiers, die=die, seed=seed,
                           numbers=numbers, state=state)  # fmt: skip
         return worked.payload()
 
-    return record_action(game, version, GameAction.COMBAT, make, keyed, seat)
+    return record_action(
+        game, version=version, kind=GameAction.COMBAT, make=make, keyed=keyed, seat=seat
+    )
 
 
 def remove_unit(
     game: Game,
+    *,
     version: int | None,
     unit_id: str,
     why: str = "",
-    *,
     keyed: Keyed | None = None,
     seat: str | None = None,
 ) -> GameAction:
@@ -291,11 +294,13 @@ def remove_unit(
         raise Refused(f"The reason contains {problem}.")
 
     def make(locked: Game, state: selectors.GameState, actions: list[GameAction]) -> dict:
-        card = unit_card(locked, unit_id)
+        card = unit_card(locked, key=unit_id)
         seats.own(seat, card.side, selectors.side_names(locked), "removals")
         return table.removal(state, card, why)
 
-    return record_action(game, version, GameAction.REMOVE, make, keyed, seat)
+    return record_action(
+        game, version=version, kind=GameAction.REMOVE, make=make, keyed=keyed, seat=seat
+    )
 
 
 def rally_phase(game: Game) -> str | None:
@@ -305,11 +310,11 @@ def rally_phase(game: Game) -> str | None:
 
 def rally(
     game: Game,
+    *,
     version: int | None,
     unit_id: str,
     facts: Iterable[str] = (),
     die: int | None = None,
-    *,
     seed: str = "",
     keyed: Keyed | None = None,
     seat: str | None = None,
@@ -325,28 +330,32 @@ def rally(
     def make(locked: Game, state: selectors.GameState, actions: list[GameAction]) -> dict:
         engine, options = selectors.combat_rules(locked), selectors.options(locked)
         table_rolls.rally_allowed(engine, options, state, facts)  # before the unit is looked up
-        card = unit_card(locked, unit_id)
-        seats.may_rally(selectors.turn_of(locked, state.turn), seat, card.side)
+        card = unit_card(locked, key=unit_id)
+        seats.may_rally(selectors.turn_of(locked, number=state.turn), seat, card.side)
         return table_rolls.rally(engine, options, state, card, facts, die, seed=seed)
 
-    return record_action(game, version, GameAction.RALLY, make, keyed, seat)
+    return record_action(
+        game, version=version, kind=GameAction.RALLY, make=make, keyed=keyed, seat=seat
+    )
 
 
 def next_phase(
-    game: Game, version: int | None, *, keyed: Keyed | None = None, seat: str | None = None
+    game: Game, *, version: int | None, keyed: Keyed | None = None, seat: str | None = None
 ) -> GameAction:
     """The turn's next phase in the source's order; after the last, the next turn's first.
     ``seat``: where player turns are one-sided, only the phasing player moves it on."""
 
     def make(locked: Game, state: selectors.GameState, actions: list[GameAction]) -> dict:
-        seats.may_end_phase(selectors.turn_of(locked, state.turn), seat)
+        seats.may_end_phase(selectors.turn_of(locked, number=state.turn), seat)
         return table.next_phase(selectors.phases(locked), state)
 
-    return record_action(game, version, GameAction.NEXT_PHASE, make, keyed, seat)
+    return record_action(
+        game, version=version, kind=GameAction.NEXT_PHASE, make=make, keyed=keyed, seat=seat
+    )
 
 
 def undo_last(
-    game: Game, version: int | None, *, keyed: Keyed | None = None, seat: str | None = None
+    game: Game, *, version: int | None, keyed: Keyed | None = None, seat: str | None = None
 ) -> GameAction:
     """The last action still standing taken back: marked undone, and an ``undo`` action
     logged; replaying the log then gives exactly the game as it was before it. ``seat``:
@@ -360,14 +369,16 @@ def undo_last(
                           else "Nothing to undo: no action of this phone's stands.")  # fmt: skip
         return _take_back(mine[-1])
 
-    return record_action(game, version, GameAction.UNDO, make, keyed, seat)
+    return record_action(
+        game, version=version, kind=GameAction.UNDO, make=make, keyed=keyed, seat=seat
+    )
 
 
 NEVER_APPLIED = "Nothing to undo: that action was never applied."
 
 
 def undo_keyed(
-    game: Game, of: str | None, keyed: Keyed, *, number: int = 0, seat: str | None = None
+    game: Game, *, of: str | None, keyed: Keyed, number: int = 0, seat: str | None = None
 ) -> GameAction:
     """The action the page's script made under the one-time key ``of`` (or, made by a
     form, the log's action ``number``) taken back, wherever it stands in the log (the game
@@ -387,7 +398,9 @@ def undo_keyed(
         seats.may_undo(seat, found.seat, selectors.side_names(locked))
         return _take_back(found)
 
-    return record_action(game, None, GameAction.UNDO, make, keyed, seat)
+    return record_action(
+        game, version=None, kind=GameAction.UNDO, make=make, keyed=keyed, seat=seat
+    )
 
 
 def _take_back(action: GameAction) -> dict[str, Any]:

@@ -84,7 +84,7 @@ def _start(request: HttpRequest, armies: list[Army]) -> tuple[Game | None, str]:
             if second is None:
                 gone = "That share link leads to no army: it may have been switched off or renewed."
                 return None, gone if link else CHOOSE
-            game = services.start_game(request.user, first, second)
+            game = services.start_game(request.user, army_a=first, army_b=second)
         else:
             game = source.start(request.user, first, chosen)
             if game is None:
@@ -133,13 +133,15 @@ def _title(slug: str) -> str:
 def _page(request: HttpRequest, seat: Seat, status: int = 200, **extra: Any) -> HttpResponse:
     game = seat.game
     actions = list(game.actions.order_by("number"))
-    state = selectors.state_of(game, actions)
+    state = selectors.state_of(game, actions=actions)
     attacker = extra.pop("attacker", request.GET.get("attacker", ""))
     target = extra.pop("target", request.GET.get("target", ""))
     offered, refusal = (), ""
     if attacker and target and seat.acts:
         try:
-            offered = services.offered_modifiers(game, attacker, target, seat=seat.side)
+            offered = services.offered_modifiers(
+                game, attacker_id=attacker, target_id=target, seat=seat.side
+            )
         except Refused as exc:
             refusal = exc.message
     asked = selectors.combat_rules(game).numbers_asked
@@ -195,7 +197,7 @@ def _page(request: HttpRequest, seat: Seat, status: int = 200, **extra: Any) -> 
             )
             for k, v in selectors.sides(game).items()
         ],  # fmt: skip
-        "summary": selectors.summary(game, state),
+        "summary": selectors.summary(game, state=state),
         # the page's script names phases in its queue's words and sends to urls.operations
         "phases_json": json.dumps([{"key": p.key, "name": p.name} for p in selectors.phases(game)]),
         # where the game stands at this drawing: the page's engine works the phone's own
@@ -278,8 +280,8 @@ def work_out(request: HttpRequest, game: int | None = None, token: str = "") -> 
     try:
         dice = presenters.read_dice(given["die"])
         numbers = presenters.read_numbers(given["numbers"])
-        worked = services.work_out(seat.game, given["attacker"], given["target"],
-                                   given["modifiers"], dice, numbers=numbers,
+        worked = services.work_out(seat.game, attacker_id=given["attacker"], target_id=given["target"],
+                                   modifiers=given["modifiers"], die=dice, numbers=numbers,
                                    seat=seat.side)  # fmt: skip
     except Refused as exc:
         return _refused(request, seat, exc, ticked=given["modifiers"], given=given, **pair)
@@ -337,7 +339,7 @@ def links(request: HttpRequest, game: int) -> HttpResponse:
     found = selectors.game_or_404(request, game)
     which, on = request.POST.get("link", ""), request.POST.get("do", "") == "new"
     try:
-        services.set_link(found, which, on)
+        services.set_link(found, which=which, on=on)
     except Refused as exc:
         return _refused(request, Seat(found), exc)
     what = "watch" if which == "view" else "play"

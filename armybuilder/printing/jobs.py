@@ -62,7 +62,7 @@ def army_spec(
 ) -> tuple[str, dict[str, Any], str]:
     """The render key, the worker's spec and the file name of one sheet of an army
     (``services.PrintError`` or ``rules.MalformedDocument`` when it cannot be printed)."""
-    job = services.army_job(raw, sheet, paper, **options)
+    job = services.army_job(raw, sheet=sheet, paper=paper, **options)
     saved = options.get("saved")
     spec = {
         "kind": "army",
@@ -74,7 +74,7 @@ def army_spec(
         # the worker checks a saved army as the request did (its owner's lists, its pins)
         "saved": None if saved is None else {"owner_id": saved.owner_id},
     }
-    return job.key(), spec, services.pdf_filename(job.army.name, job.sheet, job.paper)
+    return job.key(), spec, services.pdf_filename(job.army.name, sheet=job.sheet, paper=job.paper)
 
 
 def ruleset_render(
@@ -87,8 +87,8 @@ def ruleset_render(
     charge: Callable[[], None] | None = None,
 ) -> Render:
     """The rule set's own QRS, queued if it is not stored yet (``charge``: as above)."""
-    key, spec = services.ruleset_qrs_key(slug, paper, options=options, extras=extras)
-    filename = services.pdf_filename(slug, "qrs", spec["paper"])
+    key, spec = services.ruleset_qrs_key(slug, paper=paper, options=options, extras=extras)
+    filename = services.pdf_filename(slug, sheet="qrs", paper=spec["paper"])
     return _render_for(key, {"kind": "ruleset", **spec}, filename, retry=retry, charge=charge)
 
 

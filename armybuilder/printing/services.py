@@ -86,7 +86,7 @@ def check_sheet(sheet: str) -> str:
     return sheet
 
 
-def pdf_filename(name: str, sheet: str, paper: str = "a4") -> str:
+def pdf_filename(name: str, *, sheet: str, paper: str = "a4") -> str:
     """An ASCII file name that says army, sheet and paper: ``swiss-pike-block-roster-letter.pdf``."""
     stem = slugify(name)[:80].strip("-_") or "army"
     return f"{stem}-{sheet}-{paper}.pdf"
@@ -97,7 +97,7 @@ def content_disposition(filename: str) -> str:
     return f'attachment; filename="{safe or "sheet.pdf"}"'
 
 
-def options_from_query(ruleset: rules.RuleSet, query: Mapping[str, str]) -> dict[str, Any]:
+def options_from_query(ruleset: rules.RuleSet, *, query: Mapping[str, str]) -> dict[str, Any]:
     """Rule-set options from a query string (the rule-set QRS), checked like a document's."""
     known = {f.name: f for f in ruleset.options}
     raw: dict[str, Any] = {}
@@ -214,7 +214,7 @@ class SavedArmy:
     owner_id: int | None
 
     def lookup(self, pinned: Mapping[str, int]) -> Lookup:
-        return pinned_lookup(self.owner_id, pinned)
+        return pinned_lookup(self.owner_id, list_pins=pinned)
 
 
 class SheetOptions(TypedDict, total=False):
@@ -226,7 +226,9 @@ class SheetOptions(TypedDict, total=False):
     saved: SavedArmy | None  # a stored army: checked as its builder checks it
 
 
-def army_job(raw: Any, sheet: str, paper: str = "a4", **options: Unpack[SheetOptions]) -> _ArmyJob:
+def army_job(
+    raw: Any, *, sheet: str, paper: str = "a4", **options: Unpack[SheetOptions]
+) -> _ArmyJob:
     share_url = options.get("share_url")
     extras = options.get("extras", ())
     saved = options.get("saved")
@@ -235,7 +237,9 @@ def army_job(raw: Any, sheet: str, paper: str = "a4", **options: Unpack[SheetOpt
     lookup = None  # a posted document: the public lists, at the revisions it names
     if saved is not None and isinstance(raw, Mapping):  # a stored army: its revisions are known
         lookup = saved.lookup(list_revisions(raw))
-    army, report = catalog_services.check_document(raw, lookup)  # MalformedDocument for bad input
+    army, report = catalog_services.check_document(
+        raw, lookup=lookup
+    )  # MalformedDocument for bad input
     wanted = tuple(dict.fromkeys(extras))
     if sheet == "qrs":
         # the print panel's roster option rides along when the QRS is chosen, and so may
@@ -301,30 +305,30 @@ def _army_context(job: _ArmyJob, *, for_pdf: bool) -> dict[str, Any]:
 
 def army_sheet_html(
     raw: Any,
+    *,
     sheet: str,
     paper: str = "a4",
-    *,
     links: Mapping[str, Any] | None = None,
     for_pdf: bool = False,
     **options: Unpack[SheetOptions],
 ) -> str:
     """The sheet as HTML: the browser preview (``for_pdf=False``) or WeasyPrint's input."""
-    job = army_job(raw, sheet, paper, **options)
+    job = army_job(raw, sheet=sheet, paper=paper, **options)
     context = _army_context(job, for_pdf=for_pdf)
     context["links"] = links or {}
     return render_to_string(f"printing/{job.sheet}.html", context)
 
 
 def army_sheet_pdf(
-    raw: Any, sheet: str, paper: str = "a4", **options: Unpack[SheetOptions]
+    raw: Any, *, sheet: str, paper: str = "a4", **options: Unpack[SheetOptions]
 ) -> PrintedSheet:
     """The PDF of one sheet of an army document, from the cache when it is there.
 
     Raises ``rules.MalformedDocument`` for a document that does not parse and
     :class:`PrintError` for a bad paper, sheet or section, or a failed render.
     """
-    job = army_job(raw, sheet, paper, **options)
-    filename = pdf_filename(job.army.name, job.sheet, job.paper)
+    job = army_job(raw, sheet=sheet, paper=paper, **options)
+    filename = pdf_filename(job.army.name, sheet=job.sheet, paper=job.paper)
     key = job.key()
     pdf = _cache_get(key)
     if pdf is not None:
@@ -359,8 +363,8 @@ def _ruleset_context(
 
 def ruleset_qrs_html(
     slug: str,
-    paper: str = "a4",
     *,
+    paper: str = "a4",
     options: Mapping[str, Any] | None = None,
     extras: Iterable[str] = (),
     links: Mapping[str, Any] | None = None,
@@ -375,15 +379,15 @@ def ruleset_qrs_html(
 
 def ruleset_qrs_pdf(
     slug: str,
-    paper: str = "a4",
     *,
+    paper: str = "a4",
     options: Mapping[str, Any] | None = None,
     extras: Iterable[str] = (),
 ) -> PrintedSheet:
     """The rule-set-only QRS (no army), for the given options or the defaults."""
     extras = tuple(dict.fromkeys(extras))
     context, sheet, ruleset = _ruleset_context(slug, paper, options, extras, True)
-    filename = pdf_filename(ruleset.slug, "qrs", context["paper"])
+    filename = pdf_filename(ruleset.slug, sheet="qrs", paper=context["paper"])
     key = _cache_key(_ruleset_spec(slug, context["options"], context["paper"], extras))
     pdf = _cache_get(key)
     if pdf is not None:
@@ -401,8 +405,8 @@ def _ruleset_spec(
 
 def ruleset_qrs_key(
     slug: str,
-    paper: str = "a4",
     *,
+    paper: str = "a4",
     options: Mapping[str, Any] | None = None,
     extras: Iterable[str] = (),
 ) -> tuple[str, dict[str, Any]]:
@@ -413,7 +417,7 @@ def ruleset_qrs_key(
     return _cache_key(spec), spec
 
 
-def option_controls(ruleset: rules.RuleSet, chosen: Mapping[str, Any]) -> list[dict[str, Any]]:
+def option_controls(ruleset: rules.RuleSet, *, chosen: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The option form of the rule-set QRS preview: one control per option."""
     controls = []
     for f in ruleset.options:

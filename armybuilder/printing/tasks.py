@@ -71,15 +71,15 @@ def make_pdf(spec: dict[str, Any]) -> bytes:
     if spec["kind"] == "army":
         return services.army_sheet_pdf(
             spec["document"],
-            spec["sheet"],
-            spec["paper"],
+            sheet=spec["sheet"],
+            paper=spec["paper"],
             share_url=spec.get("share_url"),
             extras=spec.get("extras", ()),
             saved=services.SavedArmy(**spec["saved"]) if spec.get("saved") else None,
         ).pdf
     return services.ruleset_qrs_pdf(
         spec["ruleset"],
-        spec["paper"],
+        paper=spec["paper"],
         options=spec.get("options") or {},
         extras=spec.get("extras", ()),
     ).pdf

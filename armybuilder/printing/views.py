@@ -147,8 +147,8 @@ def _army_preview(request: HttpRequest, where: _Where, key: Any, sheet: str) -> 
         lambda: _html_response(
             services.army_sheet_html(
                 exported(army),  # with the list revisions it is checked against
-                sheet,
-                request.GET.get("paper", "a4"),
+                sheet=sheet,
+                paper=request.GET.get("paper", "a4"),
                 share_url=army_share_url(request, army),
                 extras=_extras(request),
                 links=links,
@@ -187,7 +187,7 @@ def ruleset_qrs_pdf(request: HttpRequest, slug: str) -> HttpResponse:
     ruleset = ruleset_or_404(slug)
 
     def make() -> HttpResponse:
-        options = services.options_from_query(ruleset, request.GET.dict())
+        options = services.options_from_query(ruleset, query=request.GET.dict())
         return browser_response(
             request,
             access.for_anyone(
@@ -209,7 +209,7 @@ def ruleset_qrs(request: HttpRequest, slug: str) -> HttpResponse:
     ruleset = ruleset_or_404(slug)
 
     def make() -> HttpResponse:
-        options = services.options_from_query(ruleset, request.GET.dict())
+        options = services.options_from_query(ruleset, query=request.GET.dict())
         pdf_url = reverse("printing:ruleset_qrs_pdf", args=[slug])
         wanted = _extras(request)
         links = _links(
@@ -224,11 +224,11 @@ def ruleset_qrs(request: HttpRequest, slug: str) -> HttpResponse:
         return _html_response(
             services.ruleset_qrs_html(
                 slug,
-                request.GET.get("paper", "a4"),
+                paper=request.GET.get("paper", "a4"),
                 options=options,
                 extras=wanted,
                 links=links,
-                controls=services.option_controls(ruleset, chosen),
+                controls=services.option_controls(ruleset, chosen=chosen),
             )
         )
 

@@ -28,8 +28,8 @@ def solo_game(ruleset: str, units: list[dict], mine: str, theirs: str) -> Game:
     user = User.objects.create_user("owner")
     return services.start_game(
         user,
-        create_army(army(ruleset, units, name=mine), owner=user),
-        create_army(army(ruleset, units, name=theirs), owner=user),
+        army_a=create_army(army(ruleset, units, name=mine), owner=user),
+        army_b=create_army(army(ruleset, units, name=theirs), owner=user),
     )
 
 
@@ -59,7 +59,7 @@ class Phones:
 def two_phones(
     live_server: Any, new_context: Any, game: Game, names: tuple[str, ...]
 ) -> Iterator[Phones]:
-    play = services.set_link(game, "play", True)
+    play = services.set_link(game, which="play", on=True)
     owners = logged_in_context(new_context, live_server, game.owner, PHONE)
     opponents = new_context(viewport=PHONE)
     try:

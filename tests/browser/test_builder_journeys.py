@@ -65,7 +65,7 @@ def sign_in(context: BrowserContext, live_server: Any, username: str = "player")
 
 
 def entry_units(ruleset: str, list_slug: str | None, keys: list[str]) -> list[dict[str, Any]]:
-    found = get_list(ruleset, list_slug) if list_slug else None
+    found = get_list(ruleset, slug=list_slug) if list_slug else None
     entries = {e.key: e for e in rules.get_ruleset(ruleset).list_entries(found.data, None)} if found else {}  # fmt: skip
     return [dict(entries[k].values) for k in keys]
 

@@ -30,8 +30,8 @@ def test_a_late_army_after_the_reveal_is_refused_until_the_organiser_reopens(
     organiser_page, organiser = player(new_context, live_server, "org")
     page, bob = player(new_context, live_server, "bob")
     event = soon_event(organiser)
-    entrant = services.join(event, bob)
-    first = services.submit(entrant, saved_army(bob, name="Approved host"), bob)
+    entrant = services.join(event, user=bob)
+    first = services.submit(entrant, army=saved_army(bob, name="Approved host"), by=bob)
     Submission.objects.filter(pk=first.pk).update(state=Submission.APPROVED)
     saved_army(bob, name="Swapped host")
 
@@ -67,8 +67,8 @@ def test_an_approval_on_a_stale_submission_page_is_refused_and_the_desk_is_uncha
     organiser_page, organiser = player(new_context, live_server, "org")
     bob_page, bob = player(new_context, live_server, "bob")
     event = soon_event(organiser)
-    entrant = services.join(event, bob)
-    first = services.submit(entrant, saved_army(bob, name="Five units"), bob)
+    entrant = services.join(event, user=bob)
+    first = services.submit(entrant, army=saved_army(bob, name="Five units"), by=bob)
 
     organiser_page.goto(f"{live_server.url}/events/{event.code}/desk/")
     organiser_page.get_by_role("link", name="Five units").click()
@@ -106,8 +106,8 @@ def test_a_reply_before_a_resubmission_is_on_the_organisers_thread_after_it(
     organiser_page, organiser = player(new_context, live_server, "org")
     bob_page, bob = player(new_context, live_server, "bob")
     event = soon_event(organiser)
-    entrant = services.join(event, bob)
-    services.submit(entrant, saved_army(bob, name="First host"), bob)
+    entrant = services.join(event, user=bob)
+    services.submit(entrant, army=saved_army(bob, name="First host"), by=bob)
     saved_army(bob, name="Second host")
 
     bob_page.goto(f"{live_server.url}/events/{event.code}/entry/")
@@ -141,7 +141,9 @@ def test_a_restriction_tightened_after_three_submissions_marks_the_illegal_ones(
     for name, extra in (("small", 0), ("mid", 1), ("big", 1)):
         pages[name], user = player(new_context, live_server, name)
         services.submit(
-            services.join(event, user), saved_army(user, name=f"{name} host", extra=extra), user
+            services.join(event, user=user),
+            army=saved_army(user, name=f"{name} host", extra=extra),
+            by=user,
         )
     organiser_page.goto(f"{live_server.url}/events/{event.code}/edit/")
     organiser_page.get_by_label("At most this many units").fill("3")

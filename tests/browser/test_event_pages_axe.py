@@ -36,14 +36,14 @@ def world(db):
         organiser, deadline=now + timedelta(days=1), reveal_at=now + timedelta(days=2)
     )
     bob = player("bob")
-    entrant = services.join(event, bob)
+    entrant = services.join(event, user=bob)
     army = saved_army(bob, name="Bob's host", extra=4)
-    made = services.submit(entrant, army, bob)
+    made = services.submit(entrant, army=army, by=bob)
     services.post_note(
         entrant,
-        organiser,
-        "Five units at most.",
-        "needs_changes",
+        by=organiser,
+        text="Five units at most.",
+        state="needs_changes",
         runs_event=True,
         seen=(made.pk, made.version),
     )

@@ -32,10 +32,12 @@ def test_an_entrant_builds_on_a_link_shared_list_from_the_entry_page(new_context
     page, eve = player(new_context, live_server, "eve", width=PHONE)
     _, organiser = player(new_context, live_server, "org", width=PHONE)
     author = player(new_context, live_server, "ann", width=PHONE)[1]
-    shared = catalog.set_status(author, player_list(author, name="Ann's Wessex"), LINK)
+    shared = catalog.set_status(
+        author, army_list=player_list(author, name="Ann's Wessex"), status=LINK
+    )
     SharedList.objects.create(army_list=shared, user=organiser, token=shared.share_token)
     event = soon_event(organiser, lists=[shared.slug])
-    services.join(event, eve)
+    services.join(event, user=eve)
 
     page.goto(f"{live_server.url}/events/{event.code}/entry/")
     page.locator(".start-army").get_by_role("link", name="Ann's Wessex").click()
@@ -56,8 +58,8 @@ def test_approving_an_army_that_is_not_legal_warns_first(new_context, live_serve
     organiser_page, organiser = player(new_context, live_server, "org", width=PHONE)
     _, bob = player(new_context, live_server, "bob", width=PHONE)
     event = soon_event(organiser)  # at most 5 units
-    entrant = services.join(event, bob)
-    made = services.submit(entrant, saved_army(bob, name="Eight units", extra=3), bob)
+    entrant = services.join(event, user=bob)
+    made = services.submit(entrant, army=saved_army(bob, name="Eight units", extra=3), by=bob)
     assert not made.valid
 
     organiser_page.goto(f"{live_server.url}/events/{event.code}/armies/{made.pk}/")

@@ -71,8 +71,8 @@ def log(page):
 
 
 def test_two_phones_follow_each_other_over_three_turns(live_server, new_context, game):
-    play = services.set_link(game, "play", True)
-    view = services.set_link(game, "view", True)
+    play = services.set_link(game, which="play", on=True)
+    view = services.set_link(game, which="view", on=True)
     a = {n: _key(game, "a", n) for n in ("Knights", "Serjeants", "Bowmen")}
     b = {n: _key(game, "b", n) for n in ("Knights", "Serjeants", "Bowmen")}
     contexts = [logged_in_context(new_context, live_server, game.owner, PHONE),
@@ -181,8 +181,8 @@ def test_a_d5_game_is_followed_both_ways(live_server, new_context, db):
     user = User.objects.create_user("owner")
     made = create_army(army("dark-ages-d5", [{"name": "A"}, {"name": "B"}], name="Host"),
                        owner=user)  # fmt: skip
-    game = services.start_game(user, made, made)
-    play = services.set_link(game, "play", True)
+    game = services.start_game(user, army_a=made, army_b=made)
+    play = services.set_link(game, which="play", on=True)
     contexts = [logged_in_context(new_context, live_server, user, PHONE),
                 new_context(viewport=PHONE)]  # fmt: skip
     try:
@@ -242,7 +242,7 @@ def test_a_drawing_asked_before_a_newer_one_and_answered_after_it_is_not_drawn(
         # poll's and the answer's, close together) goes through, it is not held as well
         held.append(route)
         held.append(route.fetch())  # the game as it stood after the tap
-        services.next_phase(game, None)  # and the other phone moves it on
+        services.next_phase(game, version=None)  # and the other phone moves it on
 
     page.route(url, hold_the_first)
     where(page).wait_for(state="visible")
@@ -286,13 +286,13 @@ def test_a_drawing_that_hangs_does_not_stop_the_page_following_the_game(
 
     page.route(url, stall_the_first)
     where(page).wait_for(state="visible")
-    services.next_phase(game, None)
+    services.next_phase(game, version=None)
     for _ in range(100):  # the poll sees it within a second and asks for the drawing
         if stalled:
             break
         page.wait_for_timeout(50)
     assert stalled, "the page asked for the game's drawing"
-    services.next_phase(game, None)
+    services.next_phase(game, version=None)
     expect(page.locator("#game")).to_have_attribute("data-version", "3")
     expect(where(page)).to_have_text("Turn 1, Phase 3: Mêlée")
     with page.expect_request_finished(lambda request: request.url == url):

@@ -36,7 +36,7 @@ def seated_game():
     user = User.objects.create_user("owner")
     sides = [create_army(army("dark-ages-2015", UNITS, name=name), owner=user)
              for name in ("Saxons", "Danes")]  # fmt: skip
-    return services.start_game(user, *sides, seated=True)
+    return services.start_game(user, army_a=sides[0], army_b=sides[1], seated=True)
 
 
 def test_a_lost_initiative_roll_hands_the_first_player_turn_over(live_server, new_context):

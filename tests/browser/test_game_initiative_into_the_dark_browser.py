@@ -28,7 +28,7 @@ def seated_game():
     user = User.objects.create_user("owner")
     sides = [create_army(army("into-the-dark", UNITS, name=name), owner=user)
              for name in ("Saxons", "Normans")]  # fmt: skip
-    return services.start_game(user, *sides, seated=True)
+    return services.start_game(user, army_a=sides[0], army_b=sides[1], seated=True)
 
 
 def test_the_winner_passes_the_initiative_with_one_tap(live_server, new_context):

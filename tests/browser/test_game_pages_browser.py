@@ -26,9 +26,9 @@ def world(db):
     user = User.objects.create_user("gamer")
     mine = create_army(army("feudal-2017", [KNIGHTS, SERJEANTS], name="Normans"), owner=user)
     theirs = create_army(army("feudal-2017", [SERJEANTS, KNIGHTS], name="Saxons"), owner=user)
-    game = services.start_game(user, mine, theirs)
+    game = services.start_game(user, army_a=mine, army_b=theirs)
     for _ in range(2):  # to Phase 3: Mêlée
-        services.next_phase(game, game.version)
+        services.next_phase(game, version=game.version)
     return user, game
 
 
@@ -115,13 +115,15 @@ def test_my_games_on_a_phone(live_server, new_context, world):
 
 
 def _key(game, side: str, name: str) -> str:
-    return next(c.key for c in selectors.side_view(game, side).cards if c.name == name)
+    return next(c.key for c in selectors.side_view(game, key=side).cards if c.name == name)
 
 
 def test_force_morale_rolled_through_the_pages_queue_routs_a_side(live_server, new_context, world):
     user, game = world
     for name in ("Knights", "Serjeants"):
-        services.remove_unit(game, game.version, _key(game, "b", name), "Destroyed")
+        services.remove_unit(
+            game, version=game.version, unit_id=_key(game, "b", name), why="Destroyed"
+        )
     context = logged_in_context(new_context, live_server, user, VIEWPORTS["phone"])
     try:
         page = context.new_page()
@@ -154,7 +156,7 @@ def test_a_feudal_game_of_twelve_units_a_side_is_at_most_three_phone_screens(
         create_army(army("feudal-2017", TWELVE[:12], name=name), owner=user)
         for name in ("Normans", "Saxons")
     ]
-    game = services.start_game(user, *sides, seated=True)
+    game = services.start_game(user, army_a=sides[0], army_b=sides[1], seated=True)
     phone = VIEWPORTS["phone"]
     context = logged_in_context(new_context, live_server, user, phone)
     try:

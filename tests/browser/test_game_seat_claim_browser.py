@@ -28,7 +28,7 @@ def game(db) -> Game:
     user = User.objects.create_user("owner")
     mine = create_army(army("feudal-2017", UNITS, name="Normans"), owner=user)
     theirs = create_army(army("feudal-2017", UNITS, name="Saxons"), owner=user)
-    game = services.start_game(user, mine, theirs)
+    game = services.start_game(user, army_a=mine, army_b=theirs)
     services.choose_seats(game, seated=True, first="b")  # the Saxons' player turn first
     return game
 

@@ -28,7 +28,7 @@ def game(db) -> Game:
     user = User.objects.create_user("owner")
     mine = create_army(army("feudal-2017", UNITS, name="Normans"), owner=user)
     theirs = create_army(army("feudal-2017", UNITS, name="Saxons"), owner=user)
-    return services.start_game(user, mine, theirs, seated=True)
+    return services.start_game(user, army_a=mine, army_b=theirs, seated=True)
 
 
 def to_melee(page: Page, other: Page, turn: int) -> None:
@@ -109,7 +109,7 @@ def test_in_dark_ages_the_other_phone_is_refused_by_one_sided_melee(live_server,
     user = User.objects.create_user("dark")
     sides = [create_army(army("dark-ages-2015", DARK_AGES, name=name), owner=user)
              for name in ("Saxons", "Danes")]  # fmt: skip
-    game = services.start_game(user, *sides, seated=True, first="b")
+    game = services.start_game(user, army_a=sides[0], army_b=sides[1], seated=True, first="b")
     with two_phones(live_server, new_context, game, ("Warband", "Shieldwall")) as phones:
         owner, opponent, a, b = phones.owner, phones.opponent, phones.a, phones.b
         expect(owner.locator("#whose")).to_have_text("Danes' player turn")  # Danes go first

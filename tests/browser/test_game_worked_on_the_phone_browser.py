@@ -149,7 +149,9 @@ def test_a_server_result_other_than_the_phones_is_shown_both_ways_and_reported(
         "Bowmen against Knights: 4 hits (4 in all)"
     )
     # meanwhile the other phone's bowmen hit the knights in the same phase
-    services.apply_combat(game, game.version, bowmen, knights, [], 2)
+    services.apply_combat(
+        game, version=game.version, attacker_id=bowmen, target_id=knights, modifiers=[], die=2
+    )
     # the phone's drawing of that waits until its own combat has landed
     held = Held(page, re.compile(rf"/games/{game.pk}/(\?.*)?$"))
     connection(page.context, page, on=True)

@@ -118,7 +118,7 @@ def own_list(user: User, ruleset: str, name: str, data: dict[str, Any]) -> ArmyL
         if "key" in item:
             item.setdefault("id", item["key"])
     listed = ListDocument(ruleset, "mine", name, "", "", data)
-    return services.create_list(user, listed).army_list
+    return services.create_list(user, listed=listed).army_list
 
 
 def editor_of(

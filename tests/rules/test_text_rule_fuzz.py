@@ -114,7 +114,7 @@ def _settings(client: Client, army: Army, **fields: str):
 
 def _unit(client: Client, army: Army, field: str, text: str):
     if not army.document["units"]:
-        services.add_item(army, "units", army.version)
+        services.add_item(army, kind="units", version=army.version)
     return post_form(
         client,
         item_url(army, 0),
@@ -125,7 +125,7 @@ def _unit(client: Client, army: Army, field: str, text: str):
 
 def _general(client: Client, army: Army, text: str):
     if not army.document.get("generals"):
-        services.add_item(army, "generals", army.version)
+        services.add_item(army, kind="generals", version=army.version)
     return post_form(
         client, item_url(army, 0, "generals"), {"version": str(army.version), "f.name": text}
     )

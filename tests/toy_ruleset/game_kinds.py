@@ -40,7 +40,9 @@ class Note(kinds.GameKind):
             return {"turn": state.turn, "phase": state.phase, "text": parsed["text"],
                     "said": f"Turn {state.turn}: note: {parsed['text']}"}  # fmt: skip
 
-        return services.record_action(game, made.version, self.name, make, made.keyed, seat)
+        return services.record_action(
+            game, version=made.version, kind=self.name, make=make, keyed=made.keyed, seat=seat
+        )
 
     def what(self, game: Game, parsed: kinds.Parsed) -> str:
         return "note"

@@ -420,8 +420,8 @@ def make_samples(owner: Client) -> Samples:
     RenderGrant.objects.create(render=render, army=saved, share_token=saved.share_token)
     army_list = ArmyList.objects.filter(ruleset="into-the-dark").first()
     assert army_list is not None
-    own = services.copy_list(saved.owner, army_list).army_list
-    own = services.set_status(saved.owner, own, services.LINK)
+    own = services.copy_list(saved.owner, army_list=army_list).army_list
+    own = services.set_status(saved.owner, army_list=own, status=services.LINK)
     assert own.share_token
     snapshot = saved.snapshots.create(name="sample", version=1, document=saved.document)
     started = owner.post(reverse("games:mine"), {"army_a": saved.pk, "army_b": saved.pk})

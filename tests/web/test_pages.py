@@ -60,7 +60,7 @@ def test_a_saved_edit_changes_the_share_pages_etag(saved, user):
     url = f"/s/{saved.share_token}/"
     before = client.get(url)
     document = dict(saved.document, name="Renamed host")
-    services.save_document(saved, document, saved.version)
+    services.save_document(saved, raw=document, version=saved.version)
     after = client.get(url, headers={"If-None-Match": before["ETag"]})
     assert after.status_code == 200
     assert after["ETag"] != before["ETag"]

@@ -36,7 +36,7 @@ def test_a_list_made_private_leaves_the_rule_sets_page_at_once(published, user):
     assert "Alice&#x27;s Own Host" in before.content.decode()
     assert client.get(url, headers={"If-None-Match": before["ETag"]}).status_code == 304
 
-    services.set_status(user, published, PRIVATE)
+    services.set_status(user, army_list=published, status=PRIVATE)
 
     after = client.get(url, headers={"If-None-Match": before["ETag"]})
     assert after.status_code == 200  # never the old page's 304
@@ -60,7 +60,7 @@ def test_a_list_made_private_is_gone_from_its_page_and_the_api_which_no_cache_ma
     cache_control = served["Cache-Control"]
     assert "no-cache" in cache_control and "max-age" not in cache_control
 
-    services.set_status(user, published, PRIVATE)
+    services.set_status(user, army_list=published, status=PRIVATE)
 
     assert client.get(page, headers={"If-None-Match": shown["ETag"]}).status_code == 404
     assert client.get(api, headers={"If-None-Match": served["ETag"]}).status_code == 404
@@ -76,7 +76,7 @@ def test_the_share_page_of_an_army_on_a_list_made_private_stops_linking_it(publi
     before = client.get(url)
     assert before.status_code == 200 and link in before.content.decode()
 
-    services.set_status(user, published, PRIVATE)
+    services.set_status(user, army_list=published, status=PRIVATE)
 
     after = client.get(url, headers={"If-None-Match": before["ETag"]})
     assert after.status_code == 200
@@ -97,7 +97,7 @@ def test_a_list_page_naming_allies_stops_naming_one_made_private(db, user):
     before = client.get(url)
     assert "Alice&#x27;s Allies" in before.content.decode()
 
-    services.set_status(user, ally, PRIVATE)
+    services.set_status(user, army_list=ally, status=PRIVATE)
 
     after = client.get(url, headers={"If-None-Match": before["ETag"]})
     assert after.status_code == 200

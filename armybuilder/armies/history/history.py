@@ -61,7 +61,7 @@ def _describe(unit: dict[str, Any], points: int | None) -> str:
 
 def _checked(document: dict[str, Any]) -> tuple[rules.Report | None, str]:
     try:
-        return check_document(document, list_lookup)[1], ""
+        return check_document(document, lookup=list_lookup)[1], ""
     except rules.MalformedDocument as exc:
         return None, exc.message
 

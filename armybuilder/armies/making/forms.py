@@ -50,8 +50,8 @@ class NewArmyForm(forms.Form):
         list_slug = (data.get("army_list") or "").strip()
         if list_slug:
             known = {a.slug: a for a in lists_for(slug)}
-            known.update((a.slug, a) for a in lists_of_user(self.user, slug))
-            known.update((a.slug, a) for a in lists_shared_with(self.user, slug))
+            known.update((a.slug, a) for a in lists_of_user(self.user, ruleset=slug))
+            known.update((a.slug, a) for a in lists_shared_with(self.user, ruleset=slug))
             if list_slug not in known:
                 names = ", ".join(a.name for a in known.values()) or "none yet"
                 self.add_error(

@@ -42,7 +42,7 @@ def create_army(raw: Any, *, owner: AbstractBaseUser | None = None, session_key:
     can fill the database without an account.
     """
     # a player may build on their own lists as well as the public ones
-    parsed, _ = check_document(with_ids(raw), lookup_of(owner))
+    parsed, _ = check_document(with_ids(raw), lookup=lookup_of(owner))
     document = parsed.to_document()
     # pinned to the latest revision of each list it reads, until its owner accepts a newer one
     list_pins = pins_for(document)

@@ -50,9 +50,9 @@ def staff_client(username: str, *, support: bool) -> Client:
 def private_list(request) -> ArmyList:
     author = User.objects.create_user("aelfric")
     shipped = ArmyList.objects.get(ruleset="into-the-dark", slug="anglo-danish-1066")
-    own = services.copy_list(author, shipped).army_list
-    services.edit_list(author, own, name=NAME)
-    return services.set_status(author, own, request.param)
+    own = services.copy_list(author, army_list=shipped).army_list
+    services.edit_list(author, army_list=own, name=NAME)
+    return services.set_status(author, army_list=own, status=request.param)
 
 
 def list_routes() -> list:

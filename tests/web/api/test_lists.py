@@ -129,7 +129,7 @@ def test_copy_makes_a_private_list_of_ones_own(signed_in, player):
 
 
 def test_a_private_list_is_404_to_others_and_answered_to_its_author(client, player):
-    saved = services.import_list(player, client.get(NORMAN).json())
+    saved = services.import_list(player, raw=client.get(NORMAN).json())
     url = f"/api/v1/lists/into-the-dark/{saved.army_list.slug}"
     assert client.get(url).status_code == 404
     client.force_login(User.objects.create(username="eve"))

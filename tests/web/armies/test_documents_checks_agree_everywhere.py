@@ -92,7 +92,7 @@ def test_every_page_agrees_with_the_builder_after_the_list_gains_a_newer_revisio
 
 def test_the_admin_saves_an_army_built_on_a_players_list(user):
     shipped = ArmyList.objects.get(ruleset="into-the-dark", slug="anglo-danish-1066")
-    own = services.copy_list(user, shipped).army_list
+    own = services.copy_list(user, army_list=shipped).army_list
     units = list_entry_units("into-the-dark", "anglo-danish-1066")
     saved = armies.create_army(army("into-the-dark", units, army_list=own.slug), owner=user)
     saved.full_clean()  # the admin's guard: no "not an army list of into-the-dark"
@@ -103,14 +103,14 @@ def test_the_admin_saves_an_army_built_on_a_players_list(user):
 def test_a_former_link_holders_my_armies_names_the_list_as_pinned(client, user):
     author = User.objects.create_user("bea", password="a-long-Pass-123")
     shipped = ArmyList.objects.get(ruleset="into-the-dark", slug="anglo-danish-1066")
-    theirs = services.copy_list(author, shipped).army_list
+    theirs = services.copy_list(author, army_list=shipped).army_list
     services.save_list(theirs, by=author, name="Bea's housecarls")
-    services.set_status(author, theirs, LINK)
+    services.set_status(author, army_list=theirs, status=LINK)
     SharedList.objects.create(army_list=theirs, user=user, token=theirs.share_token)
     units = list_entry_units("into-the-dark", "anglo-danish-1066")
     armies.create_army(army("into-the-dark", units, army_list=theirs.slug), owner=user)
 
-    services.revoke_link(author, theirs)
+    services.revoke_link(author, army_list=theirs)
     services.save_list(theirs, by=author, name="Renamed after the link died")
 
     client.force_login(user)

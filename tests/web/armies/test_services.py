@@ -114,7 +114,7 @@ def test_concurrent_write_between_read_and_update_is_caught_by_the_version_filte
     stale = Army.objects.get(pk=saved.pk)
     Army.objects.filter(pk=saved.pk).update(version=5)  # another request won the race
     with pytest.raises(services.StaleVersion) as caught:
-        services.save_document(stale, itd([KNIGHTS]), version=1)
+        services.save_document(stale, raw=itd([KNIGHTS]), version=1)
     assert caught.value.army.version == 5
     saved.refresh_from_db()
     assert saved.document["units"][0]["name"] == "Town Militia"
@@ -171,18 +171,18 @@ def test_a_value_the_rule_set_lacks_is_refused_with_the_allowed_values(user, own
 
 def test_add_duplicate_move_and_delete_units(user):
     saved = services.create_army(itd([MILITIA, KNIGHTS]), owner=user)
-    services.add_item(saved, "units", 1)
+    services.add_item(saved, kind="units", version=1)
     assert [u["name"] for u in saved.document["units"]] == ["Town Militia", "Knights", "Unit 3"]
-    services.duplicate_item(saved, "units", item_id(saved, 1))
+    services.duplicate_item(saved, kind="units", item_id=item_id(saved, 1))
     names = [u["name"] for u in saved.document["units"]]
     assert names == ["Town Militia", "Knights", "Knights", "Unit 3"]
-    services.move_item(saved, "units", item_id(saved, 3), -1)
+    services.move_item(saved, kind="units", item_id=item_id(saved, 3), delta=-1)
     services.move_item(
-        saved, "units", item_id(saved, 0), -1
+        saved, kind="units", item_id=item_id(saved, 0), delta=-1
     )  # already first: stays put, nothing written
     names = [u["name"] for u in saved.document["units"]]
     assert names == ["Town Militia", "Knights", "Unit 3", "Knights"]
-    services.delete_item(saved, "units", item_id(saved, 0))
+    services.delete_item(saved, kind="units", item_id=item_id(saved, 0))
     saved.refresh_from_db()
     assert [u["name"] for u in saved.document["units"]] == ["Knights", "Unit 3", "Knights"]
     assert saved.version == 5
@@ -191,7 +191,7 @@ def test_add_duplicate_move_and_delete_units(user):
 def test_a_unit_id_the_army_does_not_hold_is_gone_for_a_delete_and_for_an_edit(user, owner_client):
     saved = services.create_army(itd([MILITIA]), owner=user)
     with pytest.raises(ItemGone):  # deleted elsewhere: nothing to delete
-        services.delete_item(saved, "units", "gone-unit")
+        services.delete_item(saved, kind="units", item_id="gone-unit")
     data = {"f.figures": "3"}
     response, _ = post_card(owner_client, saved, "units", "gone-unit", data, version=1)
     assert response.status_code == 409
@@ -205,7 +205,7 @@ def test_add_unit_from_an_army_list_entry_takes_the_entrys_values(user):
         rules.get_ruleset("into-the-dark"), fixture_lists("into-the-dark")["anglo-danish-1066"]
     )}  # fmt: skip
     assert listed["entry:huscarls"].label == "Huscarls"
-    checked = services.add_item(saved, "units", 1, "entry:huscarls")
+    checked = services.add_item(saved, kind="units", version=1, preset_key="entry:huscarls")
     unit = checked.army.document["units"][0]
     assert (unit["name"], unit["quality"], unit["armour"]) == ("Huscarls", "elite", "armoured")
     assert not [i for i in checked.report.issues if i.code == "not-in-army-list"]
@@ -227,7 +227,7 @@ def test_dark_ages_list_required_and_choice_units_are_offered():
 def test_an_unknown_preset_is_not_found(user):
     saved = services.create_army(itd([]), owner=user)
     with pytest.raises(services.ItemNotFound):
-        services.add_item(saved, "units", 1, "entry:99")
+        services.add_item(saved, kind="units", version=1, preset_key="entry:99")
 
 
 def test_renaming_a_general_keeps_the_units_in_their_division(user, owner_client):
@@ -249,7 +249,7 @@ def test_settings_change_name_limit_options_and_notes(user):
     post.update({"name": "Hastings", "points_limit": "250", "notes": "line one\r\nline two"})
     post.setlist("f.command_and_control", ["0"])
     post.update({"f.figure_scale": "15mm"})
-    checked = services.update_settings(saved, post, version=1)
+    checked = services.update_settings(saved, data=post, version=1)
     doc = checked.army.document
     assert (doc["name"], doc["points_limit"], doc["notes"]) == (
         "Hastings",
@@ -266,13 +266,13 @@ def test_settings_change_name_limit_options_and_notes(user):
 
 def test_points_limit_in_a_rule_set_without_points_is_ignored(user):
     saved = services.create_army(army("feudal-2017", []), owner=user)
-    checked = services.update_settings(saved, {"points_limit": "500"}, version=1)
+    checked = services.update_settings(saved, data={"points_limit": "500"}, version=1)
     assert checked.army.document["points_limit"] is None
 
 
 def test_roll_a_force_fields_a_row_of_the_force_matrix(user):
     saved = services.create_army(army("feudal-2017", [{"name": "Old"}], notes=""), owner=user)
-    checked = services.roll_force(saved, 1, seed=4)
+    checked = services.roll_force(saved, version=1, seed=4)
     assert len(checked.army.document["units"]) == 6
     assert checked.report.composition["matrix_rows"]
     assert checked.report.valid
@@ -282,7 +282,7 @@ def test_roll_a_force_fields_a_row_of_the_force_matrix(user):
 def test_roll_is_refused_for_a_rule_set_without_a_force_matrix(user):
     saved = services.create_army(itd([]), owner=user)
     with pytest.raises(services.ItemNotFound):
-        services.roll_force(saved, 1, seed=1)
+        services.roll_force(saved, version=1, seed=1)
 
 
 def test_duplicate_army_is_a_new_private_army_even_of_a_shared_one(user):
@@ -424,5 +424,5 @@ def test_a_refused_change_leaves_the_army_in_memory_as_it_was(user):
     saved = services.create_army(example("into-the-dark-source-examples.json"), owner=user)
     before = json.loads(json.dumps(saved.document))
     with pytest.raises(rules.MalformedDocument):
-        services.update_settings(saved, {"f.figure_scale": "28mm", "name": "X"}, 1)
+        services.update_settings(saved, data={"f.figure_scale": "28mm", "name": "X"}, version=1)
     assert saved.document == before and saved.version == 1

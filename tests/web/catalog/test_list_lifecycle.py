@@ -34,9 +34,9 @@ def own_list(author, status=PRIVATE, name="Wessex, my way") -> ArmyList:
     shipped = ArmyList.objects.get(ruleset=RULESET, slug="anglo-danish-1066")
     document = services.export_document(shipped)
     document["name"] = name
-    made = services.create_list(author, parse_list_document(document)).army_list
+    made = services.create_list(author, listed=parse_list_document(document)).army_list
     if status != PRIVATE:
-        services.set_status(author, made, status)
+        services.set_status(author, army_list=made, status=status)
     made.refresh_from_db()
     return made
 
@@ -54,7 +54,7 @@ def test_a_deleted_list_is_read_by_nobody_and_its_link_is_dead(author, client):
     client.force_login(author)
     assert client.get(f"/rulesets/{RULESET}/lists/{shared.slug}/").status_code == 404
     assert client.get(f"/lists/shared/{token}/").status_code == 404
-    assert shared not in selectors.lists_of_user(author, RULESET)
+    assert shared not in selectors.lists_of_user(author, ruleset=RULESET)
 
 
 @pytest.mark.parametrize(
@@ -72,7 +72,7 @@ def test_its_author_restores_a_deleted_list_as_it_was_but_for_a_dead_link(author
     assert list(ArmyListRevision.objects.filter(army_list=made).values_list("pk", "data")) == (
         revisions
     )
-    assert made in selectors.lists_of_user(author, RULESET)
+    assert made in selectors.lists_of_user(author, ruleset=RULESET)
 
 
 def test_nobody_but_its_author_restores_it_and_not_after_the_restore_days(author):

@@ -44,7 +44,7 @@ def public_lists() -> list[tuple[str, str]]:
 def own_copy(user: Any, ruleset: str, slug: str) -> ArmyList:
     public = ArmyList.objects.get(ruleset=ruleset, slug=slug, author=None)
     listed = ListDocument(ruleset, slug, public.name, public.period, "", public.data)
-    return services.create_list(user, listed).army_list
+    return services.create_list(user, listed=listed).army_list
 
 
 def page_of(army_list: ArmyList) -> dict[str, Any]:

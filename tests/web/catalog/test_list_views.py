@@ -37,7 +37,7 @@ def test_a_compiled_list_says_muster_compiled_it_and_offers_a_copy(client, norma
 
 def test_the_author_shares_by_link_renews_the_link_and_makes_it_private(norman):
     ann, client = signed_in("ann")
-    mine = services.copy_list(ann, norman).army_list
+    mine = services.copy_list(ann, army_list=norman).army_list
     html = page_of(client, mine)
     assert "<dd>ann</dd>" in html and "Private: only its author" in html
     base = f"/rulesets/into-the-dark/lists/{mine.slug}/"
@@ -56,8 +56,8 @@ def test_the_author_shares_by_link_renews_the_link_and_makes_it_private(norman):
 
 def test_nobody_but_the_author_sees_the_buttons_or_may_publish_by_them(norman):
     ann, _ = signed_in("ann")
-    mine = services.copy_list(ann, norman).army_list
-    services.set_status(ann, mine, "link")
+    mine = services.copy_list(ann, army_list=norman).army_list
+    services.set_status(ann, army_list=mine, status="link")
     _, bob = signed_in("bob")
     html = bob.get(f"/lists/shared/{mine.share_token}/").content.decode()
     assert "Share by link" not in html and "Copy this list" in html
@@ -74,8 +74,8 @@ def test_nobody_but_the_author_sees_the_buttons_or_may_publish_by_them(norman):
 
 def test_an_opponent_copies_a_list_shared_by_link_and_a_visitor_is_asked_to_sign_in(norman):
     ann, _ = signed_in("ann")
-    mine = services.copy_list(ann, norman).army_list
-    services.set_status(ann, mine, "link")
+    mine = services.copy_list(ann, army_list=norman).army_list
+    services.set_status(ann, army_list=mine, status="link")
     url = f"/lists/shared/{mine.share_token}/copy/"
     visitor = Client().post(url)
     assert visitor.status_code == 302 and "/login" in visitor["Location"]
@@ -100,7 +100,9 @@ def test_only_a_signed_in_reader_who_is_not_the_author_is_remembered_by_the_link
     from armybuilder.catalog.models import SharedList
 
     ann, own_client = signed_in("ann")
-    mine = services.set_status(ann, services.copy_list(ann, norman).army_list, "link")
+    mine = services.set_status(
+        ann, army_list=services.copy_list(ann, army_list=norman).army_list, status="link"
+    )
     url = f"/lists/shared/{mine.share_token}/"
     assert Client().get(url).status_code == 200  # a visitor reads it, nothing remembered
     assert own_client.get(url).status_code == 200  # the author: it is already theirs

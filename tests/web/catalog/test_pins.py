@@ -73,7 +73,7 @@ def legal_army(user, ruleset):
 
 def check(saved):
     saved.refresh_from_db()
-    return services.check_document(saved.document, selectors.army_lookup(saved))[1]
+    return services.check_document(saved.document, lookup=selectors.army_lookup(saved))[1]
 
 
 RULESETS = ["into-the-dark", "dark-ages-2015", "dark-ages-d5", "feudal-2017", "dewitt-medieval"]
@@ -251,8 +251,8 @@ def test_an_army_built_on_a_shared_list_keeps_reading_it_after_the_link_is_revok
 
     shipped = ArmyList.objects.get(ruleset="into-the-dark", slug="anglo-danish-1066")
     author = User.objects.create(username="writer")
-    theirs = services.copy_list(author, shipped).army_list
-    services.set_status(author, theirs, LINK)
+    theirs = services.copy_list(author, army_list=shipped).army_list
+    services.set_status(author, army_list=theirs, status=LINK)
     units = list_entry_units("into-the-dark", "anglo-danish-1066")
     document = army("into-the-dark", units, army_list=theirs.slug)
     reader = Client()
@@ -260,10 +260,10 @@ def test_an_army_built_on_a_shared_list_keeps_reading_it_after_the_link_is_revok
     reader.get(f"/lists/shared/{theirs.share_token}/")  # the link opened: the list is theirs to use
     built = armies.create_army(document, owner=user)
     assert built.list_pins == {theirs.slug: 1}
-    services.revoke_link(author, theirs)
-    services.set_status(author, theirs, "private")
+    services.revoke_link(author, army_list=theirs)
+    services.set_status(author, army_list=theirs, status="private")
     assert theirs.slug not in selectors.lookup_for(user)("into-the-dark")
-    report = services.check_document(built.document, selectors.army_lookup(built))[1]
+    report = services.check_document(built.document, lookup=selectors.army_lookup(built))[1]
     assert report.valid
 
 
@@ -299,7 +299,9 @@ def test_a_list_its_owner_may_no_longer_read_keeps_the_pin_and_offers_no_newer_r
 
     author = User.objects.create(username="writer")
     shipped = ArmyList.objects.get(ruleset="into-the-dark", slug="anglo-danish-1066")
-    theirs = services.set_status(author, services.copy_list(author, shipped).army_list, "link")
+    theirs = services.set_status(
+        author, army_list=services.copy_list(author, army_list=shipped).army_list, status="link"
+    )
     reader = Client()
     reader.force_login(user)
     reader.get(f"/lists/shared/{theirs.share_token}/")
@@ -307,7 +309,7 @@ def test_a_list_its_owner_may_no_longer_read_keeps_the_pin_and_offers_no_newer_r
     saved = armies.create_army(army("into-the-dark", units, army_list=theirs.slug), owner=user)
     services.save_list(theirs, data=lower_max(theirs.data, "into-the-dark"))
     assert services.upgrade_diff(saved) is not None  # shared: the newer revision is offered
-    services.revoke_link(author, theirs)
+    services.revoke_link(author, army_list=theirs)
     assert services.upgrade_diff(saved) is None  # the link is gone: nothing newer to read
     assert Army.objects.get(pk=saved.pk).list_pins == {theirs.slug: 1}
     assert check(saved).valid  # still checked against its pinned revision
@@ -321,7 +323,9 @@ def test_a_former_link_holders_builder_names_a_list_renamed_after_revocation_as_
 
     author = User.objects.create(username="writer")
     shipped = ArmyList.objects.get(ruleset="into-the-dark", slug="anglo-danish-1066")
-    theirs = services.set_status(author, services.copy_list(author, shipped).army_list, "link")
+    theirs = services.set_status(
+        author, army_list=services.copy_list(author, army_list=shipped).army_list, status="link"
+    )
     services.save_list(theirs, name="Huscarls of the fen")
     reader = Client()
     reader.force_login(user)
@@ -329,7 +333,7 @@ def test_a_former_link_holders_builder_names_a_list_renamed_after_revocation_as_
     units = list_entry_units("into-the-dark", "anglo-danish-1066")
     saved = armies.create_army(army("into-the-dark", units, army_list=theirs.slug), owner=user)
     pinned = Army.objects.get(pk=saved.pk).list_pins[theirs.slug]
-    services.revoke_link(author, theirs)
+    services.revoke_link(author, army_list=theirs)
     services.save_list(theirs, name="Secret plans for the club final")
 
     menu = {found.slug: found.name for found in selectors.army_lists_for(saved)}

@@ -54,7 +54,7 @@ def player_list(author, status=PRIVATE, name="Wessex, my way"):
     shipped = ArmyList.objects.get(ruleset="into-the-dark", slug="anglo-danish-1066")
     document = services.export_document(shipped)
     document["name"] = name
-    saved = services.create_list(author, parse_list_document(document))
+    saved = services.create_list(author, listed=parse_list_document(document))
     ArmyList.objects.filter(pk=saved.army_list.pk).update(status=status)
     saved.army_list.status = status
     return saved.army_list
@@ -100,10 +100,10 @@ def attempt(action, person, army_list, client):
     if action == "export":
         return {200: True, 404: False}[export_status(client, person, army_list)]
     perform = {
-        "edit": lambda: services.edit_list(person, army_list, name="Renamed"),
-        "copy": lambda: services.copy_list(person, army_list),
+        "edit": lambda: services.edit_list(person, army_list=army_list, name="Renamed"),
+        "copy": lambda: services.copy_list(person, army_list=army_list),
         "delete": lambda: list_lifecycle.delete_list(person, army_list),
-        "publish": lambda: services.set_status(person, army_list, PUBLISHED),
+        "publish": lambda: services.set_status(person, army_list=army_list, status=PUBLISHED),
     }[action]
     try:
         perform()
@@ -119,7 +119,7 @@ def test_access_matrix(client, people, status, actor, action):
     army_list = player_list(people["author"], status)
     person = people[actor]
     allowed = action in MATRIX[status][actor]
-    assert services.can(person, action, army_list) is allowed
+    assert services.can(person, action=action, army_list=army_list) is allowed
     lists_before = ArmyList.objects.count()
     assert attempt(action, person, army_list, client) is allowed
     after = ArmyList.objects.filter(pk=army_list.pk).first()
@@ -140,40 +140,40 @@ def test_muster_lists_say_they_are_compiled_by_muster_and_only_staff_change_them
     shipped = ArmyList.objects.get(ruleset="into-the-dark", slug="norman-1066")
     assert shipped.compiled_by_muster and shipped.is_public
     for actor in ("anonymous", "other", "author"):
-        assert not services.can(people[actor], "edit", shipped)
-    assert services.can(people["staff"], "edit", shipped)
-    assert services.can(people["other"], "copy", shipped)
+        assert not services.can(people[actor], action="edit", army_list=shipped)
+    assert services.can(people["staff"], action="edit", army_list=shipped)
+    assert services.can(people["other"], action="copy", army_list=shipped)
 
 
 def test_a_list_shared_by_link_is_readable_with_its_token_until_the_link_is_revoked(client, people):
     army_list = player_list(people["author"])
-    services.set_status(people["author"], army_list, LINK)
+    services.set_status(people["author"], army_list=army_list, status=LINK)
     token = army_list.share_token
     assert token and len(token) >= 32
     assert client.get(f"/lists/shared/{token}/").status_code == 200
     api = f"/api/v1/lists/{army_list.ruleset}/{army_list.slug}"
     assert client.get(api).status_code == 404  # the slug alone is not enough
     assert client.get(api, {"token": token}).status_code == 200
-    assert services.can(people["other"], "copy", army_list, token)
-    assert not services.can(people["other"], "edit", army_list, token)
+    assert services.can(people["other"], action="copy", army_list=army_list, token=token)
+    assert not services.can(people["other"], action="edit", army_list=army_list, token=token)
 
-    services.revoke_link(people["author"], army_list)
+    services.revoke_link(people["author"], army_list=army_list)
     assert army_list.share_token != token
     assert client.get(f"/lists/shared/{token}/").status_code == 404
     assert client.get(api, {"token": token}).status_code == 404
     assert client.get(f"/lists/shared/{army_list.share_token}/").status_code == 200
 
-    services.set_status(people["author"], army_list, PRIVATE)
+    services.set_status(people["author"], army_list=army_list, status=PRIVATE)
     assert ArmyList.objects.get(pk=army_list.pk).share_token is None
 
 
 def test_an_author_submits_and_only_staff_publish(people):
     army_list = player_list(people["author"])
-    services.set_status(people["author"], army_list, SUBMITTED)
+    services.set_status(people["author"], army_list=army_list, status=SUBMITTED)
     assert not army_list.is_public
     with pytest.raises(services.ListRefused):
-        services.set_status(people["author"], army_list, PUBLISHED)
-    services.set_status(people["staff"], army_list, PUBLISHED)
+        services.set_status(people["author"], army_list=army_list, status=PUBLISHED)
+    services.set_status(people["staff"], army_list=army_list, status=PUBLISHED)
     assert ArmyList.objects.get(pk=army_list.pk).is_public
 
 
@@ -203,7 +203,7 @@ def test_private_lists_are_in_no_public_menu_or_lookup(client, people):
 
 def test_a_user_list_slug_never_takes_a_shipped_one(people):
     shipped = ArmyList.objects.get(ruleset="into-the-dark", slug="norman-1066")
-    copied = services.copy_list(people["other"], shipped).army_list
+    copied = services.copy_list(people["other"], army_list=shipped).army_list
     assert copied.slug != "norman-1066" and copied.slug.startswith("norman-1066-")
     assert copied.author == people["other"] and copied.status == PRIVATE
     assert copied.data == shipped.data
@@ -225,7 +225,7 @@ def test_its_author_deletes_a_list_an_army_is_pinned_to_and_the_army_still_reads
     client.force_login(people["author"])
     assert client.get(f"/rulesets/into-the-dark/lists/{army_list.slug}/").status_code == 404
     assert army_list not in selectors.lists_of_user(people["author"])
-    assert not services.can(people["author"], "view", army_list)
+    assert not services.can(people["author"], action="view", army_list=army_list)
     with pytest.raises(MalformedDocument, match="is not an army list"):
         create_army(army("into-the-dark", [], army_list=army_list.slug), owner=people["author"])
     # the army built on it reads the revision it is pinned to, as before
@@ -236,7 +236,9 @@ def test_its_author_deletes_a_list_an_army_is_pinned_to_and_the_army_still_reads
 
 def test_list_names_and_notes_are_escaped_on_the_list_page(client, people):
     army_list = player_list(people["author"], name="<script>alert(1)</script>")
-    services.edit_list(people["author"], army_list, source_note='<img src=x onerror="alert(2)">')
+    services.edit_list(
+        people["author"], army_list=army_list, source_note='<img src=x onerror="alert(2)">'
+    )
     client.force_login(people["author"])
     page = client.get(f"/rulesets/into-the-dark/lists/{army_list.slug}/").content.decode()
     assert "<script>alert(1)</script>" not in page
@@ -257,7 +259,7 @@ def test_a_private_list_page_is_never_cached_for_others(client, people):
 def test_copying_keeps_the_content_identical_and_names_the_copy_as_the_players(people):
     original = player_list(people["author"])
     data = copy.deepcopy(original.data)
-    copied = services.copy_list(people["author"], original).army_list
+    copied = services.copy_list(people["author"], army_list=original).army_list
     assert (copied.name, copied.period, copied.source_note, copied.data) == (
         f"{original.name} — my copy",
         original.period,

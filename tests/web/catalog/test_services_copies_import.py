@@ -19,13 +19,13 @@ def copied():
     """ann's copy of a shipped list, and its exported document."""
     ann = User.objects.create_user("ann")
     shipped = ArmyList.objects.get(ruleset=SHIPPED[0], slug=SHIPPED[1])
-    copy = services.copy_list(ann, shipped).army_list
+    copy = services.copy_list(ann, army_list=shipped).army_list
     assert copy.family == shipped.slug and copy.slug != shipped.slug
     return ann, copy, services.export_document(copy)
 
 
 def imported(user, document):
-    made = services.import_list(user, document).army_list
+    made = services.import_list(user, raw=document).army_list
     assert made.pk is not None and made.author == user
     return made
 
@@ -73,4 +73,4 @@ def test_a_document_with_an_item_id_used_twice_is_refused_naming_it(copied):
     first, second = list(items_in(document["data"]))[:2]
     second["id"] = first["id"]
     with pytest.raises(rules.MalformedDocument, match="used by two items of the list"):
-        services.import_list(ann, document)
+        services.import_list(ann, raw=document)

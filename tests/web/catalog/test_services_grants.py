@@ -18,8 +18,10 @@ pytestmark = pytest.mark.django_db
 def granted(monkeypatch):
     author = User.objects.create_user("ann")
     reader = User.objects.create_user("eve")
-    army_list = services.set_status(author, player_list(author), LINK)
-    other = services.set_status(author, player_list(author, name="Not granted"), LINK)
+    army_list = services.set_status(author, army_list=player_list(author), status=LINK)
+    other = services.set_status(
+        author, army_list=player_list(author, name="Not granted"), status=LINK
+    )
 
     def grant(user_pk):
         return Q(pk=army_list.pk) if user_pk == reader.pk else Q(pk__in=[])
@@ -31,14 +33,18 @@ def granted(monkeypatch):
 
 def test_a_granted_list_is_read_and_built_on_but_not_copied_or_edited(granted):
     reader, army_list, other = granted
-    assert services.can(reader, "view", army_list) and services.can(reader, "export", army_list)
+    assert services.can(reader, action="view", army_list=army_list) and services.can(
+        reader, action="export", army_list=army_list
+    )
     for action in ("copy", "edit", "delete", "publish"):
-        assert not services.can(reader, action, army_list)
-    assert not services.can(reader, "view", other)
+        assert not services.can(reader, action=action, army_list=army_list)
+    assert not services.can(reader, action="view", army_list=other)
     readable = set(ArmyList.objects.filter(readable_lists(reader.pk)).values_list("pk", flat=True))
     assert army_list.pk in readable and other.pk not in readable
     assert army_list.slug in selectors.lookup_for(reader)(army_list.ruleset)
-    assert [a.pk for a in selectors.lists_shared_with(reader, army_list.ruleset)] == [army_list.pk]
+    assert [a.pk for a in selectors.lists_shared_with(reader, ruleset=army_list.ruleset)] == [
+        army_list.pk
+    ]
 
 
 def test_a_grant_is_never_passed_on(granted):
@@ -51,5 +57,5 @@ def test_a_deleted_list_is_granted_to_nobody(granted):
     reader, army_list, _ = granted
     ArmyList.objects.filter(pk=army_list.pk).update(status="deleted")
     army_list.refresh_from_db()
-    assert not services.can(reader, "view", army_list)
+    assert not services.can(reader, action="view", army_list=army_list)
     assert not ArmyList.objects.filter(readable_lists(reader.pk), pk=army_list.pk).exists()

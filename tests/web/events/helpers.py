@@ -64,7 +64,7 @@ def make_event(organiser: User, **fields: Any) -> Event:
         )
     ]
     values.pop("lists", None)
-    return services.save_event(organiser, values, lists, [])
+    return services.save_event(organiser, fields=values, lists=lists, co_organisers=[])
 
 
 AFTER_REVEAL = REVEAL + timedelta(minutes=5)
@@ -80,12 +80,12 @@ def revealed_world() -> dict[str, Any]:
 
     organiser, alice, bob, carol = (player(n) for n in ("org", "alice", "bob", "carol"))
     event = make_event(organiser)
-    alice_entry, bob_entry = services.join(event, alice), services.join(event, bob)
+    alice_entry, bob_entry = services.join(event, user=alice), services.join(event, user=bob)
     with freeze_time(DEADLINE - timedelta(hours=1)):
         alice_army = saved_army(alice, name="Alice's host")
         bob_army = saved_army(bob, "anglo-danish-1066", name="Bob's huscarls")
-        alice_sub = services.submit(alice_entry, alice_army, alice)
-        bob_sub = services.submit(bob_entry, bob_army, bob)
+        alice_sub = services.submit(alice_entry, army=alice_army, by=alice)
+        bob_sub = services.submit(bob_entry, army=bob_army, by=bob)
     Submission.objects.filter(pk__in=[alice_sub.pk, bob_sub.pk]).update(state=Submission.APPROVED)
     return {
         "event": event,

@@ -30,14 +30,14 @@ if __name__ == "__main__":
     load_lists()
     event = make_event(player("org"))
     bob = player("bob")
-    entrant = services.join(event, bob)
+    entrant = services.join(event, user=bob)
     army = saved_army(bob)
     barrier = threading.Barrier(8)
 
     def one(_: int) -> str:
         barrier.wait()
         try:
-            services.submit(entrant, army, bob)
+            services.submit(entrant, army=army, by=bob)
             return ""
         except Exception as exc:  # noqa: BLE001 - printed for the test to report
             return repr(exc)

@@ -22,10 +22,12 @@ def event():
     organiser = player("org")
     event = make_event(organiser)
     for name, extra in (("alice", 0), ("bob", 4)):
-        entrant = services.join(event, player(name))
+        entrant = services.join(event, user=player(name))
         with freeze_time(DEADLINE - timedelta(hours=1)):
             services.submit(
-                entrant, saved_army(entrant.user, name=f"{name}'s army", extra=extra), entrant.user
+                entrant,
+                army=saved_army(entrant.user, name=f"{name}'s army", extra=extra),
+                by=entrant.user,
             )
     Submission.objects.filter(entrant__user__username="alice").update(state=Submission.APPROVED)
     return event

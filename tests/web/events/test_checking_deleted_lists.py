@@ -28,8 +28,8 @@ DAY = DEADLINE - timedelta(hours=5)
 def own_viking(author):
     """The author's copy of the Viking list, under its own slug."""
     viking = ArmyList.objects.get(ruleset="into-the-dark", slug="viking")
-    own = catalog.copy_list(author, viking).army_list
-    catalog.set_status(author, own, "link")
+    own = catalog.copy_list(author, army_list=viking).army_list
+    catalog.set_status(author, army_list=own, status="link")
     return own
 
 
@@ -62,8 +62,10 @@ def test_submissions_keep_the_revision_of_a_list_its_author_deleted(client):
     for opened_the_link in (organiser, entrant):
         SharedList.objects.create(army_list=own, user=opened_the_link, token=own.share_token)
     with freeze_time(DAY):
-        entry = services.join(event, entrant)
-        submitted = services.submit(entry, army_on(entrant, own, name="Bob's host"), entrant)
+        entry = services.join(event, user=entrant)
+        submitted = services.submit(
+            entry, army=army_on(entrant, own, name="Bob's host"), by=entrant
+        )
     assert submitted.valid and submitted.list_revisions == {own.slug: own.latest_revision}
 
     kept = list_lifecycle.delete_list(author, own)
@@ -84,7 +86,13 @@ def test_submissions_keep_the_revision_of_a_list_its_author_deleted(client):
     with freeze_time(DAY + timedelta(hours=1)):
         fields = {"restrictions": [{"kind": "max_units", "count": 30}]}
         readable = [(a.army_list, a.revision) for a in event.allowed_lists.all()]
-        services.save_event(organiser, fields, [p for p in readable if p[0] != own], [], event)
+        services.save_event(
+            organiser,
+            fields=fields,
+            lists=[p for p in readable if p[0] != own],
+            co_organisers=[],
+            event=event,
+        )
         now = held(entry)
         assert now.valid, now.problems
         assert AllowedList.objects.filter(event=event, army_list=own).exists()
@@ -96,4 +104,4 @@ def test_submissions_keep_the_revision_of_a_list_its_author_deleted(client):
     with pytest.raises(MalformedDocument, match="is not an army list of Into the Dark"):
         army_on(entrant, own, name="Another")
     with freeze_time(DAY + timedelta(hours=2)), pytest.raises(services.Refused, match="deleted"):
-        services.submit(entry, submitted.army, entrant)
+        services.submit(entry, army=submitted.army, by=entrant)

@@ -34,19 +34,23 @@ def entrants(event):
     """fine (on time, legal), illegal (on time, 7 units), late (legal), missing."""
     names = {}
     for name in ("fine", "illegal", "late", "missing"):
-        names[name] = services.join(event, player(name))
+        names[name] = services.join(event, user=player(name))
     with freeze_time(DEADLINE - timedelta(hours=1)):
         services.submit(
-            names["fine"], saved_army(names["fine"].user, name="Fine army"), names["fine"].user
+            names["fine"],
+            army=saved_army(names["fine"].user, name="Fine army"),
+            by=names["fine"].user,
         )
         services.submit(
             names["illegal"],
-            saved_army(names["illegal"].user, name="Big army", extra=4),
-            names["illegal"].user,
+            army=saved_army(names["illegal"].user, name="Big army", extra=4),
+            by=names["illegal"].user,
         )
     with freeze_time(DEADLINE + timedelta(hours=1)):
         services.submit(
-            names["late"], saved_army(names["late"].user, name="Late army"), names["late"].user
+            names["late"],
+            army=saved_army(names["late"].user, name="Late army"),
+            by=names["late"].user,
         )
     return names
 
@@ -85,9 +89,9 @@ def test_the_csv_lists_every_entrant_with_their_state(client, organiser, event, 
 
 
 def test_a_csv_cell_a_player_wrote_never_runs_as_a_formula(client, organiser, event):
-    sly = services.join(event, player("sly"))
+    sly = services.join(event, user=player("sly"))
     with freeze_time(DEADLINE - timedelta(hours=1)):
-        services.submit(sly, saved_army(sly.user, name="=HYPERLINK(1)"), sly.user)
+        services.submit(sly, army=saved_army(sly.user, name="=HYPERLINK(1)"), by=sly.user)
     client.force_login(organiser)
     text = client.get(reverse("events:desk_csv", args=[event.code])).content.decode()
     assert "'=HYPERLINK(1)" in text
@@ -165,11 +169,11 @@ def test_withdrawing_keeps_the_entrants_submissions(client, organiser, event, en
 
 
 def test_a_locked_entrant_cannot_submit_before_the_deadline(event, organiser):
-    bob = services.join(event, player("bob"))
-    services.set_lock(bob, organiser, Entrant.LOCKED)
+    bob = services.join(event, user=player("bob"))
+    services.set_lock(bob, by=organiser, lock=Entrant.LOCKED)
     bob.refresh_from_db()
     with (
         freeze_time(DEADLINE - timedelta(hours=1)),
         pytest.raises(services.Refused, match="locked"),
     ):
-        services.submit(bob, saved_army(bob.user), bob.user)
+        services.submit(bob, army=saved_army(bob.user), by=bob.user)

@@ -28,9 +28,11 @@ def world():
     organiser, bob, amy = player("org"), player("bob"), player("amy")
     event = make_event(organiser)  # at most 5 units
     with freeze_time(DAY):
-        bob_entry, amy_entry = services.join(event, bob), services.join(event, amy)
-        too_big = services.submit(bob_entry, saved_army(bob, name="Bob's big host", extra=3), bob)
-        fine = services.submit(amy_entry, saved_army(amy, name="Amy's host"), amy)
+        bob_entry, amy_entry = services.join(event, user=bob), services.join(event, user=amy)
+        too_big = services.submit(
+            bob_entry, army=saved_army(bob, name="Bob's big host", extra=3), by=bob
+        )
+        fine = services.submit(amy_entry, army=saved_army(amy, name="Amy's host"), by=amy)
     assert not too_big.valid and fine.valid
     return event, organiser, bob_entry, too_big, amy_entry, fine
 
@@ -84,7 +86,13 @@ def test_an_approved_army_made_not_legal_by_a_rule_change_is_flagged_told_and_ma
     Submission.objects.filter(pk=fine.pk).update(state=Submission.APPROVED)
     lists = [(a.army_list, a.revision) for a in event.allowed_lists.all()]
     with freeze_time(DAY + timedelta(hours=1)):
-        services.save_event(organiser, {"points_limit": fine.total_points - 1}, lists, [], event)
+        services.save_event(
+            organiser,
+            fields={"points_limit": fine.total_points - 1},
+            lists=lists,
+            co_organisers=[],
+            event=event,
+        )
         client.force_login(organiser)
         desk = client.get(reverse("events:desk", args=[event.code])).content.decode()
     now = held(amy_entry)

@@ -23,9 +23,9 @@ DAY = DEADLINE - timedelta(hours=3)
 def world():
     organiser, bob = player("org"), player("bob")
     event = make_event(organiser)
-    entrant = services.join(event, bob)
+    entrant = services.join(event, user=bob)
     with freeze_time(DAY):
-        first = services.submit(entrant, saved_army(bob, name="Five units"), bob)
+        first = services.submit(entrant, army=saved_army(bob, name="Five units"), by=bob)
     return event, organiser, bob, entrant, first
 
 
@@ -41,7 +41,7 @@ def test_an_approval_on_a_page_left_open_is_refused_after_a_resubmission(world, 
         client.force_login(organiser)
         page = client.get(reverse("events:submission", args=[event.code, first.pk]))
         assert 'name="version" value="1"' in page.content.decode()
-        second = services.submit(entrant, saved_army(bob, name="Eight units", extra=3), bob)
+        second = services.submit(entrant, army=saved_army(bob, name="Eight units", extra=3), by=bob)
         response = decide(client, event, entrant, first, 1, "approved", "Looks good")
         assert response.status_code == 302
         assert response["Location"].startswith(
@@ -85,7 +85,7 @@ def test_a_players_reply_stays_on_the_organisers_thread_after_a_resubmission(wor
     with freeze_time(DAY + timedelta(minutes=1)):
         client.force_login(bob)
         client.post(reverse("events:reply", args=[event.code]), {"text": "Is the ram legal?"})
-        second = services.submit(entrant, saved_army(bob, name="Trimmed"), bob)
+        second = services.submit(entrant, army=saved_army(bob, name="Trimmed"), by=bob)
         client.force_login(organiser)
         page = client.get(reverse("events:submission", args=[event.code, second.pk]))
     text = page.content.decode()
@@ -96,7 +96,7 @@ def test_a_players_reply_stays_on_the_organisers_thread_after_a_resubmission(wor
 def test_the_desk_messages_reminds_and_submits_for_an_entrant_who_has_not(world, client):
     event, organiser, bob, entrant, first = world
     cat = player("cat")
-    missing = services.join(event, cat)
+    missing = services.join(event, user=cat)
     built = saved_army(organiser, name="Built by the organiser")
     with freeze_time(DAY):
         client.force_login(organiser)

@@ -33,10 +33,10 @@ def csv_rows(client, event):
 def test_return_and_resubmit_on_their_behalf_after_the_deadline_keeps_the_player_on_time(client):
     organiser, bob = player("org"), player("bob")
     event = make_event(organiser)
-    entrant = services.join(event, bob)
+    entrant = services.join(event, user=bob)
     with freeze_time(DEADLINE - timedelta(hours=1)):
         army = saved_army(bob, name="Bob's host")
-        first = services.submit(entrant, army, bob)
+        first = services.submit(entrant, army=army, by=bob)
     assert not first.late
     with freeze_time(AFTER):
         client.force_login(organiser)
@@ -54,11 +54,11 @@ def test_return_and_resubmit_on_their_behalf_after_the_deadline_keeps_the_player
 def test_a_player_whose_own_last_submission_was_late_stays_late(client):
     organiser, bob = player("org"), player("bob")
     event = make_event(organiser)  # late submissions accepted
-    entrant = services.join(event, bob)
+    entrant = services.join(event, user=bob)
     with freeze_time(AFTER):
         army = saved_army(bob, name="Bob's host")
-        first = services.submit(entrant, army, bob)
+        first = services.submit(entrant, army=army, by=bob)
         assert first.late
-        services.return_to_draft(entrant, organiser, (first.pk, first.version))
-        again = services.submit(entrant, army, organiser, on_behalf=True)
+        services.return_to_draft(entrant, by=organiser, seen=(first.pk, first.version))
+        again = services.submit(entrant, army=army, by=organiser, on_behalf=True)
     assert again.late

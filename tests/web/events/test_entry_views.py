@@ -23,7 +23,7 @@ def entry(client, event):
 
 def test_start_one_is_offered_only_to_a_player_without_an_army(client):
     event, bob = make_event(player("org")), player("bob")
-    services.join(event, bob)
+    services.join(event, user=bob)
     client.force_login(bob)
     with freeze_time(DAY):
         assert "No army yet?" in entry(client, event)
@@ -34,7 +34,7 @@ def test_start_one_is_offered_only_to_a_player_without_an_army(client):
 
 def test_a_players_message_is_confirmed(client):
     event, bob = make_event(player("org")), player("bob")
-    services.join(event, bob)
+    services.join(event, user=bob)
     client.force_login(bob)
     with freeze_time(DAY):
         sent = client.post(
@@ -54,7 +54,7 @@ def test_a_rolled_force_is_not_offered_to_be_replaced(client):
         forces_rolled=True,
     )
     bob = player("bob")
-    services.join(event, bob)
+    services.join(event, user=bob)
     client.force_login(bob)
     with freeze_time(DAY):
         client.post(reverse("events:roll", args=[event.code]), {"list": "north-welsh"})
@@ -73,7 +73,7 @@ def lock_buttons(client, event, entrant):
 def test_each_desk_row_shows_the_lock_action_that_applies(client):
     organiser, bob = player("org"), player("bob")
     event = make_event(organiser)
-    entrant = services.join(event, bob)
+    entrant = services.join(event, user=bob)
     client.force_login(organiser)
     with freeze_time(DAY):
         assert lock_buttons(client, event, entrant) == ["Lock"]  # before the deadline

@@ -30,7 +30,9 @@ def world():
         found["from_event"] = sources.start_from_submission(
             found["alice"], found["alice_army"], found["bob_sub"]
         )
-    found["own"] = games.start_game(found["alice"], found["alice_army"], found["alice_army"])
+    found["own"] = games.start_game(
+        found["alice"], army_a=found["alice_army"], army_b=found["alice_army"]
+    )
     return found
 
 
@@ -109,7 +111,7 @@ def test_a_game_of_another_rule_set_or_already_attached_is_refused(world):
         army("feudal-2017", [{"name": "Knights", "type": "knights"}], name="Normans"),
         owner=world["alice"],
     )
-    other = games.start_game(world["alice"], feudal, feudal)
+    other = games.start_game(world["alice"], army_a=feudal, army_b=feudal)
     assert f'value="{other.pk}"' not in page(world, world["alice"])
     post(world["alice"], world, other, "attach")
     assert not EventGame.objects.filter(game=other).exists()
@@ -119,7 +121,7 @@ def test_a_game_of_another_rule_set_or_already_attached_is_refused(world):
 
 def test_a_non_entrant_owner_is_offered_nothing_to_attach(world):
     carols = saved_army(world["carol"], name="Carol's host")
-    game = games.start_game(world["carol"], carols, carols)
+    game = games.start_game(world["carol"], army_a=carols, army_b=carols)
     assert "Attach a game" not in page(world, world["carol"])
     assert post(world["carol"], world, game, "attach").status_code == 404
 
@@ -131,7 +133,7 @@ def played(text: str) -> bool:
 
 def _lose_a_unit(game: Game) -> str:
     unit = game.side_b["document"]["units"][0]
-    games.remove_unit(game, game.version, f"b:{unit['id']}", "Fled")
+    games.remove_unit(game, version=game.version, unit_id=f"b:{unit['id']}", why="Fled")
     return unit["name"]
 
 

@@ -29,7 +29,9 @@ from armybuilder.events.models import Submission
 from tests.web.events.helpers import make_event, player, saved_army
 organiser, bob = player("org"), player("bob")
 event = make_event(organiser, name="Served Day")
-made = services.submit(services.join(event, bob), saved_army(bob, name="Served host"), bob)
+made = services.submit(
+    services.join(event, user=bob), army=saved_army(bob, name="Served host"), by=bob
+)
 Submission.objects.filter(pk=made.pk).update(state=Submission.APPROVED)
 client = Client()
 client.force_login(organiser)

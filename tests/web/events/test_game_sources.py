@@ -87,9 +87,9 @@ def _hidden(world, how):
         return world["bob_sub"].pk
     if how == "another event":
         other = make_event(world["organiser"], name="Other Day")
-        entry = events.join(other, world["carol"])
+        entry = events.join(other, user=world["carol"])
         with freeze_time(other.deadline - timedelta(hours=1)):
-            made = events.submit(entry, saved_army(world["carol"]), world["carol"])
+            made = events.submit(entry, army=saved_army(world["carol"]), by=world["carol"])
         Submission.objects.filter(pk=made.pk).update(state=Submission.APPROVED)
         return made.pk
     if how == "her own":
@@ -148,7 +148,7 @@ def test_a_side_from_an_event_says_so_and_its_links_carry_no_notes(world, client
         assert game.side_b["from"] == f"Revealed at {event}"
         assert "from" not in game.side_a  # alice's own army
         assert game.side_b["document"]["notes"] == secret  # the owner keeps them
-        token = games.set_link(game, "view", True)
+        token = games.set_link(game, which="view", on=True)
         watcher = Client()
         data = watcher.get(reverse("games:shared_export", args=[token])).json()
         page = watcher.get(reverse("games:shared", args=[token])).content.decode()

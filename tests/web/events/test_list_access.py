@@ -24,12 +24,16 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def world():
     author, organiser, entrant, stranger = (player(n) for n in ("ann", "org", "eve", "sam"))
-    shared = catalog.set_status(author, player_list(author, name="Ann's Wessex"), LINK)
-    other = catalog.set_status(author, player_list(author, name="Ann's Mercia"), LINK)
+    shared = catalog.set_status(
+        author, army_list=player_list(author, name="Ann's Wessex"), status=LINK
+    )
+    other = catalog.set_status(
+        author, army_list=player_list(author, name="Ann's Mercia"), status=LINK
+    )
     # the organiser opened the link the author gave them, as the share page records it
     SharedList.objects.create(army_list=shared, user=organiser, token=shared.share_token)
     event = make_event(organiser, lists=["viking", shared.slug])
-    services.join(event, entrant)
+    services.join(event, user=entrant)
     return {
         "author": author,
         "organiser": organiser,
@@ -91,7 +95,7 @@ def test_only_the_pinned_lists_and_only_for_those_in_the_event(world, client):
 
 def test_a_withdrawn_entrant_no_longer_reads_it(world, client):
     entrant = world["entrant"]
-    services.withdraw(world["event"].entrants.get(user=entrant), world["organiser"])
+    services.withdraw(world["event"].entrants.get(user=entrant), by=world["organiser"])
     client.force_login(entrant)
     assert client.get(list_page(world["shared"])).status_code == 404
 
@@ -105,7 +109,7 @@ def test_the_grant_ends_when_the_event_is_over(world, client):
 
 
 def test_the_grant_ends_with_the_organisers_link(world, client):
-    catalog.revoke_link(world["author"], world["shared"])
+    catalog.revoke_link(world["author"], army_list=world["shared"])
     client.force_login(world["entrant"])
     assert client.get(list_page(world["shared"])).status_code == 404
 

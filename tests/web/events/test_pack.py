@@ -24,9 +24,11 @@ pytestmark = pytest.mark.django_db
 def event():
     event = make_event(player("org"))
     for name in ("zed", "amy", "max"):  # joined in this order: the pack's order
-        entrant = services.join(event, player(name))
+        entrant = services.join(event, user=player(name))
         with freeze_time(DEADLINE - timedelta(hours=1)):
-            services.submit(entrant, saved_army(entrant.user, name=f"Host of {name}"), entrant.user)
+            services.submit(
+                entrant, army=saved_army(entrant.user, name=f"Host of {name}"), by=entrant.user
+            )
     Submission.objects.exclude(entrant__user__username="max").update(state=Submission.APPROVED)
     return event
 
@@ -56,8 +58,8 @@ def test_rosters_already_rendered_are_reused(client, event):
     zed = Submission.objects.get(entrant__user__username="zed")
     army_sheet_pdf(
         {**zed.document, "list_revisions": zed.list_revisions},
-        "roster",
-        "a4",
+        sheet="roster",
+        paper="a4",
         saved=SavedArmy(zed.entrant.user_id),
     )
     client.force_login(event.organiser)

@@ -27,9 +27,9 @@ def world():
     with freeze_time(DAY):
         for name, extra in (("small", 0), ("mid", 1), ("big", 1)):
             user = player(name)
-            entrants[name] = services.join(event, user)
+            entrants[name] = services.join(event, user=user)
             services.submit(
-                entrants[name], saved_army(user, name=f"{name} host", extra=extra), user
+                entrants[name], army=saved_army(user, name=f"{name} host", extra=extra), by=user
             )
     return organiser, event, entrants, base
 
@@ -37,7 +37,7 @@ def world():
 def tighten(event, organiser, count):
     fields = {"restrictions": [{"kind": "max_units", "count": count}]}
     lists = [(a.army_list, a.revision) for a in event.allowed_lists.all()]
-    services.save_event(organiser, fields, lists, [], event)
+    services.save_event(organiser, fields=fields, lists=lists, co_organisers=[], event=event)
 
 
 def test_a_restriction_tightened_after_submissions_marks_the_illegal_ones(world, client):
@@ -72,5 +72,7 @@ def test_loosening_the_restriction_again_makes_them_legal_and_says_so(world):
 def test_a_change_that_does_not_touch_the_check_rechecks_nothing(world):
     organiser, event, entrants, base = world
     lists = [(a.army_list, a.revision) for a in event.allowed_lists.all()]
-    services.save_event(organiser, {"place": "Elsewhere"}, lists, [], event)
+    services.save_event(
+        organiser, fields={"place": "Elsewhere"}, lists=lists, co_organisers=[], event=event
+    )
     assert Submission.objects.filter(version__gt=1).count() == 0

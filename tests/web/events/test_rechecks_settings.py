@@ -30,8 +30,8 @@ def world():
     with freeze_time(DAY):
         for name in ("small", "big"):
             user = player(name)
-            entrants[name] = services.join(event, user)
-            services.submit(entrants[name], saved_army(user, name=f"{name} host"), user)
+            entrants[name] = services.join(event, user=user)
+            services.submit(entrants[name], army=saved_army(user, name=f"{name} host"), by=user)
     return organiser, event, entrants
 
 
@@ -63,7 +63,9 @@ def test_while_the_worker_rechecks_the_desk_says_so_instead_of_half_the_counts(
     waiting = SimpleNamespace(enqueue=lambda *args: asked.append(args))
     monkeypatch.setattr(services, "recheck_submissions", waiting)
     lists = [(a.army_list, a.revision) for a in event.allowed_lists.all()]
-    services.save_event(organiser, {"points_limit": 10}, lists, [], event)
+    services.save_event(
+        organiser, fields={"points_limit": 10}, lists=lists, co_organisers=[], event=event
+    )
     client.force_login(organiser)
     with freeze_time(DAY + timedelta(hours=1)):
         desk = client.get(reverse("events:desk", args=[event.code])).content.decode()
@@ -82,13 +84,15 @@ def test_an_army_already_not_legal_is_told_it_is_still_not_legal(world):
     lists = [(a.army_list, a.revision) for a in event.allowed_lists.all()]
     base = len(list_army("viking")["units"])
     with freeze_time(DAY + timedelta(hours=1)):
-        services.save_event(organiser, {"points_limit": 10}, lists, [], event)
+        services.save_event(
+            organiser, fields={"points_limit": 10}, lists=lists, co_organisers=[], event=event
+        )
         services.save_event(
             organiser,
-            {"restrictions": [{"kind": "max_units", "count": base - 1}]},
-            lists,
-            [],
-            event,
+            fields={"restrictions": [{"kind": "max_units", "count": base - 1}]},
+            lists=lists,
+            co_organisers=[],
+            event=event,
         )
     last = entrants["small"].notes.order_by("-pk").first().text
     assert "is still not legal" in last and "now not legal" not in last
@@ -102,7 +106,7 @@ def test_an_army_on_a_list_no_longer_allowed_keeps_its_points_on_the_desk(world,
         (a.army_list, a.revision) for a in event.allowed_lists.exclude(army_list__slug="viking")
     ]
     with freeze_time(DAY + timedelta(hours=1)):
-        services.save_event(organiser, {}, keep, [], event)
+        services.save_event(organiser, fields={}, lists=keep, co_organisers=[], event=event)
         client.force_login(organiser)
         desk = client.get(reverse("events:desk", args=[event.code])).content.decode()
     now = held(entrants["small"])

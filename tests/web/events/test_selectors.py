@@ -39,13 +39,13 @@ def world():
     other, staff = player("other"), player("staff", is_staff=True, is_superuser=True)
     event = make_event(organiser)
     event.co_organisers.add(co)
-    secret_entry = services.join(event, alice)
-    own_entry = services.join(event, bob)
+    secret_entry = services.join(event, user=alice)
+    own_entry = services.join(event, user=bob)
     with freeze_time(DEADLINE - timedelta(hours=1)):
         army = saved_army(alice, name=SECRET)
         Army.objects.filter(pk=army.pk).update(share_token="alice-share-token-abcdefghijklmnop")
-        secret = services.submit(secret_entry, army, alice)
-        services.submit(own_entry, saved_army(bob, name="Bob's own"), bob)
+        secret = services.submit(secret_entry, army=army, by=alice)
+        services.submit(own_entry, army=saved_army(bob, name="Bob's own"), by=bob)
     Submission.objects.filter(pk=secret.pk).update(state=Submission.APPROVED)
     return {
         "pack": ready_pack(event, organiser),
@@ -218,9 +218,9 @@ def rolled_world():
         forces_rolled=True,
     )
     event.co_organisers.add(co)
-    entrant = services.join(event, bob)
+    entrant = services.join(event, user=bob)
     with freeze_time(DEADLINE - timedelta(hours=1)):
-        rolled = services.roll_force(entrant, event.allowed_lists.get().army_list, bob)
+        rolled = services.roll_force(entrant, army_list=event.allowed_lists.get().army_list, by=bob)
     Submission.objects.filter(pk=rolled.pk).update(state=Submission.APPROVED)
     pack = Pack.objects.create(event=event, requested_by=organiser)
     make_pack.enqueue(pack.pk)
@@ -253,7 +253,7 @@ def test_a_render_id_learnt_through_the_share_link_answers_no_one_else_after_sub
 
     organiser, alice, bob = player("org"), player("alice"), player("bob")
     event = make_event(organiser)
-    alice_entry, bob_entry = services.join(event, alice), services.join(event, bob)
+    alice_entry, bob_entry = services.join(event, user=alice), services.join(event, user=bob)
     army = saved_army(alice, name=SECRET)
     token = "alice-share-token-abcdefghijklmnop"
     Army.objects.filter(pk=army.pk).update(share_token=token)
@@ -268,7 +268,7 @@ def test_a_render_id_learnt_through_the_share_link_answers_no_one_else_after_sub
         ]
         assert bob_client.get(urls[0]).status_code == 200  # the link holds: not submitted
         army.refresh_from_db()
-        services.submit(alice_entry, army, alice)
+        services.submit(alice_entry, army=army, by=alice)
         for url in urls:
             for client in (bob_client, Client()):
                 assert client.get(url).status_code == 404, url
@@ -288,8 +288,8 @@ def test_a_render_id_under_embargo_costs_the_queries_a_made_up_one_does():
 
     organiser, alice, bob = player("org"), player("alice"), player("bob")
     event = make_event(organiser)
-    alice_entry = services.join(event, alice)
-    services.join(event, bob)
+    alice_entry = services.join(event, user=alice)
+    services.join(event, user=bob)
     army = saved_army(alice, name=SECRET)
     token = "alice-share-token-abcdefghijklmnop"
     Army.objects.filter(pk=army.pk).update(share_token=token)
@@ -299,7 +299,7 @@ def test_a_render_id_under_embargo_costs_the_queries_a_made_up_one_does():
         bob_client.get(reverse("printing:shared_roster_pdf", args=[token]))
         hidden = RenderGrant.objects.get(share_token=token).render_id
         army.refresh_from_db()
-        services.submit(alice_entry, army, alice)
+        services.submit(alice_entry, army=army, by=alice)
         for client in (bob_client, Client()):
             answers = [
                 query_shapes(client, [reverse(name, args=[render_id]) for name in names])
@@ -372,7 +372,7 @@ def test_nothing_new_is_pinned_or_submitted_on_a_list_made_private_or_deleted(wo
         )
         assert "one of the event&#x27;s lists" in pinned.content.decode()
         with pytest.raises(services.Refused):
-            services.submit(entry, army, bob)
+            services.submit(entry, army=army, by=bob)
 
 
 def test_submit_on_behalf_takes_no_army_the_entrant_never_offered_nor_of_another_rule_set(

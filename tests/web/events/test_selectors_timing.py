@@ -34,8 +34,8 @@ def test_hidden_and_made_up_submission_ids_run_the_same_queries(route):
     organiser, alice, bob = player("org"), player("alice"), player("bob")
     event = make_event(organiser)
     with freeze_time(DEADLINE - timedelta(hours=1)):
-        hidden = services.submit(services.join(event, alice), saved_army(alice), alice)
-        services.join(event, bob)
+        hidden = services.submit(services.join(event, user=alice), army=saved_army(alice), by=alice)
+        services.join(event, user=bob)
     made_up = hidden.pk + 1000
     ids = (hidden.pk, made_up)
     with freeze_time(REVEAL - timedelta(hours=1)):

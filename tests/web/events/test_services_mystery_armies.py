@@ -38,7 +38,7 @@ def roll(client, event, slug="north-welsh"):
 
 def test_a_force_is_rolled_once_and_a_second_roll_is_refused(client, event):
     bob = player("bob")
-    services.join(event, bob)
+    services.join(event, user=bob)
     client.force_login(bob)
     with freeze_time(DEADLINE - timedelta(hours=1)):
         roll(client, event)
@@ -52,21 +52,21 @@ def test_a_force_is_rolled_once_and_a_second_roll_is_refused(client, event):
 
 def test_the_service_refuses_a_second_roll_and_an_ordinary_submission(event):
     bob = player("bob")
-    entrant = services.join(event, bob)
+    entrant = services.join(event, user=bob)
     with freeze_time(DEADLINE - timedelta(hours=1)):
-        services.roll_force(entrant, event.allowed_lists.get().army_list, bob)
+        services.roll_force(entrant, army_list=event.allowed_lists.get().army_list, by=bob)
         with pytest.raises(services.Refused, match="rolled already"):
-            services.roll_force(entrant, event.allowed_lists.get().army_list, bob)
+            services.roll_force(entrant, army_list=event.allowed_lists.get().army_list, by=bob)
         with pytest.raises(services.Refused, match="rolls each force"):
-            services.submit(entrant, saved_army(bob), bob)
+            services.submit(entrant, army=saved_army(bob), by=bob)
     assert Submission.objects.filter(entrant=entrant).count() == 1
 
 
 def test_the_seed_is_shown_after_the_reveal_and_reproduces_the_roll(client, event):
     bob = player("bob")
-    entrant = services.join(event, bob)
+    entrant = services.join(event, user=bob)
     with freeze_time(DEADLINE - timedelta(hours=1)):
-        made = services.roll_force(entrant, event.allowed_lists.get().army_list, bob)
+        made = services.roll_force(entrant, army_list=event.allowed_lists.get().army_list, by=bob)
     client.force_login(bob)
     page = reverse("events:submission", args=[event.code, made.pk])
     with freeze_time(REVEAL - timedelta(minutes=1)):
@@ -85,8 +85,8 @@ def test_the_seed_is_shown_after_the_reveal_and_reproduces_the_roll(client, even
 
 def test_a_rolled_force_cannot_be_returned_to_draft(event):
     bob = player("bob")
-    entrant = services.join(event, bob)
+    entrant = services.join(event, user=bob)
     with freeze_time(DEADLINE - timedelta(hours=1)):
-        services.roll_force(entrant, event.allowed_lists.get().army_list, bob)
+        services.roll_force(entrant, army_list=event.allowed_lists.get().army_list, by=bob)
     with pytest.raises(services.Refused, match="never rolled again"):
-        services.return_to_draft(entrant, event.organiser)
+        services.return_to_draft(entrant, by=event.organiser)

@@ -22,9 +22,9 @@ AFTER = REVEAL + timedelta(minutes=5)
 def world():
     organiser, bob = player("org"), player("bob")
     event = make_event(organiser, accept_late=True)
-    entrant = services.join(event, bob)
+    entrant = services.join(event, user=bob)
     with freeze_time(DEADLINE - timedelta(hours=1)):
-        first = services.submit(entrant, saved_army(bob, name="Approved host"), bob)
+        first = services.submit(entrant, army=saved_army(bob, name="Approved host"), by=bob)
     Submission.objects.filter(pk=first.pk).update(state=Submission.APPROVED)
     return event, organiser, bob, entrant, first
 
@@ -33,9 +33,9 @@ def test_after_the_reveal_no_late_army_replaces_the_approved_one(world):
     event, organiser, bob, entrant, first = world
     with freeze_time(AFTER):
         with pytest.raises(services.Refused, match="final unless the organiser reopens"):
-            services.submit(entrant, saved_army(bob, name="Swapped host"), bob)
+            services.submit(entrant, army=saved_army(bob, name="Swapped host"), by=bob)
         with pytest.raises(services.Refused, match="revealed"):
-            services.submit(entrant, saved_army(organiser), organiser, on_behalf=True)
+            services.submit(entrant, army=saved_army(organiser), by=organiser, on_behalf=True)
         assert [s.pk for s in approved_submissions(event)] == [first.pk]
         assert services.may_submit(Entrant.objects.get(pk=entrant.pk), AFTER) == (False, False)
 
@@ -45,12 +45,14 @@ def test_after_the_reveal_nothing_is_returned_withdrawn_or_decided(world):
     seen = (first.pk, first.version)
     with freeze_time(AFTER):
         with pytest.raises(services.Refused, match="reopen the event"):
-            services.return_to_draft(entrant, organiser, seen)
+            services.return_to_draft(entrant, by=organiser, seen=seen)
         with pytest.raises(services.Refused, match="reopen the event"):
-            services.withdraw(entrant, organiser)
+            services.withdraw(entrant, by=organiser)
         with pytest.raises(services.Refused, match="reopen the event"):
-            services.post_note(entrant, organiser, "", "needs_changes", runs_event=True, seen=seen)
-        services.post_note(entrant, organiser, "Well played.", runs_event=True, seen=seen)
+            services.post_note(
+                entrant, by=organiser, text="", state="needs_changes", runs_event=True, seen=seen
+            )
+        services.post_note(entrant, by=organiser, text="Well played.", runs_event=True, seen=seen)
     entrant.refresh_from_db()
     assert entrant.state == Entrant.ENTERED and held(entrant).state == Submission.APPROVED
 
@@ -58,28 +60,28 @@ def test_after_the_reveal_nothing_is_returned_withdrawn_or_decided(world):
 def test_an_explicit_reopen_lets_a_submission_in_and_everyone_is_told(world, client):
     event, organiser, bob, entrant, first = world
     with freeze_time(AFTER):
-        services.reopen(event, organiser, open_=True)
+        services.reopen(event, by=organiser, open_=True)
         event.refresh_from_db()
-        made = services.submit(entrant, saved_army(bob, name="Swapped host"), bob)
+        made = services.submit(entrant, army=saved_army(bob, name="Swapped host"), by=bob)
         assert made.number == 2 and made.late
         client.force_login(bob)
         page = client.get(reverse("events:event", args=[event.code])).content.decode()
         assert "reopened submissions after the reveal" in page
         entry = client.get(reverse("events:entry", args=[event.code])).content.decode()
         assert "org</strong> reopened submissions after the reveal" in entry
-        services.reopen(event, organiser, open_=False)
+        services.reopen(event, by=organiser, open_=False)
         event.refresh_from_db()
         with pytest.raises(services.Refused, match="final"):
-            services.submit(entrant, saved_army(bob), bob)
+            services.submit(entrant, army=saved_army(bob), by=bob)
     assert entrant.notes.filter(action="made the submissions final again").exists()
 
 
 def test_the_reveal_is_read_on_the_servers_clock_to_the_second(world):
     event, organiser, bob, entrant, first = world
     with freeze_time(REVEAL - timedelta(seconds=1)):
-        assert services.submit(entrant, saved_army(bob), bob).late
+        assert services.submit(entrant, army=saved_army(bob), by=bob).late
     with freeze_time(REVEAL), pytest.raises(services.Refused):
-        services.submit(entrant, saved_army(bob), bob)
+        services.submit(entrant, army=saved_army(bob), by=bob)
 
 
 def test_a_withdrawal_asks_first_and_can_be_undone(world, client):

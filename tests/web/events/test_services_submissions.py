@@ -58,7 +58,7 @@ def test_a_player_joins_by_code_and_submits_a_locked_snapshot(client, event):
 def test_every_problem_is_cited_before_and_after_submitting(client, event):
     bob = player("bob")
     client.force_login(bob)
-    services.join(event, bob)
+    services.join(event, user=bob)
     army = saved_army(bob, extra=4)  # 7 units: above the event's 5
     with freeze_time(DEADLINE - timedelta(hours=1)):
         preview = client.get(reverse("events:entry", args=[event.code]), {"army": army.pk})
@@ -72,25 +72,25 @@ def test_every_problem_is_cited_before_and_after_submitting(client, event):
 
 def test_an_army_over_the_points_limit_is_refused_with_the_limit_cited(event):
     bob = player("bob")
-    entrant = services.join(event, bob)
+    entrant = services.join(event, user=bob)
     army = saved_army(bob, slug="norman-1066", extra=2)  # Norman: not an allowed list
     with freeze_time(DEADLINE - timedelta(hours=1)):
-        made = services.submit(entrant, army, bob)
+        made = services.submit(entrant, army=army, by=bob)
     rules_cited = {p["rule"] for p in made.problems}
     assert "Event army lists" in rules_cited
     event.points_limit = 100
     event.save()
     with freeze_time(DEADLINE - timedelta(hours=1)):
-        made = services.submit(entrant, saved_army(bob), bob)
+        made = services.submit(entrant, army=saved_army(bob), by=bob)
     assert "Event points limit" in {p["rule"] for p in made.problems}
 
 
 def test_resubmitting_keeps_every_submission_and_the_organiser_holds_the_newest(event):
     bob = player("bob")
-    entrant = services.join(event, bob)
+    entrant = services.join(event, user=bob)
     with freeze_time(DEADLINE - timedelta(hours=2)):
-        first = services.submit(entrant, saved_army(bob, name="First"), bob)
-        second = services.submit(entrant, saved_army(bob, name="Second"), bob)
+        first = services.submit(entrant, army=saved_army(bob, name="First"), by=bob)
+        second = services.submit(entrant, army=saved_army(bob, name="Second"), by=bob)
     assert (first.number, second.number) == (1, 2)
     assert Submission.objects.filter(entrant=entrant).count() == 2
     from armybuilder.events.selectors import held
@@ -123,24 +123,24 @@ def test_the_deadline_is_the_servers_clock_in_the_events_time_zone(client, organ
     event = Event.objects.get(name="Summer muster")
     assert event.deadline.isoformat() == "2027-06-01T22:00:00+00:00"
     bob = player("bob")
-    entrant = services.join(event, bob)
+    entrant = services.join(event, user=bob)
     with freeze_time("2027-06-01T21:59:59Z"):
-        on_time = services.submit(entrant, saved_army(bob), bob)
+        on_time = services.submit(entrant, army=saved_army(bob), by=bob)
     with (
         freeze_time("2027-06-01T22:00:01Z"),
         pytest.raises(services.Refused, match="deadline has passed"),
     ):
-        services.submit(entrant, saved_army(bob), bob)
+        services.submit(entrant, army=saved_army(bob), by=bob)
     assert not on_time.late
 
 
 def test_a_submission_racing_the_deadline_is_on_time_or_late_never_lost(event):
     bob = player("bob")
-    entrant = services.join(event, bob)
+    entrant = services.join(event, user=bob)
     with freeze_time(DEADLINE):
-        exactly = services.submit(entrant, saved_army(bob), bob)
+        exactly = services.submit(entrant, army=saved_army(bob), by=bob)
     with freeze_time(DEADLINE + timedelta(microseconds=1)):
-        after = services.submit(entrant, saved_army(bob), bob)
+        after = services.submit(entrant, army=saved_army(bob), by=bob)
     assert (exactly.late, after.late) == (False, True)
     assert exactly.submitted_at == DEADLINE
     assert Submission.objects.filter(entrant=entrant).count() == 2
@@ -152,13 +152,13 @@ def test_an_unlocked_entrant_submits_on_time_past_a_closed_deadline_and_is_told_
     event.accept_late = False
     event.save()
     bob = player("bob")
-    entrant = services.join(event, bob)
+    entrant = services.join(event, user=bob)
     with freeze_time(DEADLINE + timedelta(hours=1)):
         with pytest.raises(services.Refused):
-            services.submit(entrant, saved_army(bob), bob)
-        services.set_lock(entrant, organiser, Entrant.OPEN)
+            services.submit(entrant, army=saved_army(bob), by=bob)
+        services.set_lock(entrant, by=organiser, lock=Entrant.OPEN)
         entrant.refresh_from_db()
-        made = services.submit(entrant, saved_army(bob), bob)
+        made = services.submit(entrant, army=saved_army(bob), by=bob)
     assert not made.late  # the organiser let them: not late
     assert entrant.notes.filter(author=organiser, action="unlocked your submission").exists()
 
@@ -168,10 +168,10 @@ def test_a_full_event_puts_players_on_its_waiting_list_and_a_withdrawal_lets_one
 ):
     event.cap = 1
     event.save()
-    first = services.join(event, player("bob"))
-    second = services.join(event, player("cat"))
+    first = services.join(event, user=player("bob"))
+    second = services.join(event, user=player("cat"))
     assert (first.state, second.state) == (Entrant.ENTERED, Entrant.WAITING)
-    services.withdraw(first, organiser)
+    services.withdraw(first, by=organiser)
     first.refresh_from_db()
     second.refresh_from_db()
     assert (first.state, second.state) == (Entrant.WITHDRAWN, Entrant.ENTERED)
@@ -188,11 +188,11 @@ def test_the_event_checks_against_its_pinned_revision_after_the_list_changes(eve
     viking.refresh_from_db()
     assert viking.latest_revision == pinned + 1
     bob = player("bob")
-    entrant = services.join(event, bob)
+    entrant = services.join(event, user=bob)
     army = saved_army(bob)
     assert army.list_pins == {"viking": pinned + 1}
     with freeze_time(DEADLINE - timedelta(hours=1)):
-        made = services.submit(entrant, army, bob)
+        made = services.submit(entrant, army=army, by=bob)
     assert made.valid, made.problems
     assert made.list_revisions == {"viking": pinned}
 
@@ -203,7 +203,7 @@ def test_an_army_on_another_revision_is_offered_the_diff_to_the_events(client, e
     data["entries"][0]["max"] = 1
     catalog.save_list(viking, data=data)
     bob = player("bob")
-    services.join(event, bob)
+    services.join(event, user=bob)
     army = saved_army(bob)  # pinned to the newer revision
     client.force_login(bob)
     page = client.get(
@@ -218,7 +218,7 @@ def test_an_army_on_another_revision_is_offered_the_diff_to_the_events(client, e
 
 def test_an_army_document_of_the_wrong_rule_set_is_not_offered(client, event):
     bob = player("bob")
-    services.join(event, bob)
+    services.join(event, user=bob)
     client.force_login(bob)
     from armybuilder.armies.making.lifecycle import create_army
     from tests.support import DEWITT_KNIGHT, army
@@ -234,12 +234,12 @@ def test_a_player_has_an_end_to_resubmitting_but_the_organiser_can_still_submit(
 ):
     monkeypatch.setattr(services, "MAX_SUBMISSIONS", 2)
     bob = player("bob")
-    entrant = services.join(event, bob)
+    entrant = services.join(event, user=bob)
     army = saved_army(bob)
     with freeze_time(DEADLINE - timedelta(hours=1)):
-        services.submit(entrant, army, bob)
-        services.submit(entrant, army, bob)
+        services.submit(entrant, army=army, by=bob)
+        services.submit(entrant, army=army, by=bob)
         with pytest.raises(services.Refused, match="submitted 2 times"):
-            services.submit(entrant, army, bob)
-        services.submit(entrant, army, organiser, on_behalf=True)
+            services.submit(entrant, army=army, by=bob)
+        services.submit(entrant, army=army, by=organiser, on_behalf=True)
     assert Submission.objects.filter(entrant=entrant).count() == 3

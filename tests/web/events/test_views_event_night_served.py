@@ -51,7 +51,7 @@ from armybuilder.events.models import Submission
 from tests.web.catalog.test_services_access import player_list
 from tests.web.events.helpers import make_event, player, saved_army
 ann, org, eve, bob, amy = (player(n) for n in ("ann", "org", "eve", "bob", "amy"))
-shared = catalog.set_status(ann, player_list(ann, name="Ann's Wessex"), LINK)
+shared = catalog.set_status(ann, army_list=player_list(ann, name="Ann's Wessex"), status=LINK)
 SharedList.objects.create(army_list=shared, user=org, token=shared.share_token)
 now = timezone.now()
 deadline = now - timedelta(hours=1)
@@ -59,10 +59,12 @@ event = make_event(
     org, name="Club Night", lists=["viking", shared.slug], restrictions=[], points_limit=1000,
     deadline=deadline, reveal_at=now + timedelta(days=2), date=(now + timedelta(days=3)).date(),
 )
-entries = {u.username: services.join(event, u) for u in (eve, bob, amy)}
+entries = {u.username: services.join(event, user=u) for u in (eve, bob, amy)}
 with freeze_time(deadline - timedelta(hours=1)):
-    big = services.submit(entries["bob"], saved_army(bob, name="Bob's big host", extra=1), bob)
-    small = services.submit(entries["amy"], saved_army(amy, name="Amy's host"), amy)
+    big = services.submit(
+        entries["bob"], army=saved_army(bob, name="Bob's big host", extra=1), by=bob
+    )
+    small = services.submit(entries["amy"], army=saved_army(amy, name="Amy's host"), by=amy)
 Submission.objects.filter(pk=small.pk).update(state=Submission.APPROVED)
 sessions = {}
 for user in (org, eve, bob, amy):

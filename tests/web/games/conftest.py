@@ -24,7 +24,7 @@ def feudal_armies(user):
 
 @pytest.fixture
 def game(user, feudal_armies):
-    return services.start_game(user, *feudal_armies)
+    return services.start_game(user, army_a=feudal_armies[0], army_b=feudal_armies[1])
 
 
 @pytest.fixture
@@ -32,7 +32,7 @@ def archers_game(user):
     """Normans (bowmen, knights) v Saxons (knights, bowmen): both sides shoot and fight."""
     first = create_army(army("feudal-2017", [BOWMEN, KNIGHTS], name="Normans"), owner=user)
     second = create_army(army("feudal-2017", [KNIGHTS, BOWMEN], name="Saxons"), owner=user)
-    return services.start_game(user, first, second)
+    return services.start_game(user, army_a=first, army_b=second)
 
 
 def unit(game, side: str, name: str) -> str:
@@ -45,7 +45,7 @@ def unit(game, side: str, name: str) -> str:
 
 def to_phase(game, key: str) -> None:
     while game.phase != key:
-        services.next_phase(game, game.version)
+        services.next_phase(game, version=game.version)
 
 
 def route(name: str, game=None, token: str = "") -> str:

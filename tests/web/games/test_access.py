@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_on_two_phones_the_owner_plays_a_and_the_link_to_play_b(user, feudal_armies):
-    game = services.start_game(user, *feudal_armies, seated=True)
+    game = services.start_game(user, army_a=feudal_armies[0], army_b=feudal_armies[1], seated=True)
     assert Seat(game).side == "a"
     assert Seat(game, "some-token").side == "b"
     assert Seat(game, "some-token", acts=False).side is None  # the link to watch
@@ -27,7 +27,7 @@ def test_on_one_phone_nobody_holds_a_seat(game):
 
 
 def test_acting_through_the_link_to_watch_is_404(game):
-    view = services.set_link(game, "view", True)
+    view = services.set_link(game, which="view", on=True)
     request = RequestFactory().post("/")
     assert seat_of(request, None, view, acting=False).acts is False
     with pytest.raises(Http404):
@@ -37,8 +37,8 @@ def test_acting_through_the_link_to_watch_is_404(game):
 
 
 def test_acting_through_the_link_to_play_held_by_another_device_is_404(user, feudal_armies):
-    game = services.start_game(user, *feudal_armies, seated=True)
-    play = services.set_link(game, "play", True)
+    game = services.start_game(user, army_a=feudal_armies[0], army_b=feudal_armies[1], seated=True)
+    play = services.set_link(game, which="play", on=True)
     first = RequestFactory().post("/")
     first.user = AnonymousUser()
     opened = seat_of(first, None, play, acting=False)  # a page opened: nobody's seat yet

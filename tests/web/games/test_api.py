@@ -23,7 +23,9 @@ def url(game) -> str:
 
 
 def test_the_owner_gets_the_games_file_with_its_losses(game, owner_client):
-    services.remove_unit(game, game.version, unit(game, "b", "Knights"), "Routed")
+    services.remove_unit(
+        game, version=game.version, unit_id=unit(game, "b", "Knights"), why="Routed"
+    )
     response = owner_client.get(url(game))
     assert response.status_code == 200 and response["Content-Type"] == "application/json"
     assert "no-store" in response["Cache-Control"] or "max-age=0" in response["Cache-Control"]
@@ -36,9 +38,9 @@ def test_the_owner_gets_the_games_file_with_its_losses(game, owner_client):
 
 def test_the_answer_is_inside_the_described_schema(game, owner_client):
     to_phase(game, "melee")
-    services.apply_combat(game, game.version, unit(game, "a", "Knights"),
-                          unit(game, "b", "Serjeants"), (), None)  # fmt: skip
-    services.undo_last(game, game.version)
+    services.apply_combat(game, version=game.version, attacker_id=unit(game, "a", "Knights"),
+                          target_id=unit(game, "b", "Serjeants"), modifiers=(), die=None)  # fmt: skip
+    services.undo_last(game, version=game.version)
     described = owner_client.get("/api/v1/openapi.json").json()
     assert "/api/v1/games/{game}" in described["paths"]
     validator = Draft202012Validator(

@@ -22,7 +22,7 @@ ONLY = "Only this phone will play this side until the game's owner releases it."
 
 @pytest.fixture
 def seated(user, feudal_armies):
-    game = services.start_game(user, *feudal_armies)
+    game = services.start_game(user, army_a=feudal_armies[0], army_b=feudal_armies[1])
     services.choose_seats(game, seated=True, first="b")  # side B's player turn: the link's
     to_phase(game, "melee")
     return game
@@ -30,7 +30,7 @@ def seated(user, feudal_armies):
 
 @pytest.fixture
 def play(seated):
-    return services.set_link(seated, "play", True)
+    return services.set_link(seated, which="play", on=True)
 
 
 def combat(game: Game) -> dict[str, str]:
@@ -82,7 +82,7 @@ def test_taking_the_seat_is_csrf_checked_and_a_post_only(seated, play):
     assert guarded.get(route("take_seat", token=play)).status_code == 405
     assert guarded.head(route("take_seat", token=play)).status_code == 405
     assert Game.objects.get(pk=seated.pk).play_claim == ""
-    view = services.set_link(seated, "view", True)
+    view = services.set_link(seated, which="view", on=True)
     assert Client().post(route("take_seat", token=view)).status_code == 404
     assert Client().post(route("take_seat", token="made-up")).status_code == 404
 
@@ -167,11 +167,11 @@ def test_the_owner_sees_the_account_that_holds_the_seat(seated, play, owner_clie
 
 def test_a_new_link_or_one_switched_off_is_held_by_nobody(seated, play):
     take_seat(Client(), play)
-    renewed = services.set_link(seated, "play", True)
+    renewed = services.set_link(seated, which="play", on=True)
     assert Game.objects.get(pk=seated.pk).play_claim == ""
     phone = Client()
     assert HELD not in phone.get(route("game", token=renewed)).content.decode()
-    services.set_link(seated, "play", False)
+    services.set_link(seated, which="play", on=False)
     fresh = Game.objects.get(pk=seated.pk)
     assert (fresh.play_claim, fresh.play_claim_user, fresh.play_claimed_at) == ("", None, None)
 
@@ -189,9 +189,9 @@ def test_a_forged_or_garbled_claim_cookie_is_read_only_never_an_error(seated, pl
 
 
 def test_a_cookie_signed_for_another_game_does_not_hold_this_one(user, feudal_armies, seated, play):
-    other = services.start_game(user, *feudal_armies)
+    other = services.start_game(user, army_a=feudal_armies[0], army_b=feudal_armies[1])
     services.choose_seats(other, seated=True, first="a")
-    other_play = services.set_link(other, "play", True)
+    other_play = services.set_link(other, which="play", on=True)
     phone = Client()
     held_there = take_seat(phone, other_play).cookies[claims.COOKIE].value
     take_seat(Client(), play)
@@ -214,16 +214,16 @@ def test_releasing_is_the_owners_only_and_csrf_checked(seated, play):
 
 
 def test_a_solo_game_and_the_owner_hold_no_claim(user, feudal_armies, owner_client):
-    solo = services.start_game(user, *feudal_armies)
+    solo = services.start_game(user, army_a=feudal_armies[0], army_b=feudal_armies[1])
     services.choose_seats(solo, seated=False, first="a")
-    play = services.set_link(solo, "play", True)
+    play = services.set_link(solo, which="play", on=True)
     assert take_seat(Client(), play).status_code == 302  # nothing to take: just the page
     assert Game.objects.get(pk=solo.pk).play_claim == ""
     page = Client().get(route("game", token=play)).content.decode()
     assert HELD not in page and TAKE not in page and 'aria-label="Target: ' in page
-    seated = services.start_game(user, *feudal_armies)
+    seated = services.start_game(user, army_a=feudal_armies[0], army_b=feudal_armies[1])
     services.choose_seats(seated, seated=True, first="a")
-    link = services.set_link(seated, "play", True)
+    link = services.set_link(seated, which="play", on=True)
     owner_client.get(route("game", token=link))
     take_seat(owner_client, link)
     assert Game.objects.get(pk=seated.pk).play_claim == ""

@@ -20,9 +20,13 @@ pytestmark = pytest.mark.django_db
 def test_the_game_file_holds_both_armies_and_the_log(game, owner_client):
     to_phase(game, "melee")
     knights, target = unit(game, "a", "Knights"), unit(game, "b", "Knights")
-    services.apply_combat(game, game.version, knights, target, ["rear"], 6)
-    services.undo_last(game, game.version)
-    services.apply_combat(game, game.version, knights, target, [], 4)
+    services.apply_combat(
+        game, version=game.version, attacker_id=knights, target_id=target, modifiers=["rear"], die=6
+    )
+    services.undo_last(game, version=game.version)
+    services.apply_combat(
+        game, version=game.version, attacker_id=knights, target_id=target, modifiers=[], die=4
+    )
     response = owner_client.get(reverse("games:export", args=[game.pk]))
     assert response.status_code == 200
     assert response["Content-Disposition"] == f'attachment; filename="game-{game.pk}.json"'
@@ -46,7 +50,7 @@ def test_the_game_file_holds_both_armies_and_the_log(game, owner_client):
 def test_a_rally_is_in_the_file_with_what_it_read(game, owner_client):
     to_phase(game, "rally")
     serjeants = unit(game, "a", "Serjeants")
-    services.rally(game, game.version, serjeants, ["moved"])
+    services.rally(game, version=game.version, unit_id=serjeants, facts=["moved"])
     entry = owner_client.get(reverse("games:export", args=[game.pk])).json()["log"][-1]
     assert (entry["kind"], entry["unit"], entry["facts"], entry["die"]) == (
         "rally",
@@ -60,7 +64,7 @@ def test_a_rally_is_in_the_file_with_what_it_read(game, owner_client):
 def test_a_rolled_rally_die_is_in_the_file_with_its_seed(game, owner_client):
     to_phase(game, "rally")
     serjeants = unit(game, "a", "Serjeants")
-    services.rally(game, game.version, serjeants, ["priest"], seed="5eed")
+    services.rally(game, version=game.version, unit_id=serjeants, facts=["priest"], seed="5eed")
     entry = owner_client.get(reverse("games:export", args=[game.pk])).json()["log"][-1]
     assert entry["seed"] == "5eed"
     assert entry["dice"] == list(services.roll("5eed", range(1, 7), 1)) == [entry["die"]]
@@ -71,11 +75,11 @@ def test_the_opponents_links_give_the_file_without_the_armies_notes(user, owner_
     mine = create_army({**army("feudal-2017", [KNIGHTS], name="Normans"), "notes": secret},
                        owner=user)  # fmt: skip
     theirs = create_army(army("feudal-2017", [KNIGHTS], name="Saxons"), owner=user)
-    game = services.start_game(user, mine, theirs)
+    game = services.start_game(user, army_a=mine, army_b=theirs)
     own = owner_client.get(reverse("games:export", args=[game.pk])).json()
     assert own["sides"]["a"]["army"]["notes"] == secret  # the owner's own file keeps them
     for which in ("view", "play"):
-        token = services.set_link(game, which, True)
+        token = services.set_link(game, which=which, on=True)
         visitor = Client()  # whoever the link reached
         response = visitor.get(reverse("games:shared_export", args=[token]))
         assert response.status_code == 200

@@ -21,13 +21,13 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def seated(user, feudal_armies) -> Game:
     """Normans (side A, the owner's phone, going first) v Saxons (the link to play)."""
-    return services.start_game(user, *feudal_armies, seated=True)
+    return services.start_game(user, army_a=feudal_armies[0], army_b=feudal_armies[1], seated=True)
 
 
 def to_turn(game: Game, turn: int) -> Game:
     game = Game.objects.get(pk=game.pk)
     while game.turn < turn:
-        services.next_phase(game, game.version)
+        services.next_phase(game, version=game.version)
         game = Game.objects.get(pk=game.pk)
     return game
 
@@ -60,9 +60,9 @@ def test_the_opponents_phone_rolls_and_takes_the_initiative_and_goes_first(seate
     assert 'data-op="initiative"' not in page  # rolled once a turn
     # the Saxons' player turn now: the Normans' phone inflicts no hits in it
     seated = Game.objects.get(pk=seated.pk)
-    services.next_phase(seated, seated.version, seat="b")
+    services.next_phase(seated, version=seated.version, seat="b")
     seated = Game.objects.get(pk=seated.pk)
-    services.next_phase(seated, seated.version, seat="b")  # to Phase 3: Mêlée
+    services.next_phase(seated, version=seated.version, seat="b")  # to Phase 3: Mêlée
     seated = Game.objects.get(pk=seated.pk)
     knights, serjeants = unit(seated, "a", "Knights"), unit(seated, "b", "Serjeants")
     refused = results(send(owner_client, url(seated), operation("combat", {
@@ -101,7 +101,9 @@ def test_a_wrong_value_is_400_naming_the_field(seated, owner_client):
 
 
 def test_the_optional_penalty_reads_the_units_lost_from_the_log(seated, owner_client):
-    services.remove_unit(seated, seated.version, unit(seated, "b", "Knights"), "Destroyed")
+    services.remove_unit(
+        seated, version=seated.version, unit_id=unit(seated, "b", "Knights"), why="Destroyed"
+    )
     seated = to_turn(seated, 3)
     page = owner_client.get(route("game", seated)).content.decode()
     assert 'name="penalty"' in page

@@ -27,7 +27,7 @@ def seated(user) -> Game:
     """Saxons (side A, the owner's phone) v Normans (the link to play), Into the Dark."""
     saxons = create_army(army("into-the-dark", UNITS, name="Saxons"), owner=user)
     normans = create_army(army("into-the-dark", UNITS, name="Normans"), owner=user)
-    return services.start_game(user, saxons, normans, seated=True)
+    return services.start_game(user, army_a=saxons, army_b=normans, seated=True)
 
 
 def fresh(game: Game) -> Game:
@@ -94,7 +94,7 @@ def test_next_turn_the_last_winner_has_minus_1_shown_and_taken(seated, owner_cli
     send(owner_client, url(seated), keep_or_pass("keep"))  # one phone's choice for the owner
     seated = fresh(seated)
     while seated.turn == 1:
-        services.next_phase(seated, seated.version)
+        services.next_phase(seated, version=seated.version)
         seated = fresh(seated)
     to_phase(seated, "initiative")
     page = owner_client.get(route("game", fresh(seated))).content.decode()

@@ -26,7 +26,9 @@ pytestmark = pytest.mark.django_db
 
 def lose_knights(game, side: str = "b") -> None:
     """Side b (Saxons, two units: the source's roll is then due) loses its Knights."""
-    services.remove_unit(game, game.version, unit(game, side, "Knights"), "Destroyed")
+    services.remove_unit(
+        game, version=game.version, unit_id=unit(game, side, "Knights"), why="Destroyed"
+    )
 
 
 # -- services ---------------------------------------------------------------------------------
@@ -46,7 +48,9 @@ def test_a_typed_roll_against_the_units_lost_force_morale_feudal(game):
 
 
 def test_a_rout_is_in_the_state_and_the_summary_and_undo_takes_it_back(game):
-    services.remove_unit(game, game.version, unit(game, "b", "Serjeants"), "Destroyed")
+    services.remove_unit(
+        game, version=game.version, unit_id=unit(game, "b", "Serjeants"), why="Destroyed"
+    )
     lose_knights(game)
     # 2 lost; a roll of 2 halved is 1, +0: less than 2: routs
     morale.force_morale(game, game.version, "b", [2])
@@ -55,13 +59,15 @@ def test_a_rout_is_in_the_state_and_the_summary_and_undo_takes_it_back(game):
     assert selectors.summary(game).sides[1].routed == "Force Morale"
     with pytest.raises(Refused, match="Saxons routed already"):
         morale.force_morale(game, game.version, "b", [6])
-    services.undo_last(game, game.version)
+    services.undo_last(game, version=game.version)
     assert selectors.state_of(game).routed == {}
     assert selectors.summary(game).sides[1].routed == ""
 
 
 def test_the_sources_plus_1s_count(game):
-    services.remove_unit(game, game.version, unit(game, "b", "Serjeants"), "Destroyed")
+    services.remove_unit(
+        game, version=game.version, unit_id=unit(game, "b", "Serjeants"), why="Destroyed"
+    )
     lose_knights(game)
     # 2 lost; 2 halved is 1, +1 for the opponent having lost more... 2: equal, fights on
     p = morale.force_morale(game, game.version, "b", [2], bonus=1).payload
@@ -105,7 +111,7 @@ def test_a_roll_is_due_only_after_each_unit_destroyed(game):
     morale.force_morale(game, game.version, "b", [6])  # the roll the loss called for
     with pytest.raises(Refused, match="it has rolled for its one unit lost"):
         morale.force_morale(game, game.version, "b", [6])
-    services.undo_last(game, game.version)  # the roll taken back: it is due again
+    services.undo_last(game, version=game.version)  # the roll taken back: it is due again
     morale.force_morale(game, game.version, "b", [6])
     assert game.actions.filter(kind=GameAction.FORCE_MORALE, undone=False).count() == 1
 
@@ -113,7 +119,7 @@ def test_a_roll_is_due_only_after_each_unit_destroyed(game):
 def test_a_rule_set_without_force_morale_refuses_and_offers_none(user):
     host = create_army(army("dewitt-medieval", [{"name": "A"}, {"name": "B"}], name="H"),
                        owner=user)  # fmt: skip
-    game = services.start_game(user, host, host)
+    game = services.start_game(user, army_a=host, army_b=host)
     assert morale.offer(game) is None
     with pytest.raises(Refused, match="no force morale"):
         morale.force_morale(game, game.version, "a", [3])
@@ -122,9 +128,11 @@ def test_a_rule_set_without_force_morale_refuses_and_offers_none(user):
 def test_dark_ages_higher_than_the_units_lost(user):
     units = [{"name": n, "type": "infantry"} for n in ("A", "B", "C", "D", "E", "F")]
     host = create_army(army("dark-ages-d5", units, name="Host"), owner=user)
-    game = services.start_game(user, host, host)
+    game = services.start_game(user, army_a=host, army_b=host)
     for name in ("A", "B", "C"):
-        services.remove_unit(game, game.version, unit(game, "a", name), "Destroyed")
+        services.remove_unit(
+            game, version=game.version, unit_id=unit(game, "a", name), why="Destroyed"
+        )
     # six units, three lost: FORCE MORALE "higher than": a 3 routs, a 4 fights on
     assert morale.force_morale(game, game.version, "a", [4]).payload["verdict"]["outcome"] == (
         "fights on")  # fmt: skip
@@ -147,7 +155,9 @@ def test_the_form_posts_the_roll_and_the_page_shows_the_rout(game, owner_client)
     assert "+1 if you still have a Personality on the board" in page
     assert "Force morale: Saxons" in page
     assert page.count("A roll is due") == 1  # Normans lost their knights, Saxons nothing yet
-    services.remove_unit(game, game.version, unit(game, "b", "Serjeants"), "Destroyed")
+    services.remove_unit(
+        game, version=game.version, unit_id=unit(game, "b", "Serjeants"), why="Destroyed"
+    )
     lose_knights(game)
     answer = owner_client.post(page_url("force_morale", game),
                                {"version": game.version, "side": "b", "dice": "1"})  # fmt: skip
@@ -182,7 +192,10 @@ def test_a_refused_form_says_why_and_a_stale_one_is_409(game, owner_client):
 
 def test_the_link_to_play_rolls_the_link_to_watch_is_404(game):
     lose_knights(game, "a")
-    play, view = services.set_link(game, "play", True), services.set_link(game, "view", True)
+    play, view = (
+        services.set_link(game, which="play", on=True),
+        services.set_link(game, which="view", on=True),
+    )
     answer = Client().post(route("force_morale", token=play),
                            {"version": game.version, "side": "a", "dice": "4"})  # fmt: skip
     assert answer.status_code == 302
@@ -232,7 +245,9 @@ def test_a_malformed_operation_is_400_naming_the_field(game, owner_client, value
 
 
 def test_the_file_and_the_summary_sheet_carry_the_rout(game, owner_client):
-    services.remove_unit(game, game.version, unit(game, "b", "Serjeants"), "Destroyed")
+    services.remove_unit(
+        game, version=game.version, unit_id=unit(game, "b", "Serjeants"), why="Destroyed"
+    )
     lose_knights(game)
     morale.force_morale(game, game.version, "b", [1], seed="")
     data = json.loads(owner_client.get(reverse("games:export", args=[game.pk])).content)

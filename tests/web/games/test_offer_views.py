@@ -38,7 +38,9 @@ def test_each_pair_and_phase_offers_what_the_form_offers(game, owner_client):
                 if target[0] == attacker[0]:
                     continue
                 try:
-                    offered = services.offered_modifiers(game, attacker, target)
+                    offered = services.offered_modifiers(
+                        game, attacker_id=attacker, target_id=target
+                    )
                 except services.Refused as exc:
                     assert pairs == exc.message
                     continue
@@ -80,7 +82,9 @@ def test_the_offers_carry_the_games_table_and_the_page_where_the_game_stands(gam
     assert units[knights]["name"] == "Knights" and units[knights]["unit"]["type"] == "knights"
     assert table["sides"]["b"]["name"] == "Saxons"
     to_phase(game, "melee")
-    services.apply_combat(game, game.version, knights, serjeants, [], 3)
+    services.apply_combat(
+        game, version=game.version, attacker_id=knights, target_id=serjeants, modifiers=[], die=3
+    )
     page = owner_client.get(reverse("games:game", args=[game.pk])).content.decode()
     found = re.search(r'data-table="([^"]*)"', page)
     state = json.loads(html.unescape(found.group(1)))

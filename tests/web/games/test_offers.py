@@ -56,7 +56,7 @@ def _game(user, ruleset):
     first, second = ARMIES[ruleset]
     a = create_army(army(ruleset, first, name="Ours"), owner=user)
     b = create_army(army(ruleset, second, name="Theirs"), owner=user)
-    return services.start_game(user, a, b)
+    return services.start_game(user, army_a=a, army_b=b)
 
 
 def _kept(game):

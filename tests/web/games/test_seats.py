@@ -36,7 +36,9 @@ def forget(seat: int) -> str:
 @pytest.mark.parametrize("which", ["play", "view"])
 def test_a_signed_in_opponent_keeps_the_game_they_opened_by_a_link(game, owner_client, which):
     to_phase(game, "melee")
-    services.remove_unit(game, game.version, unit(game, "b", "Knights"), "Routed")
+    services.remove_unit(
+        game, version=game.version, unit_id=unit(game, "b", "Knights"), why="Routed"
+    )
     token = links(owner_client, game, which)
     bob = signed_in("bob")
     assert bob.get(shared("game", token)).status_code == 200
@@ -135,7 +137,9 @@ def test_the_taking_out_needs_the_csrf_token(game, owner_client):
 
 @pytest.mark.parametrize("which", ["play", "view"])
 def test_the_summary_pdf_by_either_link_reads_back(game, owner_client, which):
-    services.remove_unit(game, game.version, unit(game, "b", "Knights"), "Routed")
+    services.remove_unit(
+        game, version=game.version, unit_id=unit(game, "b", "Knights"), why="Routed"
+    )
     token = links(owner_client, game, which)
     response = Client().get(shared("summary_pdf", token))
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
@@ -157,8 +161,8 @@ def test_the_summary_pdf_by_a_link_counts_against_the_pdf_limit(game, owner_clie
 def test_a_points_rule_set_shows_the_points_lost(user, owner_client):
     units = [{"name": "Spears"}, {"name": "Archers", "missile_weapon": "foot_bow"}]
     host = create_army(army("into-the-dark", units, name="Host"), owner=user)
-    game = services.start_game(user, host, host)
-    services.remove_unit(game, game.version, unit(game, "a", "Archers"))
+    game = services.start_game(user, army_a=host, army_b=host)
+    services.remove_unit(game, version=game.version, unit_id=unit(game, "a", "Archers"))
     bob = signed_in("bob")
     bob.get(shared("game", links(owner_client, game, "view")))
     page = bob.get(MINE).content.decode()
@@ -174,14 +178,16 @@ def test_my_games_reads_many_seats_in_a_bounded_number_of_queries(
 
     def seat_more(n: int) -> None:
         for i in range(n):
-            game = services.start_game(user, *feudal_armies)
-            services.remove_unit(game, game.version, unit(game, "b", "Knights"), "Routed")
+            game = services.start_game(user, army_a=feudal_armies[0], army_b=feudal_armies[1])
+            services.remove_unit(
+                game, version=game.version, unit_id=unit(game, "b", "Knights"), why="Routed"
+            )
             bob.get(shared("game", links(owner_client, game, "play" if i % 2 else "view")))
-        theirs = services.start_game(carol_army.owner, carol_army, carol_army)
+        theirs = services.start_game(carol_army.owner, army_a=carol_army, army_b=carol_army)
         bob.get(shared("game", links(carol, theirs, "view")))
 
     seat_more(1)
-    lost = services.start_game(user, *feudal_armies)
+    lost = services.start_game(user, army_a=feudal_armies[0], army_b=feudal_armies[1])
     bob.get(shared("game", links(owner_client, lost, "play")))
     links(owner_client, lost, "play", "off")
     with django_assert_max_num_queries(30) as few:

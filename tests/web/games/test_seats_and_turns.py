@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def seated(user, feudal_armies) -> Game:
     """Normans (side A, the owner's phone) v Saxons (side B, the link to play)."""
-    return services.start_game(user, *feudal_armies, seated=True)
+    return services.start_game(user, army_a=feudal_armies[0], army_b=feudal_armies[1], seated=True)
 
 
 def page_of(client: Client, where: str) -> str:
@@ -49,7 +49,7 @@ def test_the_start_form_plays_on_two_phones_unless_one_is_chosen(owner_client, f
 
 
 def test_who_plays_is_chosen_before_anything_is_done(seated):
-    services.next_phase(seated, seated.version)
+    services.next_phase(seated, version=seated.version)
     with pytest.raises(services.Refused, match="chosen at its start"):
         services.choose_seats(seated, seated=False, first="a")
     assert Game.objects.get(pk=seated.pk).seated
@@ -92,7 +92,7 @@ def test_in_their_own_player_turn_each_phone_fights_and_the_log_names_it(seated,
     )
     seated.refresh_from_db()
     to_phase_by(seated, "a", "rally")
-    services.next_phase(seated, seated.version, seat="a")  # turn 2: the Saxons'
+    services.next_phase(seated, version=seated.version, seat="a")  # turn 2: the Saxons'
     to_phase_by(seated, "b", "melee")
     knights_b, serjeants_a = unit(seated, "b", "Knights"), unit(seated, "a", "Serjeants")
     ok = results(
@@ -109,7 +109,7 @@ def test_in_their_own_player_turn_each_phone_fights_and_the_log_names_it(seated,
 
 def to_phase_by(game: Game, seat: str, key: str) -> None:
     while game.phase != key:
-        services.next_phase(game, game.version, seat=seat)
+        services.next_phase(game, version=game.version, seat=seat)
 
 
 def test_undo_takes_back_only_the_phones_own_actions(seated, owner_client):
@@ -135,8 +135,8 @@ def test_undo_takes_back_only_the_phones_own_actions(seated, owner_client):
 def test_removals_and_force_morale_are_each_players_own(seated):
     saxon = unit(seated, "b", "Knights")
     with pytest.raises(services.Refused, match="Saxons' removals are recorded on their player"):
-        services.remove_unit(seated, None, saxon, "routed", seat="a")
-    services.remove_unit(seated, None, saxon, "routed", seat="b")
+        services.remove_unit(seated, version=None, unit_id=saxon, why="routed", seat="a")
+    services.remove_unit(seated, version=None, unit_id=saxon, why="routed", seat="b")
     assert selectors.state_of(seated).of(saxon).removed
 
 
@@ -164,14 +164,16 @@ def test_a_game_on_one_phone_plays_both_sides_as_before(game, owner_client):
     page = page_of(owner_client, reverse("games:game", args=[game.pk]))
     assert page.count('aria-label="Attacker: ') == 4 and "This phone plays" not in page
     assert 'id="whose">Normans&#x27; player turn' in page
-    services.apply_combat(game, game.version, unit(game, "b", "Knights"),
-                          unit(game, "a", "Serjeants"), die=3)  # fmt: skip
+    services.apply_combat(game, version=game.version, attacker_id=unit(game, "b", "Knights"),
+                          target_id=unit(game, "a", "Serjeants"), die=3)  # fmt: skip
     assert "phone</span>" not in page_of(owner_client, reverse("games:game", args=[game.pk]))
 
 
 def test_the_summary_and_the_game_file_say_whose_phone_did_what(seated, game):
-    services.next_phase(seated, seated.version, seat="a")
-    services.remove_unit(seated, None, unit(seated, "b", "Knights"), "fled", seat="b")
+    services.next_phase(seated, version=seated.version, seat="a")
+    services.remove_unit(
+        seated, version=None, unit_id=unit(seated, "b", "Knights"), why="fled", seat="b"
+    )
     sheet = summary_sheet.summary_html(seated)
     assert (
         "Played on two phones: Normans&#x27; phone made 1 action; Saxons&#x27; phone made 1"

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 def dark_game(user):
     units = [{"name": "Knights", "quality": "fanatic", "mounted": True}, {"name": "Spears"}]
     picts = create_army(army("into-the-dark", units, name="Picts"), owner=user)
-    return services.start_game(user, picts, picts)
+    return services.start_game(user, army_a=picts, army_b=picts)
 
 
 def test_casualties_add_up_and_the_figures_are_read_from_what_the_player_typed(dark_game):
@@ -27,12 +27,21 @@ def test_casualties_add_up_and_the_figures_are_read_from_what_the_player_typed(d
     with pytest.raises(
         Refused, match=r"Type figures=<number> under Other numbers: the attacking figures"
     ):
-        services.work_out(dark_game, knights, spears, [], (6, 6, 6))
-    action = services.apply_combat(dark_game, dark_game.version, knights, spears, [], (6, 6, 6),
+        services.work_out(
+            dark_game, attacker_id=knights, target_id=spears, modifiers=[], die=(6, 6, 6)
+        )
+    action = services.apply_combat(dark_game, version=dark_game.version, attacker_id=knights, target_id=spears, modifiers=[], die=(6, 6, 6),
                                    numbers={"figures": 12})  # fmt: skip
     result = action.payload["result"]
     assert (result["unit"], result["hits"]) == ("casualties", 3)  # a 6 always hits
     assert action.payload["numbers"]["figures"] == 12
-    again = services.work_out(dark_game, knights, spears, [], (1, 1, 1), numbers={"figures": 12})
+    again = services.work_out(
+        dark_game,
+        attacker_id=knights,
+        target_id=spears,
+        modifiers=[],
+        die=(1, 1, 1),
+        numbers={"figures": 12},
+    )
     assert again.numbers["target_casualties"] == 3  # the casualties so far, from the log
     assert selectors.state_of(dark_game).of(spears).damage == {"casualties": 3}

@@ -34,7 +34,9 @@ def text_of(pdf: bytes) -> tuple[int, str]:
 
 
 def test_the_summary_prints_the_armies_turns_and_the_units_lost(game, owner_client):
-    services.remove_unit(game, game.version, unit(game, "b", "Knights"), "Routed")
+    services.remove_unit(
+        game, version=game.version, unit_id=unit(game, "b", "Knights"), why="Routed"
+    )
     response = owner_client.get(reverse("games:summary_pdf", args=[game.pk]))
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     assert "normans-v-saxons-summary.pdf" in response["Content-Disposition"]
@@ -50,8 +52,8 @@ def test_the_summary_prints_the_armies_turns_and_the_units_lost(game, owner_clie
 def test_a_points_rule_set_prints_the_points_lost(user):
     units = [{"name": "Spears"}, {"name": "Archers", "missile_weapon": "foot_bow"}]
     host = create_army(army("into-the-dark", units, name="Host"), owner=user)
-    game = services.start_game(user, host, host)
-    lost = services.remove_unit(game, game.version, unit(game, "a", "Archers"))
+    game = services.start_game(user, army_a=host, army_b=host)
+    lost = services.remove_unit(game, version=game.version, unit_id=unit(game, "a", "Archers"))
     summary = summary_sheet.selectors.summary(game)
     points = summary.sides[0].points_lost
     assert points and lost.payload["unit_name"] == "Archers"
@@ -62,8 +64,8 @@ def test_a_points_rule_set_prints_the_points_lost(user):
 def test_names_print_as_text_never_as_markup(user):
     named = create_army(army("feudal-2017", [{"name": "<b>Bold</b>", "type": "knights"}],
                              name="<script>alert(1)</script>"), owner=user)  # fmt: skip
-    game = services.start_game(user, named, named)
-    services.remove_unit(game, game.version, unit(game, "b", "<b>Bold</b>"))
+    game = services.start_game(user, army_a=named, army_b=named)
+    services.remove_unit(game, version=game.version, unit_id=unit(game, "b", "<b>Bold</b>"))
     html = summary_sheet.summary_html(game)
     assert "<script>" not in html and "&lt;script&gt;" in html and "<b>Bold" not in html
     _, text = text_of(made(game))
@@ -109,5 +111,7 @@ def test_the_same_game_asked_again_is_served_from_the_store_and_costs_nothing(
     again = owner_client.get(url)
     assert again.status_code == 200 and again["X-Muster-Cache"] == "hit"
     assert again.content == first.content
-    services.remove_unit(game, game.version, unit(game, "b", "Knights"), "Routed")
+    services.remove_unit(
+        game, version=game.version, unit_id=unit(game, "b", "Knights"), why="Routed"
+    )
     assert owner_client.get(url).status_code == 429  # a new version is a new render

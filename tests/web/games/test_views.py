@@ -158,7 +158,7 @@ def test_the_opponents_army_comes_from_its_share_link(owner_client, feudal_armie
     )
     game = Game.objects.get()
     assert started.status_code == 302 and game.name == "Normans v Danes"
-    assert [c.name for c in selectors.side_view(game, "b").cards] == ["Huscarls"]
+    assert [c.name for c in selectors.side_view(game, key="b").cards] == ["Huscarls"]
     stop_sharing(danes)
     refused = owner_client.post(reverse("games:mine"),
                                 {"army_a": feudal_armies[0].pk, "share_link": link})  # fmt: skip

@@ -37,7 +37,14 @@ def test_the_rally_form_is_offered_in_phase_4_only(game, owner_client):
 def test_a_rally_from_the_page_is_logged_and_undone(game, owner_client):
     to_phase(game, "melee")
     target = unit(game, "b", "Knights")
-    services.apply_combat(game, game.version, unit(game, "a", "Knights"), target, [], 1)  # 3
+    services.apply_combat(
+        game,
+        version=game.version,
+        attacker_id=unit(game, "a", "Knights"),
+        target_id=target,
+        modifiers=[],
+        die=1,
+    )  # 3
     to_phase(game, "rally")
     answer = owner_client.post(url("rally", game), {"version": game.version, "unit": target,
                                                     "fact": ["attacked"]})  # fmt: skip
@@ -64,7 +71,7 @@ def test_a_rally_refused_is_said_in_words(game, owner_client):
 
 
 def test_the_link_to_play_rallies(game, owner_client):
-    play = services.set_link(game, "play", True)
+    play = services.set_link(game, which="play", on=True)
     to_phase(game, "rally")
     opponent = Client()
     page = opponent.get(reverse("games:shared", args=[play])).content.decode()
@@ -79,7 +86,14 @@ def test_the_link_to_play_rallies(game, owner_client):
 def test_a_priests_die_left_empty_on_the_form_is_rolled_and_its_seed_logged(game, owner_client):
     to_phase(game, "melee")
     target = unit(game, "b", "Knights")
-    services.apply_combat(game, game.version, unit(game, "a", "Knights"), target, [], 5)  # 7
+    services.apply_combat(
+        game,
+        version=game.version,
+        attacker_id=unit(game, "a", "Knights"),
+        target_id=target,
+        modifiers=[],
+        die=5,
+    )  # 7
     to_phase(game, "rally")
     page = owner_client.get(url("game", game)).content.decode()
     assert '<label for="rally-die">Die (leave empty to roll)</label>' in page

@@ -25,7 +25,7 @@ NUMBERS = {"into-the-dark": "figures=12"}  # the others ask for no number in a m
 @pytest.mark.parametrize("slug", [r.slug for r in combat_rulesets()])
 def test_each_phase_draws_and_a_melee_is_worked_out(slug, user, owner_client):
     made = create_army(army(slug, [{"name": "A"}, {"name": "B"}], name="Host"), owner=user)
-    game = services.start_game(user, made, made)
+    game = services.start_game(user, army_a=made, army_b=made)
     pair = {"attacker": unit(game, "a", "A"), "target": unit(game, "b", "B")}
     page = reverse("games:game", args=[game.pk])
     for phase in selectors.phases(game):
@@ -43,15 +43,15 @@ def test_each_phase_draws_and_a_melee_is_worked_out(slug, user, owner_client):
                                          "version": game.version})  # fmt: skip
             assert applied.status_code == 302, slug
             game.refresh_from_db()
-        services.next_phase(game, game.version)
+        services.next_phase(game, version=game.version)
     assert game.turn == 2
 
 
 def melee_game(slug, user):
     made = create_army(army(slug, [{"name": "A"}, {"name": "B"}], name="Host"), owner=user)
-    game = services.start_game(user, made, made)
+    game = services.start_game(user, army_a=made, army_b=made)
     while game.phase != "melee":
-        services.next_phase(game, game.version)
+        services.next_phase(game, version=game.version)
     return game, {"attacker": unit(game, "a", "A"), "target": unit(game, "b", "B")}
 
 

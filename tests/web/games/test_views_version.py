@@ -27,7 +27,7 @@ def test_the_owner_and_both_links_read_the_version(game, owner_client):
         assert answer.status_code == 200 and "no-store" in answer["Cache-Control"]
         assert answer["Content-Type"] == "application/json"
         assert answer.json() == {"version": start}
-    services.next_phase(game, game.version)
+    services.next_phase(game, version=game.version)
     assert Client().get(shared("version", view)).json() == {"version": start + 1}
 
 

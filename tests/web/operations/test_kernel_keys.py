@@ -39,7 +39,7 @@ def subjects():
     made = ArmyList.objects.get(name="Saxons")
     feudal = armies.create_army(army("feudal-2017", [{"name": "Knights", "type": "knights"}]),
                                 owner=user)  # fmt: skip
-    game = games.start_game(user, feudal, feudal)
+    game = games.start_game(user, army_a=feudal, army_b=feudal)
 
     def to_army(key):
         return f"/armies/{saved.pk}/operations/", {

@@ -51,7 +51,7 @@ def test_every_key_of_the_three_old_ledgers_is_in_the_one_ledger_with_its_versio
     assert army_operations.apply_operations(saved, [renamed]).outcomes[0].status == "applied"
     feudal = armies.create_army(army("feudal-2017", [{"name": "Knights", "type": "knights"}]),
                                 owner=user)  # fmt: skip
-    game = games.start_game(user, feudal, feudal)
+    game = games.start_game(user, army_a=feudal, army_b=feudal)
     sent = game_operations.parse_operations({"operations": [next_phase(1, "shoot", key="act")]})
     assert game_operations.apply_operations(game, sent)[0].status == "applied"
     listed = ArmyList.objects.filter(ruleset="into-the-dark").first()

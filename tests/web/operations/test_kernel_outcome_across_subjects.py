@@ -88,7 +88,7 @@ class Game:
     def __init__(self, client: Client, user: User) -> None:
         feudal = armies.create_army(army("feudal-2017", [{"name": "Knights", "type": "knights"}]),
                                     owner=user)  # fmt: skip
-        self.game = games.start_game(user, feudal, feudal)
+        self.game = games.start_game(user, army_a=feudal, army_b=feudal)
         self.url = game_url(self.game)
 
     def change(self, key):

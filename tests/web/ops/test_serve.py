@@ -256,7 +256,7 @@ organiser = player("organiser")
 event = make_event(organiser, lists=["viking"])
 for name in ("ann", "ben", "cas"):
     someone = player(name)
-    submitted = services.submit(services.join(event, someone), saved_army(someone), someone)
+    submitted = services.submit(services.join(event, user=someone), army=saved_army(someone), by=someone)
     Submission.objects.filter(pk=submitted.pk).update(state=Submission.APPROVED)
 session = SessionStore()
 session.update({SESSION_KEY: str(organiser.pk), HASH_SESSION_KEY: organiser.get_session_auth_hash(),
@@ -271,7 +271,7 @@ from armybuilder.events.models import Event
 event = Event.objects.get(code=%r)
 lists = [(a.army_list, a.revision) for a in event.allowed_lists.all()]
 fields = {"restrictions": [{"kind": "max_units", "count": 1}]}
-services.save_event(event.organiser, fields, lists, [], event=event)
+services.save_event(event.organiser, fields=fields, lists=lists, co_organisers=[], event=event)
 """
 
 

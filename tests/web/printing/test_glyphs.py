@@ -43,7 +43,7 @@ def sized_spans(pdf: bytes) -> list[tuple[str, float]]:
 
 def test_emoji_in_names_print_with_the_bundled_emoji_font():
     doc = army("into-the-dark", [{"name": "Dragon 🐉 Guard 🛡️"}], name="Swiss 👑 Pike Block")
-    pdf = services.army_sheet_pdf(doc, "roster").pdf
+    pdf = services.army_sheet_pdf(doc, sheet="roster").pdf
     assert "Muster-Emoji" in fonts_of(pdf)
     text = text_of(pdf)
     assert "🐉" in text and "👑" in text
@@ -52,14 +52,14 @@ def test_emoji_in_names_print_with_the_bundled_emoji_font():
 
 def test_a_character_no_font_has_is_named_on_the_sheet():
     doc = army("into-the-dark", [{"name": "Levy \U0001fa7f"}], name="Host \U0010fffd")
-    pdf = services.army_sheet_pdf(doc, "roster").pdf
+    pdf = services.army_sheet_pdf(doc, sheet="roster").pdf
     text = text_of(pdf)
     assert "No font here can print these characters" in text
     assert "U+10FFFD" in text and "U+1FA7F" in text
 
 
 def test_roster_running_text_is_at_least_9pt():
-    pdf = services.army_sheet_pdf(example("into-the-dark-source-examples.json"), "roster").pdf
+    pdf = services.army_sheet_pdf(example("into-the-dark-source-examples.json"), sheet="roster").pdf
     spans = sized_spans(pdf)
     body = [(t, s) for t, s in spans if t.startswith(("Quality:", "Points:", "Printed"))]
     assert body, spans[:20]

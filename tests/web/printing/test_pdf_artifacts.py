@@ -67,7 +67,7 @@ def assert_is_a_rendered_page(png: Path) -> None:
 
 @pytest.mark.parametrize(("source", "sheet"), ARMY_SHEETS)
 def test_page_one_of_each_army_sheet_is_kept_as_a_png(source, sheet):
-    printed = services.army_sheet_pdf(example(source), sheet)
+    printed = services.army_sheet_pdf(example(source), sheet=sheet)
     png = first_page_png(printed.pdf, f"{source.removesuffix('.json')}-{sheet}")
     assert_is_a_rendered_page(png)
 

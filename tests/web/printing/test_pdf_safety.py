@@ -79,7 +79,7 @@ def hostile_army() -> dict:
 
 @pytest.mark.parametrize("sheet", ["roster", "qrs"])
 def test_hostile_army_text_renders_as_text_and_fetches_nothing_outside_static(recording, sheet):
-    printed = services.army_sheet_pdf(hostile_army(), sheet)
+    printed = services.army_sheet_pdf(hostile_army(), sheet=sheet)
     text = pdf_text(printed.pdf)
     for line in passwd_lines():
         assert line not in text
@@ -98,7 +98,7 @@ def test_hostile_army_text_renders_as_text_and_fetches_nothing_outside_static(re
 
 
 def test_hostile_text_is_escaped_in_the_html_preview():
-    html = services.army_sheet_html(hostile_army(), "roster")
+    html = services.army_sheet_html(hostile_army(), sheet="roster")
     assert "<img" not in html and "<link href=" not in html and "<iframe" not in html
     assert "&lt;img src=&quot;file:///etc/passwd&quot;&gt;" in html
 
@@ -205,7 +205,7 @@ def test_fetcher_serves_the_print_stylesheet_from_our_static_files():
     ],
 )
 def test_pdf_filename_is_a_safe_ascii_slug_of_the_army_name(name, expected):
-    filename = services.pdf_filename(name, "roster")
+    filename = services.pdf_filename(name, sheet="roster")
     assert filename == expected
     header = services.content_disposition(filename)
     assert header == f'attachment; filename="{expected}"'
@@ -213,10 +213,13 @@ def test_pdf_filename_is_a_safe_ascii_slug_of_the_army_name(name, expected):
 
 
 def test_pdf_filename_says_army_sheet_and_paper():
-    assert services.pdf_filename("Swiss Pike Block", "roster", "letter") == (
+    assert services.pdf_filename("Swiss Pike Block", sheet="roster", paper="letter") == (
         "swiss-pike-block-roster-letter.pdf"
     )
-    assert services.pdf_filename("Swiss Pike Block", "qrs", "a4") == "swiss-pike-block-qrs-a4.pdf"
+    assert (
+        services.pdf_filename("Swiss Pike Block", sheet="qrs", paper="a4")
+        == "swiss-pike-block-qrs-a4.pdf"
+    )
 
 
 def test_more_than_500_units_is_a_clear_error_not_a_render(client):
@@ -254,13 +257,15 @@ def test_a_render_that_fails_is_a_clear_400_everywhere(client, monkeypatch, sett
 
 def test_a_render_past_the_time_limit_is_stopped_with_a_clear_error():
     units = [{"name": f"Levy {i}", "figures": 4 + i % 9} for i in range(120)]
-    html = services.army_sheet_html(army("into-the-dark", units), "roster", for_pdf=True)
+    html = services.army_sheet_html(army("into-the-dark", units), sheet="roster", for_pdf=True)
     with pytest.raises(services.RenderError, match="took longer than 0.2 seconds"):
         services.render_pdf(html, limit=0.2)
 
 
 def test_the_time_limited_render_returns_the_same_pdf_and_fetch_record():
-    html = services.army_sheet_html(army("into-the-dark", [{"name": "Levy"}]), "qrs", for_pdf=True)
+    html = services.army_sheet_html(
+        army("into-the-dark", [{"name": "Levy"}]), sheet="qrs", for_pdf=True
+    )
     fetcher = services.SafeFetcher()
     pdf = services.render_pdf(html, fetcher, limit=60)
     assert pdf.startswith(b"%PDF")

@@ -52,7 +52,7 @@ def overflows(document) -> list[str]:
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("army", ARMIES)
 def test_no_unit_table_runs_past_its_card_edge(army, paper):
-    html = services.army_sheet_html(example(army), "roster", paper, for_pdf=True)
+    html = services.army_sheet_html(example(army), sheet="roster", paper=paper, for_pdf=True)
     document = weasyprint.HTML(
         string=html, base_url=pdf.BASE_URL, url_fetcher=pdf.SafeFetcher()
     ).render()

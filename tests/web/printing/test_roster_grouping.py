@@ -35,7 +35,7 @@ def cards(html: str) -> list[str]:
 
 @pytest.mark.django_db
 def test_identical_units_share_one_card_with_their_count_and_numbers():
-    html = services.army_sheet_html(twelve_units(), "roster")
+    html = services.army_sheet_html(twelve_units(), sheet="roster")
     assert len(cards(html)) == 9
     assert "Knights ×4" in html
     assert '<span class="num">1, 6, 11, 12</span>' in html
@@ -43,7 +43,7 @@ def test_identical_units_share_one_card_with_their_count_and_numbers():
 
 @pytest.mark.django_db
 def test_one_card_per_unit_when_the_player_asks():
-    html = services.army_sheet_html(twelve_units(), "roster", extras=["one-card-per-unit"])
+    html = services.army_sheet_html(twelve_units(), sheet="roster", extras=["one-card-per-unit"])
     assert len(cards(html)) == 12
     assert "×4" not in html
     # each card names its unit as the builder and a game do: numbered among its name
@@ -54,13 +54,13 @@ def test_one_card_per_unit_when_the_player_asks():
 def test_units_differing_only_in_a_problem_or_a_field_keep_their_own_cards():
     document = twelve_units()
     document["units"][5]["figures"] = 13
-    html = services.army_sheet_html(document, "roster")
+    html = services.army_sheet_html(document, sheet="roster")
     assert "Knights ×3" in html and len(cards(html)) == 10
     assert "Knights 2<" in html  # the one that differs, by its number among the Knights
 
 
 @pytest.mark.django_db
 def test_the_roster_option_is_ignored_by_the_qrs_and_other_options_are_refused():
-    services.army_sheet_html(twelve_units(), "qrs", extras=["one-card-per-unit"])
+    services.army_sheet_html(twelve_units(), sheet="qrs", extras=["one-card-per-unit"])
     with pytest.raises(services.PrintError):
-        services.army_sheet_html(twelve_units(), "roster", extras=["sieges"])
+        services.army_sheet_html(twelve_units(), sheet="roster", extras=["sieges"])

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_a_twelve_unit_army_of_different_units_prints_on_two_pages(paper):
-    printed = services.army_sheet_pdf(twelve_different_units(), "roster", paper)
+    printed = services.army_sheet_pdf(twelve_different_units(), sheet="roster", paper=paper)
     pages = PdfReader(io.BytesIO(printed.pdf)).pages
     text = " ".join(page.extract_text() for page in pages)
     assert all(f"Unit number {n} of the host" in text for n in range(1, 13))

@@ -32,9 +32,9 @@ def weasyprint_calls(monkeypatch, settings):
 
 def test_second_render_is_served_from_the_cache_without_calling_weasyprint(weasyprint_calls):
     doc = example("into-the-dark-source-examples.json")
-    first = services.army_sheet_pdf(doc, "roster")
+    first = services.army_sheet_pdf(doc, sheet="roster")
     assert len(weasyprint_calls) == 1 and not first.cached
-    second = services.army_sheet_pdf(doc, "roster")
+    second = services.army_sheet_pdf(doc, sheet="roster")
     assert len(weasyprint_calls) == 1
     assert second.cached and second.pdf == first.pdf
 
@@ -49,8 +49,8 @@ def test_the_same_army_in_another_form_hits_the_same_cache_entry(weasyprint_call
         generals=[],
         notes="",
     )
-    services.army_sheet_pdf(short, "qrs")
-    assert services.army_sheet_pdf(spelled, "qrs").cached
+    services.army_sheet_pdf(short, sheet="qrs")
+    assert services.army_sheet_pdf(spelled, sheet="qrs").cached
     assert len(weasyprint_calls) == 1
 
 
@@ -66,12 +66,12 @@ def test_the_same_army_in_another_form_hits_the_same_cache_entry(weasyprint_call
 )
 def test_anything_that_changes_the_pdf_changes_the_cache_key(weasyprint_calls, change):
     doc = example("into-the-dark-source-examples.json")
-    services.army_sheet_pdf(doc, "roster")
+    services.army_sheet_pdf(doc, sheet="roster")
     args = {"sheet": "roster", "paper": "a4", "share_url": None}
     args.update({k: v for k, v in change.items() if k != "document"})
     changed = dict(doc, **change.get("document", {}))
     printed = services.army_sheet_pdf(
-        changed, args["sheet"], args["paper"], share_url=args["share_url"]
+        changed, sheet=args["sheet"], paper=args["paper"], share_url=args["share_url"]
     )
     assert not printed.cached
     assert len(weasyprint_calls) == 2
@@ -79,9 +79,9 @@ def test_anything_that_changes_the_pdf_changes_the_cache_key(weasyprint_calls, c
 
 def test_a_new_template_version_renders_afresh(weasyprint_calls, monkeypatch):
     doc = example("into-the-dark-source-examples.json")
-    services.army_sheet_pdf(doc, "qrs")
+    services.army_sheet_pdf(doc, sheet="qrs")
     monkeypatch.setattr(services, "TEMPLATE_VERSION", services.TEMPLATE_VERSION + "-next")
-    assert not services.army_sheet_pdf(doc, "qrs").cached
+    assert not services.army_sheet_pdf(doc, sheet="qrs").cached
     assert len(weasyprint_calls) == 2
 
 
@@ -107,7 +107,7 @@ def test_a_cache_outage_still_prints(weasyprint_calls, monkeypatch):
 
     monkeypatch.setattr(services.cache, "get", down)
     monkeypatch.setattr(services.cache, "set", down)
-    printed = services.army_sheet_pdf(example("into-the-dark-source-examples.json"), "qrs")
+    printed = services.army_sheet_pdf(example("into-the-dark-source-examples.json"), sheet="qrs")
     assert printed.pdf.startswith(b"%PDF") and not printed.cached
 
 
@@ -121,12 +121,12 @@ A4, LETTER = (595, 842), (612, 792)  # in points
 
 def test_rule_set_qrs_is_cached_per_paper_size(weasyprint_calls):
     assert (
-        services.ruleset_qrs_key("feudal-2017", "a4")[0]
-        != (services.ruleset_qrs_key("feudal-2017", "letter")[0])
+        services.ruleset_qrs_key("feudal-2017", paper="a4")[0]
+        != (services.ruleset_qrs_key("feudal-2017", paper="letter")[0])
     )
-    a4 = services.ruleset_qrs_pdf("feudal-2017", "a4")
-    letter = services.ruleset_qrs_pdf("feudal-2017", "letter")
-    assert not letter.cached and services.ruleset_qrs_pdf("feudal-2017", "letter").cached
+    a4 = services.ruleset_qrs_pdf("feudal-2017", paper="a4")
+    letter = services.ruleset_qrs_pdf("feudal-2017", paper="letter")
+    assert not letter.cached and services.ruleset_qrs_pdf("feudal-2017", paper="letter").cached
     assert (page_size(a4.pdf), page_size(letter.pdf)) == (A4, LETTER)
     assert len(weasyprint_calls) == 2
 

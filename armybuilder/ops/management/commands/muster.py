@@ -135,7 +135,7 @@ class Command(BaseCommand):
         if list_file is None:
             _, report = services.check_document(document)
         else:
-            _, report = services.check_with_list_document(document, read_list(list_file))
+            _, report = services.check_with_list_document(document, listed=read_list(list_file))
         self.stdout.write(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
         return EXIT_VALID if report.valid else EXIT_INVALID
 
@@ -184,7 +184,7 @@ class Command(BaseCommand):
         slug = list_slug or getattr(found, "default_list", None)
         data, name = None, None
         if slug is not None:
-            army_list = selectors.get_list(ruleset, slug)
+            army_list = selectors.get_list(ruleset, slug=slug)
             if army_list is not None and army_list.is_public:
                 data, name = army_list.data, army_list.name
                 if revision is not None:
@@ -210,7 +210,9 @@ class Command(BaseCommand):
         from armybuilder.printing import services as printing
 
         try:
-            printed = printing.army_sheet_pdf(read_document(file), sheet, paper, extras=include)
+            printed = printing.army_sheet_pdf(
+                read_document(file), sheet=sheet, paper=paper, extras=include
+            )
         except printing.PrintError as exc:
             raise Malformed(exc.message) from exc
         try:

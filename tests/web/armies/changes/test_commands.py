@@ -126,7 +126,9 @@ def test_changes_to_different_fields_from_two_tabs_both_land(owner_client, user)
 def test_a_change_follows_its_unit_when_another_tab_deleted_one_before_it(owner_client, user):
     saved = make(user)
     drawn = [u["id"] for u in units_of(saved)]  # the page's units
-    services.delete_item(saved, "units", drawn[0])  # another tab: "Unit 0" gone, version 2
+    services.delete_item(
+        saved, kind="units", item_id=drawn[0]
+    )  # another tab: "Unit 0" gone, version 2
     response = change(owner_client, saved, drawn[2], "figures", "30", 12, version=1)
     assert response.status_code == 200
     assert [(u["name"], u["figures"]) for u in units_of(saved)] == [
@@ -138,7 +140,7 @@ def test_a_change_follows_its_unit_when_another_tab_deleted_one_before_it(owner_
 def test_a_change_to_a_unit_another_tab_deleted_changes_nothing(owner_client, user):
     saved = make(user)
     gone = item_id(saved, 1)
-    services.delete_item(saved, "units", gone)
+    services.delete_item(saved, kind="units", item_id=gone)
     before = units_of(saved)
     response = change(owner_client, saved, gone, "figures", "30", 12, version=1)
     assert response.status_code == 409
@@ -164,11 +166,13 @@ def test_a_change_lands_on_its_unit_whatever_other_tabs_added_moved_or_deleted(
     target = item_id(saved, index)  # the unit as drawn on the page
     for op, at in ops:  # another tab
         if op == "add":
-            saved = services.add_item(saved, "units", saved.version).army
+            saved = services.add_item(saved, kind="units", version=saved.version).army
         elif op == "move":
-            saved = services.move_item(saved, "units", item_id(saved, at), 1).army
+            saved = services.move_item(
+                saved, kind="units", item_id=item_id(saved, at), delta=1
+            ).army
         else:
-            getattr(services, f"{op}_item")(saved, "units", item_id(saved, at))
+            getattr(services, f"{op}_item")(saved, kind="units", item_id=item_id(saved, at))
             saved.refresh_from_db()
     assert change(owner_client, saved, target, "figures", "30", 12).status_code == 200
     changed = [u for u in units_of(saved) if u["figures"] == 30]
@@ -253,7 +257,7 @@ def test_undo_after_a_feudal_roll_restores_the_army_exactly(owner_client, user):
 
 def test_a_toast_undo_of_a_change_no_longer_latest_is_refused(owner_client, user):
     saved = make(user)
-    services.delete_item(saved, "units", item_id(saved, 0))
+    services.delete_item(saved, kind="units", item_id=item_id(saved, 0))
     saved.refresh_from_db()
     deleted = Revision.objects.get(army=saved, version=2)
     change(owner_client, saved, 0, "figures", "20", 12, version=2)
@@ -307,7 +311,9 @@ def test_queries_per_field_change_do_not_grow_with_the_army(
 ):
     saved = make(user, size)
     drawn = item_id(saved, size // 2 + 1)
-    services.delete_item(saved, "units", item_id(saved, 0))  # the page is older than the army
+    services.delete_item(
+        saved, kind="units", item_id=item_id(saved, 0)
+    )  # the page is older than the army
     with django_assert_max_num_queries(QUERIES_PER_SET):
         response = change(owner_client, saved, drawn, "figures", "20", 12, version=1)
     assert response.status_code == 200
@@ -346,7 +352,7 @@ def test_a_list_unit_is_offered_only_the_values_its_entry_allows_with_the_reason
     )
     ruleset = rules.get_ruleset("into-the-dark")
     rule = ruleset.allowed_values(
-        get_list("into-the-dark", "viking").data, saved.document["units"][0]
+        get_list("into-the-dark", slug="viking").data, saved.document["units"][0]
     )
     field, allowed = next(
         (f, a) for f, a in rule.items() if "." not in f and ruleset.unit_field(f).kind == "choice"
@@ -381,7 +387,7 @@ def test_the_error_count_jumps_to_the_first_problem_and_each_card_shows_its_own(
 
 def test_revisions_are_visible_in_the_admin(client, user):
     saved = make(user)
-    services.delete_item(saved, "units", item_id(saved, 0))
+    services.delete_item(saved, kind="units", item_id=item_id(saved, 0))
     admin = User.objects.create_superuser("root", "root@example.com", "a-long-Pass-123")
     client.force_login(admin)
     page = client.get("/admin/armies/revision/").content.decode()

@@ -112,10 +112,12 @@ def test_a_page_with_no_change_to_undo_undoes_nothing(owner_client, user):
 def test_a_page_150_revisions_old_still_finds_its_unit_by_identity(owner_client, user):
     saved = _make(user)
     drawn = item_id(saved, 2)  # unit 2 on the page
-    services.delete_item(saved, "units", item_id(saved, 0))  # unit 2 on the page is unit 1 now
+    services.delete_item(
+        saved, kind="units", item_id=item_id(saved, 0)
+    )  # unit 2 on the page is unit 1 now
     for i in range(150):
         saved = Army.objects.get(pk=saved.pk)
-        services.update_settings(saved, {"name": f"Name {i}"}, saved.version)
+        services.update_settings(saved, data={"name": f"Name {i}"}, version=saved.version)
     assert saved.version == 152
     assert Revision.objects.filter(army=saved).count() == 151  # every change kept
     response = field_change(owner_client, saved, drawn, 30, 12, version=1)
@@ -128,11 +130,11 @@ def test_a_page_150_revisions_old_still_finds_its_unit_by_identity(owner_client,
 
 def test_a_change_120_versions_old_is_restorable_but_not_undoable_on_its_own(owner_client, user):
     saved = _make(user)
-    services.delete_item(saved, "units", item_id(saved, 0))
+    services.delete_item(saved, kind="units", item_id=item_id(saved, 0))
     deleted = Revision.objects.get(army=saved, version=2)
     for i in range(120):
         saved = Army.objects.get(pk=saved.pk)
-        services.update_settings(saved, {"name": f"Name {i}"}, saved.version)
+        services.update_settings(saved, data={"name": f"Name {i}"}, version=saved.version)
     undo = {"revision": deleted.pk}  # a whole-army change: undone only while it is the last
     assert owner_client.post(f"/armies/{saved.pk}/undo/", undo, headers=HX).status_code == 409
     assert len(_figures(saved)) == 3

@@ -38,19 +38,19 @@ def two_hundred_changes(saved: Army) -> dict[int, dict[str, Any]]:
         units = saved.document["units"]
         step = i % 4
         if step == 0:
-            services.update_settings(saved, {"name": f"Name {i}"}, saved.version)
+            services.update_settings(saved, data={"name": f"Name {i}"}, version=saved.version)
         elif step == 1 and units:
             document = copy(saved.document)
             document["units"][chance.randrange(len(units))]["figures"] = chance.randint(4, 40)
-            services.save_document(saved, document, saved.version)
+            services.save_document(saved, raw=document, version=saved.version)
         elif step == 2 or not units:
             document = copy(saved.document)
             document["units"].append({"name": f"Added {i}", "quality": "levy"})
-            services.save_document(saved, document, saved.version)
+            services.save_document(saved, raw=document, version=saved.version)
         else:
             document = copy(saved.document)
             del document["units"][chance.randrange(len(units))]
-            services.save_document(saved, document, saved.version)
+            services.save_document(saved, raw=document, version=saved.version)
         saved = fresh(saved)
         documents[saved.version] = copy(saved.document)
     return documents
@@ -117,7 +117,7 @@ def test_comparing_two_versions_shows_the_units_points_and_problems_that_differ(
     document = copy(saved.document)
     document["units"][0]["figures"] = 24
     document["units"].append({"name": "Newcomers", "quality": "levy"})
-    services.save_document(fresh(saved), document, 1)
+    services.save_document(fresh(saved), raw=document, version=1)
     page = owner_client.get(f"/armies/{saved.pk}/history/compare/?a=1&b=now").content.decode()
     assert "Version 1" in page and "Now" in page
     before, now = page.split('aria-label="Now"')

@@ -114,10 +114,10 @@ def lists_army(user):
     from armybuilder.catalog.models import ArmyList
 
     norman = ArmyList.objects.get(ruleset="into-the-dark", slug="norman-1066")
-    mine = lists.copy_list(user, norman).army_list
-    lists.edit_list(user, mine, name="Normans, second")
+    mine = lists.copy_list(user, army_list=norman).army_list
+    lists.edit_list(user, army_list=mine, name="Normans, second")
     saved = services.create_army(army("into-the-dark", [], army_list=mine.slug), owner=user)
-    lists.edit_list(user, mine, name="Normans, third")
+    lists.edit_list(user, army_list=mine, name="Normans, third")
     return saved, mine
 
 

@@ -56,8 +56,8 @@ def test_added_and_duplicated_units_get_ids_of_their_own_and_the_others_keep_the
 ):
     saved = services.create_army(army("into-the-dark", [UNIT]), owner=user)
     first = unit_ids(saved)
-    saved = services.add_item(saved, "units", saved.version).army
-    saved = services.duplicate_item(saved, "units", item_id(saved, 0)).army
+    saved = services.add_item(saved, kind="units", version=saved.version).army
+    saved = services.duplicate_item(saved, kind="units", item_id=item_id(saved, 0)).army
     ids = unit_ids(saved)
     assert ids[0] == first[0]
     assert len(set(ids)) == 3
@@ -66,8 +66,8 @@ def test_added_and_duplicated_units_get_ids_of_their_own_and_the_others_keep_the
 def test_a_deleted_units_id_is_not_given_to_the_unit_added_after(user):
     saved = services.create_army(army("into-the-dark", [UNIT, UNIT]), owner=user)
     gone = unit_ids(saved)[1]
-    saved = services.delete_item(saved, "units", item_id(saved, 1)).army
-    saved = services.add_item(saved, "units", saved.version).army
+    saved = services.delete_item(saved, kind="units", item_id=item_id(saved, 1)).army
+    saved = services.add_item(saved, kind="units", version=saved.version).army
     assert gone not in unit_ids(saved)
 
 

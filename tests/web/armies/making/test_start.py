@@ -41,7 +41,7 @@ def test_the_rule_set_page_starts_with_the_list(client):
 def test_the_picker_groups_musters_lists_and_the_players_own(player):
     user, client = player
     norman = ArmyList.objects.get(ruleset="into-the-dark", slug="norman-1066")
-    mine = services.copy_list(user, norman).army_list
+    mine = services.copy_list(user, army_list=norman).army_list
     html = client.get("/armies/new/into-the-dark/").content.decode()
     assert groups_of(html) == ["muster", "mine", "free"]
     mine_part = html[html.index('data-group="mine"') : html.index('data-group="free"')]
@@ -53,7 +53,7 @@ def test_another_players_private_list_is_not_offered(player):
     _, client = player
     other = User.objects.create_user("bob")
     norman = ArmyList.objects.get(ruleset="into-the-dark", slug="norman-1066")
-    theirs = services.copy_list(other, norman).army_list
+    theirs = services.copy_list(other, army_list=norman).army_list
     html = client.get("/armies/new/into-the-dark/").content.decode()
     assert theirs.slug not in html
 
@@ -71,7 +71,7 @@ def test_the_filter_keeps_the_lists_whose_name_or_period_matches(client):
 def test_a_player_builds_on_their_own_list(player):
     user, client = player
     norman = ArmyList.objects.get(ruleset="into-the-dark", slug="norman-1066")
-    mine = services.copy_list(user, norman).army_list
+    mine = services.copy_list(user, army_list=norman).army_list
     response = client.post("/armies/new/", {"ruleset": "into-the-dark", "army_list": mine.slug})
     army = Army.objects.get(owner=user)
     assert response["Location"] == f"/armies/{army.pk}/"
@@ -83,7 +83,7 @@ def test_nobody_builds_on_another_players_private_list(player):
     _, client = player
     other = User.objects.create_user("bob")
     norman = ArmyList.objects.get(ruleset="into-the-dark", slug="norman-1066")
-    theirs = services.copy_list(other, norman).army_list
+    theirs = services.copy_list(other, army_list=norman).army_list
     response = client.post("/armies/new/", {"ruleset": "into-the-dark", "army_list": theirs.slug})
     assert response.status_code == 400
     assert not Army.objects.exists()
@@ -98,7 +98,7 @@ def test_the_settings_switch_to_the_players_own_list_and_undo_switches_back(play
 
     user, client = player
     norman = ArmyList.objects.get(ruleset="into-the-dark", slug="norman-1066")
-    mine = services.copy_list(user, norman).army_list
+    mine = services.copy_list(user, army_list=norman).army_list
     client.post("/armies/new/", {"ruleset": "into-the-dark", "army_list": "norman-1066"})
     army = Army.objects.get(owner=user)
     builder = client.get(f"/armies/{army.pk}/").content.decode()
@@ -119,8 +119,8 @@ def shared_by_bob() -> ArmyList:
     """Bob's own list, shared by link."""
     bob = User.objects.create_user("bob")
     norman = ArmyList.objects.get(ruleset="into-the-dark", slug="norman-1066")
-    theirs = services.copy_list(bob, norman).army_list
-    return services.set_status(bob, theirs, "link")
+    theirs = services.copy_list(bob, army_list=norman).army_list
+    return services.set_status(bob, army_list=theirs, status="link")
 
 
 def shared_part(html: str) -> str:
@@ -165,7 +165,7 @@ def test_a_revoked_link_takes_the_list_from_the_group_and_from_its_readers(playe
     client.get(f"/lists/shared/{old}/")
     client.post("/armies/new/", {"ruleset": "into-the-dark", "army_list": theirs.slug})
     army = Army.objects.get(owner=user)
-    services.revoke_link(theirs.author, theirs)
+    services.revoke_link(theirs.author, army_list=theirs)
     html = client.get("/armies/new/into-the-dark/").content.decode()
     assert theirs.slug not in html
     assert client.get(f"/lists/shared/{old}/").status_code == 404
@@ -186,7 +186,7 @@ def test_a_private_list_stays_not_found_even_after_its_link_was_opened(player):
     _, client = player
     theirs = shared_by_bob()
     client.get(f"/lists/shared/{theirs.share_token}/")
-    services.set_status(theirs.author, theirs, "private")
+    services.set_status(theirs.author, army_list=theirs, status="private")
     assert client.get(f"/rulesets/into-the-dark/lists/{theirs.slug}/").status_code == 404
     assert theirs.slug not in client.get("/armies/new/into-the-dark/").content.decode()
 

@@ -167,11 +167,11 @@ def test_the_share_page_names_the_list_and_the_revision_the_army_is_checked_agai
     from armybuilder.catalog.models import ArmyList
 
     norman = ArmyList.objects.get(ruleset="into-the-dark", slug="norman-1066")
-    mine = lists.copy_list(owner, norman).army_list
-    lists.edit_list(owner, mine, name="Normans, my way")
+    mine = lists.copy_list(owner, army_list=norman).army_list
+    lists.edit_list(owner, army_list=mine, name="Normans, my way")
     built = shared_army(army("into-the-dark", [], army_list=mine.slug), owner=owner)
     assert built.list_pins == {mine.slug: 2}
-    lists.edit_list(owner, mine, name="Normans, later")  # revision 3: not this army's
+    lists.edit_list(owner, army_list=mine, name="Normans, later")  # revision 3: not this army's
     page = Client().get(f"/s/{built.share_token}/").content.decode()
     assert "List: Normans, my way, revision 2" in page
     assert mine.slug not in page  # a private list: named, never its slug or a link
