@@ -95,7 +95,8 @@ def start_from_submission(owner: AbstractBaseUser, army_a: Army, submission: Sub
     """A game of ``owner``'s army against an event's revealed army, attached to that event
     (both or neither: a refused start attaches nothing)."""
     with transaction.atomic():
-        game = services.start_game(owner, army_a=army_a, army_b=submitted_army(submission))  # type: ignore[arg-type]
+        submitted = submitted_army(submission)
+        game = services.start_game(owner, army_a=army_a, army_b=submitted)  # type: ignore[arg-type]
         EventGame.objects.create(event=submission.entrant.event, game=game, attached_by=owner)
     return game
 

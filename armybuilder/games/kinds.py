@@ -185,9 +185,18 @@ class Combat(GameKind):
     def apply(self, game: Game, parsed: Parsed, seat: Side, made: Made = BARE) -> GameAction:
         v = parsed  # the dice and numbers read as the Work out form reads them
         dice, numbers = presenters.read_dice(v["die"]), presenters.read_numbers(v["numbers"])
-        return services.apply_combat(game, version=made.version, attacker_id=v["attacker"], target_id=v["target"],
-                                     modifiers=v["modifiers"], die=dice, seed=v["seed"], numbers=numbers,
-                                     keyed=made.keyed, seat=seat)  # fmt: skip
+        return services.apply_combat(
+            game,
+            version=made.version,
+            attacker_id=v["attacker"],
+            target_id=v["target"],
+            modifiers=v["modifiers"],
+            die=dice,
+            seed=v["seed"],
+            numbers=numbers,
+            keyed=made.keyed,
+            seat=seat,
+        )
 
     def what(self, game: Game, parsed: Parsed) -> str:
         attacker, target = unit_name(game, parsed["attacker"]), unit_name(game, parsed["target"])
@@ -220,8 +229,16 @@ class Rally(GameKind):
     def apply(self, game: Game, parsed: Parsed, seat: Side, made: Made = BARE) -> GameAction:
         v = parsed
         die = presenters.read_rally_die(v["die"])
-        return services.rally(game, version=made.version, unit_id=v["unit"], facts=v["facts"], die=die, seed=v["seed"],
-                              keyed=made.keyed, seat=seat)  # fmt: skip
+        return services.rally(
+            game,
+            version=made.version,
+            unit_id=v["unit"],
+            facts=v["facts"],
+            die=die,
+            seed=v["seed"],
+            keyed=made.keyed,
+            seat=seat,
+        )
 
     def what(self, game: Game, parsed: Parsed) -> str:
         return f"rally of {unit_name(game, parsed['unit'])}"
@@ -252,8 +269,9 @@ class Remove(GameKind):
 
     def apply(self, game: Game, parsed: Parsed, seat: Side, made: Made = BARE) -> GameAction:
         why = parsed["why"].strip()[:200]
-        return services.remove_unit(game, version=made.version, unit_id=parsed["unit"], why=why, keyed=made.keyed,
-                                    seat=seat)  # fmt: skip
+        return services.remove_unit(
+            game, version=made.version, unit_id=parsed["unit"], why=why, keyed=made.keyed, seat=seat
+        )
 
     def what(self, game: Game, parsed: Parsed) -> str:
         return f"removal of {unit_name(game, parsed['unit'])}"

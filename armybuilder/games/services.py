@@ -225,8 +225,9 @@ def record_action(
     """One action added to the log under the game's lock: ``make(state)`` answers its
     payload (or raises Refused); the game's turn, phase and version follow. ``keyed``: the
     action's key is kept with it (applying it once is the caller's, the operation kernel's),
-    and one made at another turn or phase raises MovedOn before anything is written. ``seat``: the phone's
-    ("a" or "b") that made it, recorded with it (None: a solo game's, no seat)."""
+    and one made at another turn or phase raises MovedOn before anything is written.
+    ``seat``: the phone's ("a" or "b") that made it, recorded with it (None: a solo
+    game's, no seat)."""
     locked = Game.objects.select_for_update().get(pk=game.pk)
     if version is not None and version != locked.version:
         raise Refused(STALE)
@@ -268,8 +269,16 @@ def apply_combat(
     def make(locked: Game, state: selectors.GameState, actions: list[GameAction]) -> dict:
         attacker = unit_card(locked, key=attacker_id)
         seats.may_attack(selectors.turn_of(locked, number=state.turn), seat, attacker.side)
-        worked = work_out(locked, attacker_id=attacker_id, target_id=target_id, modifiers=modifiers, die=die, seed=seed,
-                          numbers=numbers, state=state)  # fmt: skip
+        worked = work_out(
+            locked,
+            attacker_id=attacker_id,
+            target_id=target_id,
+            modifiers=modifiers,
+            die=die,
+            seed=seed,
+            numbers=numbers,
+            state=state,
+        )
         return worked.payload()
 
     return record_action(

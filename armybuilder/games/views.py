@@ -280,9 +280,15 @@ def work_out(request: HttpRequest, game: int | None = None, token: str = "") -> 
     try:
         dice = presenters.read_dice(given["die"])
         numbers = presenters.read_numbers(given["numbers"])
-        worked = services.work_out(seat.game, attacker_id=given["attacker"], target_id=given["target"],
-                                   modifiers=given["modifiers"], die=dice, numbers=numbers,
-                                   seat=seat.side)  # fmt: skip
+        worked = services.work_out(
+            seat.game,
+            attacker_id=given["attacker"],
+            target_id=given["target"],
+            modifiers=given["modifiers"],
+            die=dice,
+            numbers=numbers,
+            seat=seat.side,
+        )
     except Refused as exc:
         return _refused(request, seat, exc, ticked=given["modifiers"], given=given, **pair)
     return _page(request, seat, worked=worked, given=given, ticked=given["modifiers"], **pair)
