@@ -166,8 +166,8 @@ class Revision(models.Model):
     small, so a keystroke-paced edit writes a few bytes, never the whole document. Any
     other change (add, delete, move, roll, undo of those, restore, an edit whose follow-ups
     touched more than its own field) is a ``snapshot`` revision that keeps the whole
-    document from before it. ``op`` and ``op_to`` say how item indices moved (what History tells); a change is
-    applied to its unit by the unit's id, wherever other tabs moved it.
+    document from before it. ``op`` and ``op_to`` say how item indices moved (what History
+    tells); a change is applied to its unit by the unit's id, wherever other tabs moved it.
     """
 
     FIELD = "field"
