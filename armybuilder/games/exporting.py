@@ -42,6 +42,8 @@ def game_document(game: Game, *, by_link: bool = False) -> dict[str, Any]:
         "phase": state.phase,
         "seated": game.seated,
         "first": game.first,
+        # the side going first now: ``first`` until an Initiative roll moves it on
+        "holds_initiative": state.holder,
         "sides": {
             key: {
                 "name": game.side(key).get("name"),

@@ -80,7 +80,11 @@ def game_schemas() -> dict[str, dict[str, Any]]:
                 "seated": {"type": "boolean", "description": "Played on two phones, each "
                            "holding one side's seat (false: one phone plays both)."},
                 "first": {"enum": ["a", "b"], "description": "The side whose player turn "
-                          "comes first where the source's player turns are one-sided."},
+                          "came first at the start, where the source's player turns are "
+                          "one-sided."},
+                "holds_initiative": {"enum": ["a", "b"], "description": "The side that goes "
+                                     "first now: first, until an Initiative roll in the log "
+                                     "moves it on."},
                 "sides": {
                     "type": "object",
                     "properties": {"a": side, "b": side},
@@ -102,7 +106,7 @@ def game_schemas() -> dict[str, dict[str, Any]]:
                 },
             },
             "required": ["format", "name", "ruleset", "created", "turn", "phase", "seated",
-                         "first", "sides", "log", "summary"],
+                         "first", "holds_initiative", "sides", "log", "summary"],
         },
     }  # fmt: skip
 

@@ -45,6 +45,7 @@ def test_the_game_file_holds_both_armies_and_the_log(game, owner_client):
     assert all(step["section"] for step in combat["result"]["steps"])
     assert data["log"][3]["of"] == 3
     assert data["summary"]["turns"] == 1
+    assert (data["first"], data["holds_initiative"]) == ("a", "a")  # no roll yet
 
 
 def test_a_rally_is_in_the_file_with_what_it_read(game, owner_client):

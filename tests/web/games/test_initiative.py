@@ -58,6 +58,9 @@ def test_the_opponents_phone_rolls_and_takes_the_initiative_and_goes_first(seate
     page = owner_client.get(route("game", seated)).content.decode()
     assert "Turn 3: Normans roll 1+2=3, Saxons 6: Saxons take the Initiative (Initiative)" in page
     assert 'data-op="initiative"' not in page  # rolled once a turn
+    # the game's file says who holds it now, beside who went first
+    exported = owner_client.get(route("export", seated)).json()
+    assert (exported["first"], exported["holds_initiative"]) == ("a", "b")
     # the Saxons' player turn now: the Normans' phone inflicts no hits in it
     seated = Game.objects.get(pk=seated.pk)
     services.next_phase(seated, version=seated.version, seat="b")
