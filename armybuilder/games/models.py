@@ -82,18 +82,12 @@ class Game(models.Model):
 class GameAction(models.Model):
     COMBAT, RALLY, REMOVE, NEXT_PHASE, UNDO = "combat", "rally", "remove", "next_phase", "undo"
     FORCE_MORALE = "force_morale"
-    KINDS = [
-        (COMBAT, "Combat"),
-        (RALLY, "Rally"),
-        (REMOVE, "Remove"),
-        (NEXT_PHASE, "Next phase"),
-        (UNDO, "Undo"),
-        (FORCE_MORALE, "Force morale"),
-    ]
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
     number = models.PositiveIntegerField()
-    kind = models.CharField(max_length=12, choices=KINDS)
+    # one of the kinds in ``games.kinds.KINDS``, a rule set's own too: no list of choices
+    # here that a kind added there would have to be copied into
+    kind = models.CharField(max_length=32)
     # what was done, in full: a combat keeps its units (by side and id), modifiers, dice,
     # seed and the engine's worked result, so the log reads back without the engine
     payload = models.JSONField(default=dict)
