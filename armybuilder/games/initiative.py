@@ -16,9 +16,11 @@ from armybuilder.games.services import Keyed, record_action
 from rules import initiative, seats, table
 
 
-def offer(game: Game, state: selectors.GameState) -> dict[str, Any] | None:
+def offer(game: Game, state: selectors.GameState, seat: str | None = None) -> dict[str, Any] | None:
     """What the Initiative form asks, when its roll is due now; None otherwise (and for a
-    rule set without one)."""
+    rule set without one). Where the winner keeps or passes, ``choices``: the keep-or-pass
+    form for each side this page (``seat``; None: both) may win with, so that a roll
+    worked out on the phone offline can offer the winner's choice at once."""
     engine, options = selectors.combat_rules(game), selectors.options(game)
     rule = engine.initiative(options)
     if rule is None or not initiative.is_due(engine, options, selectors.phases(game), state):
@@ -31,7 +33,10 @@ def offer(game: Game, state: selectors.GameState) -> dict[str, Any] | None:
             "ties": rule.ties, "holder": holder, "challenger": challenger,
             "holder_of": seats.of(holder), "challenger_of": seats.of(challenger),
             "penalty": rule.penalty, "choose": rule.choose,
-            "minus": [(names[k], n) for k, n in minus.items() if n]}  # fmt: skip
+            "minus": [(names[k], n) for k, n in minus.items() if n],
+            "choices": [{"side": k, "winner": names[k], "loser": names[seats.other(k)],
+                         "section": rule.section}
+                        for k in names if rule.choose and seat in (None, k)]}  # fmt: skip
 
 
 def choice_offer(game: Game, state: selectors.GameState, seat: str | None) -> dict | None:

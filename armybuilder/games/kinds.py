@@ -400,7 +400,7 @@ class Initiative(GameKind):
         return f"{p['names'][p['holder']]} hold the Initiative."
 
     def form(self, game: Game, state: selectors.GameState, seat: Side) -> Any:
-        return initiative.offer(game, state)
+        return initiative.offer(game, state, seat)
 
 
 class KeepOrPass(GameKind):

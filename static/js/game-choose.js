@@ -89,3 +89,14 @@ export function chooseOffline(pair, now, nameOf) {
   if (old) { old.hidden = true; }
   pair.after(drawn);
 }
+
+/* The keep-or-pass buttons for `winner` (a side) after an Initiative roll worked out on
+ * this phone, while the server's drawing has none: the server's own form for that winner
+ * (a <template> in #initiative, drawn only where this page may choose for it), so a tap
+ * is queued as the server-drawn one is. `marked`: the layer's mark, so it goes when lifted. */
+export function drawChoice(winner, marked) {
+  if (!winner || document.getElementById("keep-or-pass")) { return; }
+  const kept = game().querySelector('#initiative template[data-keep-or-pass="' + CSS.escape(winner) + '"]');
+  const drawn = kept && kept.content.querySelector("#keep-or-pass");
+  if (drawn) { document.getElementById("initiative").after(marked(drawn.cloneNode(true))); }
+}

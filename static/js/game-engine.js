@@ -53,7 +53,7 @@ export function ask(records, table) {
         if (r.status === "worked") { worked.set(r.key, r); } else { worked.delete(r.key); }
       });
       answer = { signature: signature, byKey: byKey, units: given.units || {}, routed: given.routed || {},
-        holder: (given.table || {}).holder || "" };
+        holder: (given.table || {}).holder || "", choosing: (given.table || {}).choosing || "" };
       redraw();
     })
     .catch((e) => {
@@ -79,6 +79,13 @@ export function resultOf(key) {
 export function holder() {
   const now = current();
   return now ? now.holder : "";
+}
+
+/* The side that won an Initiative roll worked out here and is yet to keep or pass it ("":
+ * none, or not worked out here). */
+export function choosing() {
+  const now = current();
+  return now ? now.choosing : "";
 }
 
 /* Each unit's state in words after the phone's actions, for the units they changed. */

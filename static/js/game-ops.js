@@ -21,7 +21,7 @@ import { MARK, layer } from "./changes/layer.js";
 import * as queue from "./changes/queue.js";
 import { follow } from "./game-follow.js";
 import * as exact from "./game-engine.js";
-import { chooseOffline, field, keepOffers, offers } from "./game-choose.js";
+import { chooseOffline, drawChoice, field, keepOffers, offers } from "./game-choose.js";
 import { rollDue, whoseTurn } from "./game-where.js";
 
 const root = document.getElementById("game");
@@ -193,6 +193,9 @@ function lay() {
     if (/^Removed|To be removed/.test(text)) { rollDue(game(), key); }
   });
   const taken = new Set(mine.filter((r) => r.op === "undo" && r.value && r.value.of).map((r) => r.value.of));
+  // the roll's winner chooses (worked out here, or chosen here already): its buttons, at once
+  const chose = mine.map((r) => exact.resultOf(r.key)).find((by) => by && by.op === "keep_or_pass" && by.status === "worked");
+  drawChoice(exact.choosing() || (chose ? chose.payload.side : ""), pending.marked);
   pending.each(mine, DRAWN, taken);
   drawPending(queue.pending(GAME));
   exact.ask(mine, (offers() || {}).table);

@@ -2,7 +2,9 @@
 the Saxons' phone (the owner's) rolls, 2 against 5, and the Normans win; only the Normans'
 phone is offered Keep or Pass; they pass with one tap, and both phones say the Saxons hold
 the Initiative and move first (Sequence of Play, 2. Dice for initiative; 3. Movement a.).
-Offline, the phone's engine works the pass out and says so at once."""
+Offline, the phone's engine works the pass out and says so at once; a roll made offline
+is worked out there too, and its winner's phone (the one phone, playing both sides)
+offers Keep or Pass at once."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from playwright.sync_api import expect
 from armybuilder.armies.services import create_army
 from armybuilder.games import selectors, services
 from tests.browser.conftest import engine_ready
-from tests.browser.game_phones import connection, two_phones
+from tests.browser.game_phones import connection, solo_game, two_phones
 from tests.browser.test_game_offline_browser import offers_kept
 from tests.support import army
 
@@ -85,3 +87,74 @@ def test_a_pass_made_offline_says_who_moves_first_at_once(live_server, new_conte
         connection(phones.opponents, opponent, on=True)
         expect(owner.locator("#log li").first).to_contain_text("Normans pass the Initiative")
         expect(owner.locator("#first")).to_have_text("Saxons hold the Initiative and move first.")
+
+
+def test_a_roll_made_offline_offers_its_winner_keep_or_pass_at_once(
+    live_server, new_context, settings, db
+):
+    settings.MUSTER_PAGE_ENGINE = True  # the page's rules engine works the roll out
+    game = seated_game()
+    with two_phones(live_server, new_context, game, ("Spears", "Archers")) as phones:
+        owner, opponent = phones.owner, phones.opponent
+        engine_ready(opponent)
+        owner.get_by_role("button", name="Next phase").click()
+        expect(opponent.locator("#where")).to_have_text("Turn 1, 2) Dice for initiative")
+        offers_kept(opponent, game)
+        connection(phones.opponents, opponent, on=False)
+        roll = opponent.locator("#initiative")
+        roll.get_by_label("Dice: Saxons' D6, then Normans' (leave empty to roll)").fill("1 6")
+        roll.get_by_role("button", name="Roll for the Initiative").click()
+        # the winner's buttons, drawn on the phone from the roll it worked out
+        choice = opponent.locator("#keep-or-pass")
+        expect(choice).to_contain_text("Normans won the roll")
+        choice.get_by_role("button", name="Pass it to Saxons").click()
+        expect(choice).to_contain_text("Normans pass the Initiative: Saxons move first")
+        expect(opponent.locator("#first")).to_have_text(
+            "Saxons hold the Initiative and move first."
+        )
+        expect(opponent.locator("#game-pending li")).to_have_count(2)
+        assert not game.actions.filter(kind__in=("initiative", "keep_or_pass")).exists()
+        connection(phones.opponents, opponent, on=True)
+        log = owner.locator("#log li")
+        expect(log.first).to_contain_text(
+            f"Turn 1: Normans pass the Initiative: Saxons move first ({SECTION})"
+        )
+        expect(log.nth(1)).to_contain_text(
+            f"Turn 1: Saxons 1, Normans 6: Normans win the Initiative roll: they keep it or "
+            f"pass it ({SECTION})"
+        )
+        expect(owner.locator("#first")).to_have_text("Saxons hold the Initiative and move first.")
+        expect(opponent.locator("#keep-or-pass")).to_have_count(0)
+        expect(opponent.locator("#game-pending")).to_be_hidden()
+        made = list(game.actions.order_by("number").values_list("kind", "seat"))
+        assert made == [("next_phase", "a"), ("initiative", "b"), ("keep_or_pass", "b")]
+        state = selectors.state_of(game)
+        assert (state.holder, state.won, state.choosing) == ("a", "b", "")
+
+
+def test_on_one_phone_a_roll_made_offline_is_kept_with_one_tap(
+    live_server, new_context, settings, db
+):
+    settings.MUSTER_PAGE_ENGINE = True
+    game = solo_game("into-the-dark", UNITS, "Saxons", "Normans")  # one phone plays both
+    with two_phones(live_server, new_context, game, ("Spears", "Archers")) as phones:
+        owner = phones.owner
+        engine_ready(owner)
+        owner.get_by_role("button", name="Next phase").click()
+        expect(owner.locator("#where")).to_have_text("Turn 1, 2) Dice for initiative")
+        offers_kept(owner, game)
+        connection(phones.owners, owner, on=False)
+        roll = owner.locator("#initiative")
+        roll.get_by_label("Dice: Saxons' D6, then Normans' (leave empty to roll)").fill("6 1")
+        roll.get_by_role("button", name="Roll for the Initiative").click()
+        choice = owner.locator("#keep-or-pass")
+        expect(choice).to_contain_text("Saxons won the roll")
+        choice.get_by_role("button", name="Keep it").click()
+        expect(owner.locator("#first")).to_have_text("Saxons hold the Initiative and move first.")
+        connection(phones.owners, owner, on=True)
+        expect(phones.opponent.locator("#log li").first).to_contain_text(
+            f"Turn 1: Saxons keep the Initiative and move first ({SECTION})"
+        )
+        expect(owner.locator("#game-pending")).to_be_hidden()
+        made = list(game.actions.order_by("number").values_list("kind", flat=True))
+        assert made == ["next_phase", "initiative", "keep_or_pass"]

@@ -42,6 +42,7 @@ def test_the_form_is_drawn_only_when_the_roll_is_due(seated, owner_client):
     seated = to_turn(seated, 3)
     page = owner_client.get(route("game", seated)).content.decode()
     assert 'data-op="initiative"' in page and "<cite>Initiative</cite>" in page
+    assert "data-keep-or-pass" not in page  # the holder's roll: nobody keeps or passes
 
 
 def test_the_opponents_phone_rolls_and_takes_the_initiative_and_goes_first(seated, owner_client):

@@ -51,6 +51,25 @@ def test_the_roll_is_drawn_in_turn_1s_initiative_phase_not_before(seated, owner_
     assert "the higher roll wins and keeps the Initiative or passes it" in page
 
 
+def test_the_roll_keeps_each_seats_own_keep_or_pass_for_a_roll_worked_out_offline(
+    seated, owner_client
+):
+    to_phase(seated, "initiative")
+    seated = fresh(seated)
+    play = links(owner_client, seated, "play")
+    opponent = Client()
+    take_seat(opponent, play)
+    mine = owner_client.get(route("game", seated)).content.decode()
+    assert '<template data-keep-or-pass="a">' in mine and 'data-keep-or-pass="b"' not in mine
+    assert "Pass it to Normans" in mine and 'data-op="keep_or_pass"' in mine
+    theirs = opponent.get(shared("game", play)).content.decode()
+    assert '<template data-keep-or-pass="b">' in theirs and 'data-keep-or-pass="a"' not in theirs
+    assert "Pass it to Saxons" in theirs
+    # rolled: the server draws the winner's choice itself, and keeps no other
+    send(owner_client, url(seated), roll("2 5"))
+    assert "data-keep-or-pass" not in opponent.get(shared("game", play)).content.decode()
+
+
 def test_the_winners_phone_passes_and_the_loser_moves_first(seated, owner_client):
     to_phase(seated, "initiative")
     seated = fresh(seated)
