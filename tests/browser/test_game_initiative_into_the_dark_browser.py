@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
-from playwright.sync_api import expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from armybuilder.armies.services import create_army
 from armybuilder.games import selectors, services
+from armybuilder.games.models import Game
 from tests.browser.conftest import engine_ready
 from tests.browser.game_phones import connection, solo_game, two_phones
 from tests.browser.test_game_offline_browser import offers_kept
@@ -89,6 +90,21 @@ def test_a_pass_made_offline_says_who_moves_first_at_once(live_server, new_conte
         expect(owner.locator("#first")).to_have_text("Saxons hold the Initiative and move first.")
 
 
+def rolled_offline(
+    game: Game, mover: Page, roller: Page, context: BrowserContext, dice: str
+) -> None:
+    """``mover`` moves the game on to the Initiative's phase; ``roller``, its engine started
+    and the game's offers kept, goes offline and rolls ``dice`` (side A's first)."""
+    engine_ready(roller)
+    mover.get_by_role("button", name="Next phase").click()
+    expect(roller.locator("#where")).to_have_text("Turn 1, 2) Dice for initiative")
+    offers_kept(roller, game)
+    connection(context, roller, on=False)
+    roll = roller.locator("#initiative")
+    roll.get_by_label("Dice: Saxons' D6, then Normans' (leave empty to roll)").fill(dice)
+    roll.get_by_role("button", name="Roll for the Initiative").click()
+
+
 def test_a_roll_made_offline_offers_its_winner_keep_or_pass_at_once(
     live_server, new_context, settings, db
 ):
@@ -96,14 +112,7 @@ def test_a_roll_made_offline_offers_its_winner_keep_or_pass_at_once(
     game = seated_game()
     with two_phones(live_server, new_context, game, ("Spears", "Archers")) as phones:
         owner, opponent = phones.owner, phones.opponent
-        engine_ready(opponent)
-        owner.get_by_role("button", name="Next phase").click()
-        expect(opponent.locator("#where")).to_have_text("Turn 1, 2) Dice for initiative")
-        offers_kept(opponent, game)
-        connection(phones.opponents, opponent, on=False)
-        roll = opponent.locator("#initiative")
-        roll.get_by_label("Dice: Saxons' D6, then Normans' (leave empty to roll)").fill("1 6")
-        roll.get_by_role("button", name="Roll for the Initiative").click()
+        rolled_offline(game, owner, opponent, phones.opponents, "1 6")
         # the winner's buttons, drawn on the phone from the roll it worked out
         choice = opponent.locator("#keep-or-pass")
         expect(choice).to_contain_text("Normans won the roll")
@@ -139,14 +148,7 @@ def test_on_one_phone_a_roll_made_offline_is_kept_with_one_tap(
     game = solo_game("into-the-dark", UNITS, "Saxons", "Normans")  # one phone plays both
     with two_phones(live_server, new_context, game, ("Spears", "Archers")) as phones:
         owner = phones.owner
-        engine_ready(owner)
-        owner.get_by_role("button", name="Next phase").click()
-        expect(owner.locator("#where")).to_have_text("Turn 1, 2) Dice for initiative")
-        offers_kept(owner, game)
-        connection(phones.owners, owner, on=False)
-        roll = owner.locator("#initiative")
-        roll.get_by_label("Dice: Saxons' D6, then Normans' (leave empty to roll)").fill("6 1")
-        roll.get_by_role("button", name="Roll for the Initiative").click()
+        rolled_offline(game, owner, owner, phones.owners, "6 1")
         choice = owner.locator("#keep-or-pass")
         expect(choice).to_contain_text("Saxons won the roll")
         choice.get_by_role("button", name="Keep it").click()
